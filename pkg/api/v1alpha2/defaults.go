@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1alpha2
+
+import "strings"
+
+// Effective values used when a field is unset. They are not written into the object, so a
+// v1alpha1 object converts back unchanged.
+const (
+	DefaultPort         = int32(8321)
+	DefaultReplicas     = int32(1)
+	DefaultMountPath    = "/.llama"
+	DefaultStorageSize  = "10Gi"
+	DefaultCABundleKey  = "ca-bundle.crt"
+	StorageTypeSQLite   = "sqlite"
+	StorageTypeRedis    = "redis"
+	StorageTypePostgres = "postgres"
+)
+
+// Default sets the defaults the CRD declares, exactly as the API server would: a storage
+// backend without a type is sqlite, and expose without enabled is enabled.
+func Default(obj *LlamaStackDistribution) {
+	spec := &obj.Spec
+	if spec.Storage != nil {
+		if spec.Storage.KV != nil && spec.Storage.KV.Type == "" {
+			spec.Storage.KV.Type = StorageTypeSQLite
+		}
+		if spec.Storage.SQL != nil && spec.Storage.SQL.Type == "" {
+			spec.Storage.SQL.Type = StorageTypeSQLite
+		}
+	}
+	if spec.Networking != nil && spec.Networking.Expose != nil && spec.Networking.Expose.Enabled == nil {
+		enabled := true
+		spec.Networking.Expose.Enabled = &enabled
+	}
+}
+
+// EffectiveID is the provider_id of the provider: id when set, else derived from provider
+// (remote::vllm and vllm give vllm; hf::serverless gives hf-serverless). The CRD's CEL rule
+// for unique ids derives it the same way.
+func (p ProviderSpec) EffectiveID() string {
+	if p.ID != "" {
+		return p.ID
+	}
+	id := strings.ReplaceAll(p.Provider, "remote::", "")
+	id = strings.ReplaceAll(id, "inline::", "")
+	id = strings.ReplaceAll(id, "::", "-")
+	return strings.ReplaceAll(id, "_", "-")
+}
+
+// Port is the port the server listens on.
+func (s *LlamaStackDistributionSpec) Port() int32 {
+	if s.Networking != nil && s.Networking.Port != 0 {
+		return s.Networking.Port
+	}
+	return DefaultPort
+}
+
+// ExposeEnabled reports whether an Ingress is wanted: expose is present and not disabled.
+func (s *LlamaStackDistributionSpec) ExposeEnabled() bool {
+	if s.Networking == nil || s.Networking.Expose == nil {
+		return false
+	}
+	return s.Networking.Expose.Enabled == nil || *s.Networking.Expose.Enabled
+}
+
+// APIs pairs each provider list with its API name, in a fixed order.
+func (p *ProvidersSpec) APIs() []APIProviders {
+	if p == nil {
+		return nil
+	}
+	return []APIProviders{
+		{Name: APIInference, Providers: p.Inference},
+		{Name: APISafety, Providers: p.Safety},
+		{Name: APIVectorIo, Providers: p.VectorIo},
+		{Name: APIToolRuntime, Providers: p.ToolRuntime},
+		{Name: APITelemetry, Providers: p.Telemetry},
+	}
+}
+
+// APIProviders is the provider list of one API.
+type APIProviders struct {
+	Name      APIName
+	Providers []ProviderSpec
+}
+
+// The API names that have a provider list in spec.providers.
+const (
+	APIInference   APIName = "inference"
+	APISafety      APIName = "safety"
+	APIVectorIo    APIName = "vectorIo"
+	APIToolRuntime APIName = "toolRuntime"
+	APITelemetry   APIName = "telemetry"
+)
+
+// AllAPINames is the vocabulary of spec.disabled, as the CRD's enum lists it.
+var AllAPINames = []APIName{"agents", "batches", "datasetio", "eval", "fileProcessors", "files",
+	APIInference, "postTraining", "responses", APISafety, "scoring", APITelemetry, APIToolRuntime, APIVectorIo}

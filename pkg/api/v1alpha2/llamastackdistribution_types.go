@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1alpha2
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// LlamaStackDistributionSpec is what a user asks for: a distribution, the providers and
+// resources to add to its config.yaml, and how to run it on Kubernetes.
+//
+// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.providers))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and providers are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove providers or remove overrideConfig"
+// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.resources))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and resources are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove resources or remove overrideConfig"
+// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.storage))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and storage are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove storage or remove overrideConfig"
+// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.disabled))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and disabled are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove disabled or remove overrideConfig"
+// +kubebuilder:validation:XValidation:rule="!(has(self.providers) && has(self.providers.inference) && has(self.disabled) && 'inference' in self.disabled)",fieldPath=".providers.inference",reason="FieldValueForbidden",message="the inference API is disabled but has providers configured: remove spec.providers.inference or remove 'inference' from spec.disabled"
+// +kubebuilder:validation:XValidation:rule="!(has(self.providers) && has(self.providers.safety) && has(self.disabled) && 'safety' in self.disabled)",fieldPath=".providers.safety",reason="FieldValueForbidden",message="the safety API is disabled but has providers configured: remove spec.providers.safety or remove 'safety' from spec.disabled"
+// +kubebuilder:validation:XValidation:rule="!(has(self.providers) && has(self.providers.vectorIo) && has(self.disabled) && 'vectorIo' in self.disabled)",fieldPath=".providers.vectorIo",reason="FieldValueForbidden",message="the vectorIo API is disabled but has providers configured: remove spec.providers.vectorIo or remove 'vectorIo' from spec.disabled"
+// +kubebuilder:validation:XValidation:rule="!(has(self.providers) && has(self.providers.toolRuntime) && has(self.disabled) && 'toolRuntime' in self.disabled)",fieldPath=".providers.toolRuntime",reason="FieldValueForbidden",message="the toolRuntime API is disabled but has providers configured: remove spec.providers.toolRuntime or remove 'toolRuntime' from spec.disabled"
+// +kubebuilder:validation:XValidation:rule="!(has(self.providers) && has(self.providers.telemetry) && has(self.disabled) && 'telemetry' in self.disabled)",fieldPath=".providers.telemetry",reason="FieldValueForbidden",message="the telemetry API is disabled but has providers configured: remove spec.providers.telemetry or remove 'telemetry' from spec.disabled"
+type LlamaStackDistributionSpec struct {
+	// Distribution selects the llama-stack server image and its base config.yaml.
+	Distribution DistributionSpec `json:"distribution"`
+
+	// Providers are added to the distribution's config.yaml, per API. A provider whose id
+	// matches a provider of the base config replaces it; others are appended.
+	// +optional
+	Providers *ProvidersSpec `json:"providers,omitempty"`
+
+	// Resources (models, tools, shields) registered when the server starts.
+	// +optional
+	Resources *ResourcesSpec `json:"resources,omitempty"`
+
+	// Storage selects the server's key-value and SQL backends. When absent, the
+	// distribution's storage is kept as it is.
+	// +optional
+	Storage *StateStorageSpec `json:"storage,omitempty"`
+
+	// Disabled APIs are removed from the config.yaml together with their providers and the
+	// resources registered with them.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=set
+	Disabled []APIName `json:"disabled,omitempty"`
+
+	// Networking configures the port, TLS, external exposure and who may connect.
+	// +optional
+	Networking *NetworkingSpec `json:"networking,omitempty"`
+
+	// Workload configures the Deployment and the objects around it.
+	// +optional
+	Workload *WorkloadSpec `json:"workload,omitempty"`
+
+	// ExternalProviders are provider images added next to the server (spec 001).
+	// +optional
+	ExternalProviders *ExternalProvidersSpec `json:"externalProviders,omitempty"`
+
+	// OverrideConfig mounts a user ConfigMap as config.yaml instead of generating one.
+	// It cannot be combined with providers, resources, storage or disabled.
+	// +optional
+	OverrideConfig *OverrideConfigSpec `json:"overrideConfig,omitempty"`
+}
+
+// DistributionSpec selects the server image: a distribution name from llsd's catalog, or an
+// image. Exactly one is set.
+//
+// +kubebuilder:validation:XValidation:rule="!(has(self.name) && has(self.image))",reason="FieldValueForbidden",message="name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own"
+// +kubebuilder:validation:XValidation:rule="has(self.name) || has(self.image)",reason="FieldValueRequired",message="one of name or image is required: set name (for example starter) or image"
+type DistributionSpec struct {
+	// Name of a distribution in llsd's catalog, for example starter or postgres-demo.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	Name string `json:"name,omitempty"`
+
+	// Image is a container image reference of a llama-stack distribution.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=512
+	Image string `json:"image,omitempty"`
+}
+
+// ProvidersSpec lists providers per API. When a list has more than one provider, each
+// needs an id. Ids (given or derived from the provider name) are unique across all APIs.
+//
+// +kubebuilder:validation:XValidation:rule="((has(self.inference) ? self.inference.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.safety) ? self.safety.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.vectorIo) ? self.vectorIo.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.toolRuntime) ? self.toolRuntime.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.telemetry) ? self.telemetry.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : [])).all(x, ((has(self.inference) ? self.inference.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.safety) ? self.safety.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.vectorIo) ? self.vectorIo.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.toolRuntime) ? self.toolRuntime.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.telemetry) ? self.telemetry.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : [])).exists_one(y, y == x))",reason="FieldValueDuplicate",messageExpression="'provider id \"' + ((has(self.inference) ? self.inference.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.safety) ? self.safety.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.vectorIo) ? self.vectorIo.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.toolRuntime) ? self.toolRuntime.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.telemetry) ? self.telemetry.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : [])).filter(x, !((has(self.inference) ? self.inference.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.safety) ? self.safety.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.vectorIo) ? self.vectorIo.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.toolRuntime) ? self.toolRuntime.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : []) + (has(self.telemetry) ? self.telemetry.map(p, (has(p.id) ? p.id : p.provider.replace('remote::', ”).replace('inline::', ”).replace('::', '-').replace('_', '-'))) : [])).exists_one(y, y == x))[0] + '\" is used by more than one provider: provider ids must be unique across all APIs, so give each provider its own id'"
+type ProvidersSpec struct {
+	// Inference providers serve models, for example vllm, ollama or openai.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
+	Inference []ProviderSpec `json:"inference,omitempty"`
+
+	// Safety providers run shields, for example llama-guard.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
+	Safety []ProviderSpec `json:"safety,omitempty"`
+
+	// VectorIo providers store vectors, for example pgvector, milvus or faiss.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
+	VectorIo []ProviderSpec `json:"vectorIo,omitempty"`
+
+	// ToolRuntime providers run tools, for example brave-search or model-context-protocol.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
+	ToolRuntime []ProviderSpec `json:"toolRuntime,omitempty"`
+
+	// Telemetry providers. Servers since 0.3 have no telemetry API (they use OTEL_*
+	// environment variables); llsd reports an error for a server that lacks it.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
+	Telemetry []ProviderSpec `json:"telemetry,omitempty"`
+}
+
+// ProviderSpec is one provider of an API:
+//
+//   - id: vllm-primary
+//     provider: vllm
+//     endpoint: http://vllm:8000/v1
+//     apiKey:
+//     secretKeyRef: {name: vllm-creds, key: token}
+//     settings:
+//     max_tokens: 8192
+type ProviderSpec struct {
+	// ID is the provider_id in config.yaml. Optional when the list has one entry: it is then
+	// derived from provider (remote::vllm and vllm both give vllm). A base-config provider
+	// with the same id is replaced.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
+	ID string `json:"id,omitempty"`
+
+	// Provider names the implementation: a name from llsd's provider catalog (vllm,
+	// openai, pgvector, llama-guard, ...) or an explicit provider_type such as
+	// remote::vllm or inline::faiss.
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^((remote|inline)::)?[a-z0-9]([a-z0-9_-]*[a-z0-9])?(::[a-z0-9]([a-z0-9_-]*[a-z0-9])?)?$`
+	Provider string `json:"provider"`
+
+	// Endpoint is where the provider is reached; llsd writes it into the config key the
+	// provider uses (base_url for vllm, uri for milvus, url for qdrant, ...).
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=2048
+	Endpoint string `json:"endpoint,omitempty"`
+
+	// APIKey is the provider's credential, read from a Secret into an environment variable;
+	// llsd writes it into the config key the provider uses (api_key, api_token, token, ...).
+	// +optional
+	APIKey *SecretKeySource `json:"apiKey,omitempty"`
+
+	// SecretRefs maps provider config keys to Secret keys. Each becomes an environment
+	// variable LLSD_<ID>_<KEY> and the config holds ${env.LLSD_<ID>_<KEY>}.
+	// +optional
+	// +kubebuilder:validation:MinProperties=1
+	// +kubebuilder:validation:MaxProperties=32
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^[a-z][a-z0-9_]*$'))",message="secretRefs keys are provider config keys in snake_case, like api_key or password"
+	SecretRefs map[string]SecretKeySource `json:"secretRefs,omitempty"`
+
+	// Settings are merged into the provider's config as they are. They are never searched
+	// for secrets: put credentials in apiKey or secretRefs.
+	// +optional
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	Settings *apiextensionsv1.JSON `json:"settings,omitempty"`
+}
+
+// SecretKeySource points at a key of a Secret in the LlamaStackDistribution's namespace.
+type SecretKeySource struct {
+	// SecretKeyRef names the Secret and the key.
+	SecretKeyRef SecretKeyRef `json:"secretKeyRef"`
+}
+
+// SecretKeyRef names a key of a Secret in the same namespace.
+type SecretKeyRef struct {
+	// Name of the Secret.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+	// Key in the Secret's data.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	Key string `json:"key"`
+}
+
+// ResourcesSpec lists resources the server registers at start.
+type ResourcesSpec struct {
+	// Models to register. A model goes to the first inference provider unless provider
+	// names one.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:XValidation:rule="self.all(m, self.exists_one(n, n.name == m.name))",reason="FieldValueDuplicate",message="model names must be unique: each name is registered once"
+	Models []ModelSpec `json:"models,omitempty"`
+
+	// Tools are tool groups, for example websearch or rag.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=253
+	// +listType=set
+	Tools []string `json:"tools,omitempty"`
+
+	// Shields are registered with the first safety provider.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=253
+	// +listType=set
+	Shields []string `json:"shields,omitempty"`
+}
+
+// ModelSpec is a model to register. In authoring shorthand a plain string is a model name.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.modelType) || self.modelType != 'embedding' || has(self.embeddingDimension)",fieldPath=".embeddingDimension",reason="FieldValueRequired",message="embeddingDimension is required for embedding models: set it to the size of the vectors the model returns (for example 768)"
+// +kubebuilder:validation:XValidation:rule="!has(self.embeddingDimension) || (has(self.modelType) && self.modelType == 'embedding')",fieldPath=".embeddingDimension",reason="FieldValueForbidden",message="embeddingDimension is only valid for embedding models: set modelType: embedding or remove embeddingDimension"
+type ModelSpec struct {
+	// Name is the model_id clients use.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+
+	// Provider is the id of the inference provider serving the model; the first inference
+	// provider when unset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
+	Provider string `json:"provider,omitempty"`
+
+	// ProviderModelID is the model's name at the provider, when it differs from name.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ProviderModelID string `json:"providerModelId,omitempty"`
+
+	// ModelType is llm (the server's default), embedding or rerank.
+	// +optional
+	// +kubebuilder:validation:Enum=llm;embedding;rerank
+	ModelType string `json:"modelType,omitempty"`
+
+	// EmbeddingDimension is the vector size of an embedding model (required for one).
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	EmbeddingDimension *int32 `json:"embeddingDimension,omitempty"`
+
+	// ContextLength is recorded in the model's metadata.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	ContextLength *int32 `json:"contextLength,omitempty"`
+
+	// Quantization is recorded in the model's metadata.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	Quantization string `json:"quantization,omitempty"`
+}
+
+// APIName is a llama-stack API, written in camelCase.
+//
+// +kubebuilder:validation:Enum=agents;batches;datasetio;eval;fileProcessors;files;inference;postTraining;responses;safety;scoring;telemetry;toolRuntime;vectorIo
+type APIName string
+
+// StateStorageSpec selects the server's storage backends.
+//
+// +kubebuilder:validation:XValidation:rule="has(self.kv) || has(self.sql)",reason="FieldValueRequired",message="storage needs kv or sql: set at least one, or remove storage to keep the distribution's storage"
+type StateStorageSpec struct {
+	// KV is the key-value backend (kv_default).
+	// +optional
+	KV *KVStorageSpec `json:"kv,omitempty"`
+	// SQL is the SQL backend (sql_default).
+	// +optional
+	SQL *SQLStorageSpec `json:"sql,omitempty"`
+}
+
+// KVStorageSpec is the key-value backend.
+//
+// +kubebuilder:validation:XValidation:rule="!(has(self.type) && self.type == 'redis') || has(self.endpoint)",fieldPath=".endpoint",reason="FieldValueRequired",message="endpoint is required when type is redis: set it to host:port or redis://host:port"
+// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || (has(self.type) && self.type == 'redis')",fieldPath=".endpoint",reason="FieldValueForbidden",message="endpoint is only valid when type is redis: remove it or set type: redis"
+// +kubebuilder:validation:XValidation:rule="!has(self.password) || (has(self.type) && self.type == 'redis')",fieldPath=".password",reason="FieldValueForbidden",message="password is only valid when type is redis: remove it or set type: redis"
+type KVStorageSpec struct {
+	// Type is sqlite or redis.
+	// +optional
+	// +kubebuilder:default:=sqlite
+	// +kubebuilder:validation:Enum=sqlite;redis
+	Type string `json:"type,omitempty"`
+	// Endpoint of the redis server, host:port or redis://host:port.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=2048
+	Endpoint string `json:"endpoint,omitempty"`
+	// Password of the redis server, from a Secret.
+	// +optional
+	Password *SecretKeySource `json:"password,omitempty"`
+}
+
+// SQLStorageSpec is the SQL backend.
+//
+// +kubebuilder:validation:XValidation:rule="!(has(self.type) && self.type == 'postgres') || has(self.connectionString)",fieldPath=".connectionString",reason="FieldValueRequired",message="connectionString is required when type is postgres: point it at a Secret key holding postgresql://user:password@host:port/db"
+// +kubebuilder:validation:XValidation:rule="!has(self.connectionString) || (has(self.type) && self.type == 'postgres')",fieldPath=".connectionString",reason="FieldValueForbidden",message="connectionString is only valid when type is postgres: remove it or set type: postgres"
+type SQLStorageSpec struct {
+	// Type is sqlite or postgres.
+	// +optional
+	// +kubebuilder:default:=sqlite
+	// +kubebuilder:validation:Enum=sqlite;postgres
+	Type string `json:"type,omitempty"`
+	// ConnectionString of the postgres database, from a Secret (URL or key=value form).
+	// +optional
+	ConnectionString *SecretKeySource `json:"connectionString,omitempty"`
+}
+
+// NetworkingSpec configures how the server is reached.
+type NetworkingSpec struct {
+	// Port the server listens on; 8321 when unset.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=65535
+	Port int32 `json:"port,omitempty"`
+
+	// TLS configures the server's certificate and the CA bundle it trusts.
+	// +optional
+	TLS *TLSSpec `json:"tls,omitempty"`
+
+	// Expose creates an Ingress. In authoring shorthand, true or {} enables it.
+	// +optional
+	Expose *ExposeSpec `json:"expose,omitempty"`
+
+	// AllowedFrom restricts which namespaces may connect (a NetworkPolicy).
+	// +optional
+	AllowedFrom *AllowedFromSpec `json:"allowedFrom,omitempty"`
+}
+
+// TLSSpec configures TLS. caBundle (outbound trust) is valid on its own.
+//
+// +kubebuilder:validation:XValidation:rule="!(has(self.enabled) && self.enabled) || has(self.secretName)",fieldPath=".secretName",reason="FieldValueRequired",message="secretName is required when TLS is enabled: name a kubernetes.io/tls Secret"
+// +kubebuilder:validation:XValidation:rule="!has(self.secretName) || (has(self.enabled) && self.enabled)",fieldPath=".secretName",reason="FieldValueForbidden",message="secretName is only valid when TLS is enabled: set enabled: true or remove secretName"
+type TLSSpec struct {
+	// Enabled makes the server speak HTTPS with the certificate in secretName.
+	// +optional
+	Enabled bool `json:"enabled,omitempty"`
+	// SecretName of a kubernetes.io/tls Secret holding the server certificate.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	SecretName string `json:"secretName,omitempty"`
+	// CABundle is a ConfigMap of CA certificates the server trusts for outbound calls.
+	// +optional
+	CABundle *CABundleSpec `json:"caBundle,omitempty"`
+}
+
+// CABundleSpec names a ConfigMap of CA certificates.
+type CABundleSpec struct {
+	// ConfigMapName of the ConfigMap.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ConfigMapName string `json:"configMapName"`
+	// ConfigMapNamespace of the ConfigMap; the LlamaStackDistribution's when unset.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	ConfigMapNamespace string `json:"configMapNamespace,omitempty"`
+	// ConfigMapKeys holding certificates; ca-bundle.crt when unset.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=50
+	// +kubebuilder:validation:items:Pattern=`^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$`
+	// +kubebuilder:validation:items:MaxLength=253
+	ConfigMapKeys []string `json:"configMapKeys,omitempty"`
+}
+
+// ExposeSpec configures the Ingress.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.hostname) || !has(self.enabled) || self.enabled",fieldPath=".hostname",reason="FieldValueForbidden",message="hostname is only valid when expose is enabled: remove enabled: false or remove hostname"
+type ExposeSpec struct {
+	// Enabled creates the Ingress; true when expose is present.
+	// +optional
+	// +kubebuilder:default:=true
+	Enabled *bool `json:"enabled,omitempty"`
+	// Hostname of the Ingress rule; derived from the render option's domain when unset.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Hostname string `json:"hostname,omitempty"`
+}
+
+// AllowedFromSpec lists who may connect to the server, besides its own namespace.
+type AllowedFromSpec struct {
+	// Namespaces allowed by name; "*" allows every namespace.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=63
+	Namespaces []string `json:"namespaces,omitempty"`
+	// Labels are namespace label keys; namespaces carrying any of them are allowed.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=317
+	Labels []string `json:"labels,omitempty"`
+}
+
+// WorkloadSpec configures the Deployment and the objects around it.
+type WorkloadSpec struct {
+	// Replicas of the server; 1 when unset, ignored when autoscaling is set.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	Replicas *int32 `json:"replicas,omitempty"`
+	// Workers is the number of server worker processes (server.workers).
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	Workers *int32 `json:"workers,omitempty"`
+	// Resources of the server container.
+	// +optional
+	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
+	// Autoscaling creates a HorizontalPodAutoscaler.
+	// +optional
+	Autoscaling *AutoscalingSpec `json:"autoscaling,omitempty"`
+	// Storage creates a PersistentVolumeClaim mounted into the server.
+	// +optional
+	Storage *PVCStorageSpec `json:"storage,omitempty"`
+	// PodDisruptionBudget creates a PodDisruptionBudget.
+	// +optional
+	PodDisruptionBudget *PodDisruptionBudgetSpec `json:"podDisruptionBudget,omitempty"`
+	// TopologySpreadConstraints of the server pods.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	TopologySpreadConstraints []corev1.TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
+	// Overrides of the pod and container.
+	// +optional
+	Overrides *WorkloadOverrides `json:"overrides,omitempty"`
+}
+
+// AutoscalingSpec configures a HorizontalPodAutoscaler.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || self.maxReplicas >= self.minReplicas",fieldPath=".maxReplicas",message="maxReplicas must be greater than or equal to minReplicas"
+type AutoscalingSpec struct {
+	// MinReplicas of the autoscaler; 1 when unset.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	MinReplicas *int32 `json:"minReplicas,omitempty"`
+	// MaxReplicas of the autoscaler.
+	// +kubebuilder:validation:Minimum=1
+	MaxReplicas int32 `json:"maxReplicas"`
+	// TargetCPUUtilizationPercentage to aim for; 80 when neither target is set.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	TargetCPUUtilizationPercentage *int32 `json:"targetCPUUtilizationPercentage,omitempty"`
+	// TargetMemoryUtilizationPercentage to aim for.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
+}
+
+// PVCStorageSpec configures the server's PersistentVolumeClaim.
+type PVCStorageSpec struct {
+	// Size of the claim; 10Gi when unset.
+	// +optional
+	Size *resource.Quantity `json:"size,omitempty"`
+	// MountPath in the container; /.llama when unset.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:Pattern=`^/`
+	MountPath string `json:"mountPath,omitempty"`
+}
+
+// PodDisruptionBudgetSpec configures the PodDisruptionBudget: set exactly one field.
+//
+// +kubebuilder:validation:XValidation:rule="!(has(self.minAvailable) && has(self.maxUnavailable))",reason="FieldValueForbidden",message="minAvailable and maxUnavailable are mutually exclusive: set one"
+// +kubebuilder:validation:XValidation:rule="has(self.minAvailable) || has(self.maxUnavailable)",reason="FieldValueRequired",message="set one of minAvailable or maxUnavailable (maxUnavailable: 1 keeps node drains working with one replica)"
+type PodDisruptionBudgetSpec struct {
+	// MinAvailable pods during a voluntary disruption.
+	// +optional
+	MinAvailable *intstr.IntOrString `json:"minAvailable,omitempty"`
+	// MaxUnavailable pods during a voluntary disruption.
+	// +optional
+	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty"`
+}
+
+// WorkloadOverrides customise the pod and the server container.
+type WorkloadOverrides struct {
+	// ServiceAccountName replaces the generated ServiceAccount.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ServiceAccountName string `json:"serviceAccountName,omitempty"`
+	// TerminationGracePeriodSeconds of the server pods.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
+	// Env adds environment variables to the server container.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	Env []corev1.EnvVar `json:"env,omitempty"`
+	// Command replaces the container command.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	Command []string `json:"command,omitempty"`
+	// Args replaces the container arguments.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	Args []string `json:"args,omitempty"`
+	// Volumes added to the pod.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	Volumes []corev1.Volume `json:"volumes,omitempty"`
+	// VolumeMounts added to the server container.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	VolumeMounts []corev1.VolumeMount `json:"volumeMounts,omitempty"`
+}
+
+// ExternalProvidersSpec lists provider images added next to the server (spec 001).
+type ExternalProvidersSpec struct {
+	// Inference providers from images.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	Inference []ExternalProviderRef `json:"inference,omitempty"`
+}
+
+// ExternalProviderRef is a provider packaged as an image.
+type ExternalProviderRef struct {
+	// ProviderID of the provider in config.yaml.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
+	ProviderID string `json:"providerId"`
+	// Image containing the provider.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=512
+	Image string `json:"image"`
+}
+
+// OverrideConfigSpec names a ConfigMap in the same namespace whose config.yaml key is
+// used as the server's config.yaml.
+type OverrideConfigSpec struct {
+	// ConfigMapName of the ConfigMap.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ConfigMapName string `json:"configMapName"`
+}

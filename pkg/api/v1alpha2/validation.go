@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1alpha2
+
+import (
+	"fmt"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Validate checks a LlamaStackDistribution against every rule of the CRD (OpenAPI and CEL)
+// and returns the errors with the same field paths and messages the API server gives, so a
+// render fails exactly where `kubectl apply` would. Call Default first, as the API server
+// does.
+func Validate(obj *LlamaStackDistribution) field.ErrorList {
+	return ValidateSpec(&obj.Spec, field.NewPath("spec"))
+}
+
+// ValidateSpec validates a spec rooted at path.
+func ValidateSpec(spec *LlamaStackDistributionSpec, path *field.Path) field.ErrorList {
+	c := &checks{}
+	c.distribution(&spec.Distribution, path.Child("distribution"))
+	c.providers(spec.Providers, path.Child("providers"))
+	c.resources(spec.Resources, path.Child("resources"))
+	c.storage(spec.Storage, path.Child("storage"))
+	c.disabled(spec, path)
+	c.networking(spec.Networking, path.Child("networking"))
+	c.workload(spec.Workload, path.Child("workload"))
+	c.externalProviders(spec.ExternalProviders, path.Child("externalProviders"))
+	c.overrideConfig(spec, path)
+	return c.errs
+}
+
+func (c *checks) distribution(d *DistributionSpec, p *field.Path) {
+	c.optStr(p.Child("name"), d.Name, 63, "")
+	c.optStr(p.Child("image"), d.Image, 512, "")
+	switch {
+	case d.Name != "" && d.Image != "":
+		c.add(field.Forbidden(p, "name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own"))
+	case d.Name == "" && d.Image == "":
+		c.add(field.Required(p, "one of name or image is required: set name (for example starter) or image"))
+	}
+}
+
+func (c *checks) providers(ps *ProvidersSpec, p *field.Path) {
+	if ps == nil {
+		return
+	}
+	var ids []string
+	for _, api := range ps.APIs() {
+		list := api.Providers
+		lp := p.Child(string(api.Name))
+		c.items(lp, len(list), 16)
+		for i := range list {
+			c.provider(&list[i], lp.Index(i))
+			ids = append(ids, list[i].EffectiveID())
+		}
+		if len(list) > 1 && slices.ContainsFunc(list, func(s ProviderSpec) bool { return s.ID == "" }) {
+			c.add(field.Required(lp, "each provider needs an id when more than one is listed: add id to every entry"))
+		}
+	}
+	if dup := firstDuplicate(ids); dup != "" {
+		c.add(field.Duplicate(p, fmt.Sprintf("provider id %q is used by more than one provider: provider ids must be unique across all APIs, so give each provider its own id", dup)))
+	}
+}
+
+func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
+	c.optStr(p.Child("id"), ps.ID, 63, idPattern)
+	if c.required(p.Child("provider"), ps.Provider) {
+		c.str(p.Child("provider"), ps.Provider, 0, 128, providerPattern)
+	}
+	c.optStr(p.Child("endpoint"), ps.Endpoint, 2048, "")
+	c.secret(ps.APIKey, p.Child("apiKey"))
+	if ps.SecretRefs != nil {
+		rp := p.Child("secretRefs")
+		if len(ps.SecretRefs) > 32 {
+			c.add(field.TooMany(rp, len(ps.SecretRefs), 32))
+		}
+		keys := make([]string, 0, len(ps.SecretRefs))
+		for k := range ps.SecretRefs {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if !compiled[configKeyPattern].MatchString(k) {
+				c.add(field.Invalid(rp, "object", "secretRefs keys are provider config keys in snake_case, like api_key or password"))
+				break
+			}
+		}
+		for _, k := range keys {
+			ref := ps.SecretRefs[k]
+			c.secret(&ref, rp.Key(k))
+		}
+	}
+	if ps.Settings != nil && len(ps.Settings.Raw) > 0 && ps.Settings.Raw[0] != '{' {
+		c.add(field.Invalid(p.Child("settings"), string(ps.Settings.Raw), "settings must be an object of provider config keys"))
+	}
+}
+
+func (c *checks) secret(s *SecretKeySource, p *field.Path) {
+	if s == nil {
+		return
+	}
+	ref := p.Child("secretKeyRef")
+	if c.required(ref.Child("name"), s.SecretKeyRef.Name) {
+		c.str(ref.Child("name"), s.SecretKeyRef.Name, 1, 253, "")
+	}
+	if c.required(ref.Child("key"), s.SecretKeyRef.Key) {
+		c.str(ref.Child("key"), s.SecretKeyRef.Key, 1, 253, secretKeyPattern)
+	}
+}
+
+func (c *checks) resources(r *ResourcesSpec, p *field.Path) {
+	if r == nil {
+		return
+	}
+	mp := p.Child("models")
+	c.items(mp, len(r.Models), 64)
+	names := make([]string, 0, len(r.Models))
+	for i := range r.Models {
+		c.model(&r.Models[i], mp.Index(i))
+		names = append(names, r.Models[i].Name)
+	}
+	if firstDuplicate(names) != "" {
+		c.add(field.Duplicate(mp, "model names must be unique: each name is registered once"))
+	}
+	for _, list := range []struct {
+		name   string
+		values []string
+	}{{"tools", r.Tools}, {"shields", r.Shields}} {
+		lp := p.Child(list.name)
+		c.items(lp, len(list.values), 64)
+		for i, v := range list.values {
+			c.str(lp.Index(i), v, 1, 253, "")
+		}
+		c.uniqueStrings(lp, list.values)
+	}
+}
+
+func (c *checks) model(m *ModelSpec, p *field.Path) {
+	if c.required(p.Child("name"), m.Name) {
+		c.str(p.Child("name"), m.Name, 1, 253, "")
+	}
+	c.optStr(p.Child("provider"), m.Provider, 63, idPattern)
+	c.optStr(p.Child("providerModelId"), m.ProviderModelID, 253, "")
+	c.enum(p.Child("modelType"), m.ModelType, "llm", "embedding", "rerank")
+	c.minimum(p.Child("embeddingDimension"), m.EmbeddingDimension, 1)
+	c.minimum(p.Child("contextLength"), m.ContextLength, 1)
+	c.optStr(p.Child("quantization"), m.Quantization, 63, "")
+	embedding := m.ModelType == "embedding"
+	switch {
+	case embedding && m.EmbeddingDimension == nil:
+		c.add(field.Required(p.Child("embeddingDimension"), "embeddingDimension is required for embedding models: set it to the size of the vectors the model returns (for example 768)"))
+	case !embedding && m.EmbeddingDimension != nil:
+		c.add(field.Forbidden(p.Child("embeddingDimension"), "embeddingDimension is only valid for embedding models: set modelType: embedding or remove embeddingDimension"))
+	}
+}
+
+func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
+	if s == nil {
+		return
+	}
+	if s.KV == nil && s.SQL == nil {
+		c.add(field.Required(p, "storage needs kv or sql: set at least one, or remove storage to keep the distribution's storage"))
+	}
+	if kv := s.KV; kv != nil {
+		kp := p.Child("kv")
+		c.enum(kp.Child("type"), kv.Type, StorageTypeSQLite, StorageTypeRedis)
+		c.optStr(kp.Child("endpoint"), kv.Endpoint, 2048, "")
+		c.secret(kv.Password, kp.Child("password"))
+		redis := kv.Type == StorageTypeRedis
+		if redis && kv.Endpoint == "" {
+			c.add(field.Required(kp.Child("endpoint"), "endpoint is required when type is redis: set it to host:port or redis://host:port"))
+		}
+		if !redis && kv.Endpoint != "" {
+			c.add(field.Forbidden(kp.Child("endpoint"), "endpoint is only valid when type is redis: remove it or set type: redis"))
+		}
+		if !redis && kv.Password != nil {
+			c.add(field.Forbidden(kp.Child("password"), "password is only valid when type is redis: remove it or set type: redis"))
+		}
+	}
+	if sql := s.SQL; sql != nil {
+		sp := p.Child("sql")
+		c.enum(sp.Child("type"), sql.Type, StorageTypeSQLite, StorageTypePostgres)
+		c.secret(sql.ConnectionString, sp.Child("connectionString"))
+		postgres := sql.Type == StorageTypePostgres
+		if postgres && sql.ConnectionString == nil {
+			c.add(field.Required(sp.Child("connectionString"), "connectionString is required when type is postgres: point it at a Secret key holding postgresql://user:password@host:port/db"))
+		}
+		if !postgres && sql.ConnectionString != nil {
+			c.add(field.Forbidden(sp.Child("connectionString"), "connectionString is only valid when type is postgres: remove it or set type: postgres"))
+		}
+	}
+}
+
+func (c *checks) disabled(spec *LlamaStackDistributionSpec, p *field.Path) {
+	dp := p.Child("disabled")
+	c.items(dp, len(spec.Disabled), 16)
+	names := make([]string, len(spec.Disabled))
+	allowed := make([]string, len(AllAPINames))
+	for i, n := range AllAPINames {
+		allowed[i] = string(n)
+	}
+	for i, d := range spec.Disabled {
+		names[i] = string(d)
+		c.enum(dp.Index(i), string(d), allowed...)
+	}
+	c.uniqueStrings(dp, names)
+	for _, api := range spec.Providers.APIs() {
+		if api.Providers != nil && slices.Contains(spec.Disabled, api.Name) {
+			c.add(field.Forbidden(p.Child("providers", string(api.Name)), fmt.Sprintf(
+				"the %[1]s API is disabled but has providers configured: remove spec.providers.%[1]s or remove '%[1]s' from spec.disabled", api.Name)))
+		}
+	}
+}
+
+func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
+	if n == nil {
+		return
+	}
+	if n.Port != 0 {
+		c.minimum(p.Child("port"), &n.Port, 1)
+		c.maximum(p.Child("port"), &n.Port, 65535)
+	}
+	if t := n.TLS; t != nil {
+		tp := p.Child("tls")
+		c.optStr(tp.Child("secretName"), t.SecretName, 253, "")
+		if t.Enabled && t.SecretName == "" {
+			c.add(field.Required(tp.Child("secretName"), "secretName is required when TLS is enabled: name a kubernetes.io/tls Secret"))
+		}
+		if !t.Enabled && t.SecretName != "" {
+			c.add(field.Forbidden(tp.Child("secretName"), "secretName is only valid when TLS is enabled: set enabled: true or remove secretName"))
+		}
+		if b := t.CABundle; b != nil {
+			bp := tp.Child("caBundle")
+			if c.required(bp.Child("configMapName"), b.ConfigMapName) {
+				c.str(bp.Child("configMapName"), b.ConfigMapName, 1, 253, "")
+			}
+			c.optStr(bp.Child("configMapNamespace"), b.ConfigMapNamespace, 63, "")
+			c.items(bp.Child("configMapKeys"), len(b.ConfigMapKeys), 50)
+			for i, k := range b.ConfigMapKeys {
+				c.str(bp.Child("configMapKeys").Index(i), k, 0, 253, caKeyPattern)
+			}
+		}
+	}
+	if e := n.Expose; e != nil {
+		ep := p.Child("expose")
+		c.optStr(ep.Child("hostname"), e.Hostname, 253, "")
+		if e.Hostname != "" && e.Enabled != nil && !*e.Enabled {
+			c.add(field.Forbidden(ep.Child("hostname"), "hostname is only valid when expose is enabled: remove enabled: false or remove hostname"))
+		}
+	}
+	if a := n.AllowedFrom; a != nil {
+		ap := p.Child("allowedFrom")
+		for i, ns := range a.Namespaces {
+			c.str(ap.Child("namespaces").Index(i), ns, 1, 63, "")
+		}
+		for i, l := range a.Labels {
+			c.str(ap.Child("labels").Index(i), l, 1, 317, "")
+		}
+	}
+}
+
+func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
+	if w == nil {
+		return
+	}
+	c.minimum(p.Child("replicas"), w.Replicas, 0)
+	c.minimum(p.Child("workers"), w.Workers, 1)
+	if a := w.Autoscaling; a != nil {
+		ap := p.Child("autoscaling")
+		c.minimum(ap.Child("minReplicas"), a.MinReplicas, 1)
+		c.minimum(ap.Child("maxReplicas"), &a.MaxReplicas, 1)
+		for _, target := range []struct {
+			name  string
+			value *int32
+		}{
+			{"targetCPUUtilizationPercentage", a.TargetCPUUtilizationPercentage},
+			{"targetMemoryUtilizationPercentage", a.TargetMemoryUtilizationPercentage},
+		} {
+			c.minimum(ap.Child(target.name), target.value, 1)
+			c.maximum(ap.Child(target.name), target.value, 100)
+		}
+		if a.MinReplicas != nil && a.MaxReplicas >= 1 && a.MaxReplicas < *a.MinReplicas {
+			c.add(field.Invalid(ap.Child("maxReplicas"), "object", "maxReplicas must be greater than or equal to minReplicas"))
+		}
+	}
+	if s := w.Storage; s != nil {
+		c.optStr(p.Child("storage", "mountPath"), s.MountPath, 1024, absPathPattern)
+	}
+	if b := w.PodDisruptionBudget; b != nil {
+		bp := p.Child("podDisruptionBudget")
+		switch {
+		case b.MinAvailable != nil && b.MaxUnavailable != nil:
+			c.add(field.Forbidden(bp, "minAvailable and maxUnavailable are mutually exclusive: set one"))
+		case b.MinAvailable == nil && b.MaxUnavailable == nil:
+			c.add(field.Required(bp, "set one of minAvailable or maxUnavailable (maxUnavailable: 1 keeps node drains working with one replica)"))
+		}
+	}
+	if o := w.Overrides; o != nil {
+		op := p.Child("overrides")
+		c.optStr(op.Child("serviceAccountName"), o.ServiceAccountName, 253, "")
+		if o.TerminationGracePeriodSeconds != nil && *o.TerminationGracePeriodSeconds < 0 {
+			c.add(field.Invalid(op.Child("terminationGracePeriodSeconds"), *o.TerminationGracePeriodSeconds,
+				fmt.Sprintf("%s in body should be greater than or equal to 0", op.Child("terminationGracePeriodSeconds"))))
+		}
+	}
+}
+
+func (c *checks) externalProviders(e *ExternalProvidersSpec, p *field.Path) {
+	if e == nil {
+		return
+	}
+	ip := p.Child("inference")
+	c.items(ip, len(e.Inference), 16)
+	for i, ref := range e.Inference {
+		if c.required(ip.Index(i).Child("providerId"), ref.ProviderID) {
+			c.str(ip.Index(i).Child("providerId"), ref.ProviderID, 0, 63, idPattern)
+		}
+		if c.required(ip.Index(i).Child("image"), ref.Image) {
+			c.str(ip.Index(i).Child("image"), ref.Image, 1, 512, "")
+		}
+	}
+}
+
+func (c *checks) overrideConfig(spec *LlamaStackDistributionSpec, p *field.Path) {
+	o := spec.OverrideConfig
+	if o == nil {
+		return
+	}
+	op := p.Child("overrideConfig")
+	if c.required(op.Child("configMapName"), o.ConfigMapName) {
+		c.str(op.Child("configMapName"), o.ConfigMapName, 1, 253, "")
+	}
+	for _, other := range []struct {
+		name string
+		set  bool
+	}{
+		{"providers", spec.Providers != nil},
+		{"resources", spec.Resources != nil},
+		{"storage", spec.Storage != nil},
+		{"disabled", spec.Disabled != nil},
+	} {
+		if other.set {
+			c.add(field.Forbidden(op, fmt.Sprintf(
+				"overrideConfig and %[1]s are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove %[1]s or remove overrideConfig", other.name)))
+		}
+	}
+}
+
+func firstDuplicate(values []string) string {
+	seen := map[string]bool{}
+	for _, v := range values {
+		if seen[v] {
+			return v
+		}
+		seen[v] = true
+	}
+	return ""
+}
