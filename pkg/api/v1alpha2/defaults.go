@@ -50,8 +50,8 @@ func (p ProviderSpec) EffectiveID() string {
 
 // Port is the port the server listens on.
 func (s *LlamaStackDistributionSpec) Port() int32 {
-	if s.Networking != nil && s.Networking.Port != 0 {
-		return s.Networking.Port
+	if s.Networking != nil && s.Networking.Port != nil {
+		return *s.Networking.Port
 	}
 	return DefaultPort
 }
@@ -96,3 +96,19 @@ const (
 // AllAPINames is the vocabulary of spec.disabled, as the CRD's enum lists it.
 var AllAPINames = []APIName{"agents", "batches", "datasetio", "eval", "fileProcessors", "files",
 	APIInference, "postTraining", "responses", APISafety, "scoring", APITelemetry, APIToolRuntime, APIVectorIo}
+
+// GetTLS returns the TLS settings, or nil; safe on a nil NetworkingSpec.
+func (n *NetworkingSpec) GetTLS() *TLSSpec {
+	if n == nil {
+		return nil
+	}
+	return n.TLS
+}
+
+// GetExpose returns the expose settings, or nil; safe on a nil NetworkingSpec.
+func (n *NetworkingSpec) GetExpose() *ExposeSpec {
+	if n == nil {
+		return nil
+	}
+	return n.Expose
+}

@@ -331,7 +331,7 @@ type NetworkingSpec struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=65535
-	Port int32 `json:"port,omitempty"`
+	Port *int32 `json:"port,omitempty"`
 
 	// TLS configures the server's certificate and the CA bundle it trusts.
 	// +optional

@@ -219,10 +219,8 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 	if n == nil {
 		return
 	}
-	if n.Port != 0 {
-		c.minimum(p.Child("port"), &n.Port, 1)
-		c.maximum(p.Child("port"), &n.Port, 65535)
-	}
+	c.minimum(p.Child("port"), n.Port, 1)
+	c.maximum(p.Child("port"), n.Port, 65535)
 	if t := n.TLS; t != nil {
 		tp := p.Child("tls")
 		c.optStr(tp.Child("secretName"), t.SecretName, 253, "")

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package api reads LlamaStackDistributions as users write them. Decode accepts both API
+// versions and the v1alpha2 authoring shorthand, and returns the canonical, defaulted
+// v1alpha2 object (the hub) or errors that carry field paths:
+//
+//	spec:
+//	  distribution: {name: starter}
+//	  providers:
+//	    inference:              # one provider: an object is a list of one
+//	      provider: vllm
+//	      endpoint: http://vllm:8000/v1
+//	  resources:
+//	    models: [llama3.2-8b]   # a string is {name: llama3.2-8b}
+//	  networking:
+//	    expose: true            # a bool is {enabled: true}; {} means enabled too
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// Group is the API group of LlamaStackDistribution.
+const Group = "llamastack.io"
+
+// misspelledGroups are the groups the seed documents also wrote for this API.
+var misspelledGroups = []string{"llamastack.ai", "llama.meta.com"}
+
+// Decode reads one LlamaStackDistribution (YAML or JSON) of either version, in canonical
+// or shorthand form, and returns it as defaulted canonical v1alpha2. It does not run
+// v1alpha2.Validate; callers do, so they can tell decoding from validation errors.
+func Decode(data []byte) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, field.ErrorList{field.Invalid(field.NewPath(""), "", "not a YAML object: "+err.Error())}
+	}
+	if errs := checkTypeMeta(doc); len(errs) > 0 {
+		return nil, errs
+	}
+	var hub *v1alpha2.LlamaStackDistribution
+	var errs field.ErrorList
+	switch doc["apiVersion"] {
+	case v1alpha1.GroupVersion.String():
+		hub, errs = decodeV1alpha1(doc)
+	default:
+		hub, errs = decodeV1alpha2(doc)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if hub.Name == "" {
+		return nil, field.ErrorList{field.Required(field.NewPath("metadata", "name"), "every LlamaStackDistribution needs a name")}
+	}
+	v1alpha2.Default(hub)
+	return hub, nil
+}
+
+func checkTypeMeta(doc map[string]any) field.ErrorList {
+	apiVersion, _ := doc["apiVersion"].(string)
+	kind, _ := doc["kind"].(string)
+	if kind != v1alpha2.Kind {
+		return field.ErrorList{field.Invalid(field.NewPath("kind"), kind, "expected kind LlamaStackDistribution")}
+	}
+	group, version, _ := strings.Cut(apiVersion, "/")
+	for _, wrong := range misspelledGroups {
+		if group == wrong {
+			return field.ErrorList{field.Invalid(field.NewPath("apiVersion"), apiVersion,
+				fmt.Sprintf("the API group of LlamaStackDistribution is %s: write apiVersion: %s/%s", Group, Group, version))}
+		}
+	}
+	if apiVersion != v1alpha1.GroupVersion.String() && apiVersion != v1alpha2.GroupVersion.String() {
+		return field.ErrorList{field.NotSupported(field.NewPath("apiVersion"), apiVersion,
+			[]string{v1alpha2.GroupVersion.String(), v1alpha1.GroupVersion.String()})}
+	}
+	return nil
+}
+
+func decodeV1alpha2(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
+	if spec, ok := doc["spec"].(map[string]any); ok {
+		expandShorthand(spec)
+		if errs := checkExplicitEmpties(spec, field.NewPath("spec")); len(errs) > 0 {
+			return nil, errs
+		}
+	}
+	obj := &v1alpha2.LlamaStackDistribution{}
+	if errs := strictDecode(doc, obj); len(errs) > 0 {
+		return nil, errs
+	}
+	return obj, nil
+}
+
+func decodeV1alpha1(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
+	spoke := &v1alpha1.LlamaStackDistribution{}
+	if errs := strictDecode(doc, spoke); len(errs) > 0 {
+		return nil, errs
+	}
+	v1alpha1.Default(spoke)
+	hub := &v1alpha2.LlamaStackDistribution{}
+	if err := spoke.ConvertTo(hub); err != nil {
+		return nil, field.ErrorList{field.InternalError(field.NewPath("metadata", "annotations"), err)}
+	}
+	hub.APIVersion = v1alpha2.GroupVersion.String()
+	return hub, nil
+}
+
+// expandShorthand rewrites the authoring shorthand into the canonical form, in place.
+func expandShorthand(spec map[string]any) {
+	if providers, ok := spec["providers"].(map[string]any); ok {
+		for api, list := range providers {
+			if single, ok := list.(map[string]any); ok {
+				providers[api] = []any{single}
+			}
+		}
+	}
+	if resources, ok := spec["resources"].(map[string]any); ok {
+		if models, ok := resources["models"].([]any); ok {
+			for i, m := range models {
+				if name, ok := m.(string); ok {
+					models[i] = map[string]any{"name": name}
+				}
+			}
+		}
+	}
+	if networking, ok := spec["networking"].(map[string]any); ok {
+		if enabled, ok := networking["expose"].(bool); ok {
+			networking["expose"] = map[string]any{"enabled": enabled}
+		}
+	}
+}
+
+// embeddedPaths hold core Kubernetes types or free-form settings, where empty values are
+// legitimate (an EnvVar with value "").
+var embeddedPaths = regexp.MustCompile(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.settings|workload\.(resources|topologySpreadConstraints|overrides\.(env|volumes|volumeMounts)\[\d+\]))`)
+
+// checkExplicitEmpties reports "" strings, [] lists and {} secretRefs the CRD rejects. A
+// typed Go object cannot tell them from omitted fields, so the raw document is checked.
+func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
+	if embeddedPaths.MatchString(path.String()) {
+		return nil
+	}
+	var errs field.ErrorList
+	switch v := node.(type) {
+	case string:
+		if v == "" {
+			errs = append(errs, field.Invalid(path, "", fmt.Sprintf("%s in body should be at least 1 chars long", path)))
+		}
+	case []any:
+		if len(v) == 0 {
+			errs = append(errs, field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least 1 items", path)))
+		}
+		for i, item := range v {
+			errs = append(errs, checkExplicitEmpties(item, path.Index(i))...)
+		}
+	case map[string]any:
+		if len(v) == 0 && strings.HasSuffix(path.String(), ".secretRefs") {
+			errs = append(errs, field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least 1 properties", path)))
+		}
+		for _, key := range sortedKeys(v) {
+			child := path.Child(key)
+			if strings.HasSuffix(path.String(), ".secretRefs") {
+				child = path.Key(key)
+			}
+			errs = append(errs, checkExplicitEmpties(v[key], child)...)
+		}
+	}
+	return errs
+}
+
+var unknownField = regexp.MustCompile(`^unknown field "(.*)"$`)
+
+// strictDecode decodes doc into obj, reporting unknown and duplicate fields and type
+// mismatches with their paths.
+func strictDecode(doc map[string]any, obj any) field.ErrorList {
+	data, err := json.Marshal(doc)
+	if err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	strictErrs, err := sigsjson.UnmarshalStrict(data, obj, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		return field.ErrorList{field.Invalid(fieldString(typeErr.Field), fmt.Sprint(typeErr.Value),
+			fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.Kind().String())))}
+	}
+	if err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath(""), "", err.Error())}
+	}
+	var errs field.ErrorList
+	for _, se := range strictErrs {
+		if m := unknownField.FindStringSubmatch(se.Error()); m != nil {
+			errs = append(errs, &field.Error{Type: field.ErrorTypeNotSupported, Field: m[1], BadValue: "",
+				Detail: unknownFieldHint(m[1])})
+			continue
+		}
+		errs = append(errs, field.Invalid(field.NewPath(""), "", se.Error()))
+	}
+	return errs
+}
+
+func unknownFieldHint(path string) string {
+	if regexp.MustCompile(`^spec\.providers\.[a-zA-Z]+\[\d+\]\.[^.]+$`).MatchString(path) {
+		return "unknown field: a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"
+	}
+	return "unknown field: check the spelling against `kubectl explain llamastackdistribution.spec`"
+}
+
+func fieldString(path string) *field.Path {
+	parts := strings.Split(path, ".")
+	return field.NewPath(parts[0], parts[1:]...)
+}
+
+func jsonType(goKind string) string {
+	switch goKind {
+	case "struct", "map":
+		return "object"
+	case "slice":
+		return "array"
+	case "int32", "int64", "int":
+		return "integer"
+	}
+	return goKind
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
