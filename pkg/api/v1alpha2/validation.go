@@ -61,7 +61,7 @@ func (c *checks) providers(ps *ProvidersSpec, p *field.Path) {
 		}
 	}
 	if dup := firstDuplicate(ids); dup != "" {
-		c.add(field.Duplicate(p, fmt.Sprintf("provider id %q is used by more than one provider: provider ids must be unique across all APIs, so give each provider its own id", dup)))
+		c.add(field.Invalid(p, "object", fmt.Sprintf("provider id %q is used by more than one provider: provider ids must be unique across all APIs, so give each provider its own id", dup)))
 	}
 }
 
@@ -123,7 +123,7 @@ func (c *checks) resources(r *ResourcesSpec, p *field.Path) {
 		names = append(names, r.Models[i].Name)
 	}
 	if firstDuplicate(names) != "" {
-		c.add(field.Duplicate(mp, "model names must be unique: each name is registered once"))
+		c.add(field.Invalid(mp, "object", "model names must be unique: each name is registered once"))
 	}
 	for _, list := range []struct {
 		name   string

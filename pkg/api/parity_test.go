@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package api_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// The parity suite: for every fixture, the real kube-apiserver (with the generated CRD and
+// the conversion webhook) and llsd's own decoder + validator must agree on the verdict, the
+// field path and the message. That is what lets `kustomize build` fail exactly where
+// `kubectl apply` would.
+
+var k8sClient client.Client
+
+func TestMain(m *testing.M) {
+	if reason := testenv.MissingAssets(); reason != "" {
+		if testenv.InCI() {
+			fmt.Fprintln(os.Stderr, "FAIL: the API server parity suite cannot run in CI:", reason)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "skipping the API server parity suite:", reason)
+		os.Exit(m.Run())
+	}
+	os.Exit(runWithAPIServer(m))
+}
+
+func runWithAPIServer(m *testing.M) int {
+	scheme := api.NewScheme()
+	env := &envtest.Environment{
+		CRDInstallOptions:     envtest.CRDInstallOptions{Scheme: scheme},
+		WebhookInstallOptions: envtest.WebhookInstallOptions{},
+	}
+	cfg, err := testenv.Start(env)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "starting the API server:", err)
+		return 1
+	}
+	defer func() { _ = env.Stop() }()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wio := &env.WebhookInstallOptions
+	server := webhook.NewServer(webhook.Options{Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir})
+	server.Register("/convert", conversion.NewWebhookHandler(scheme))
+	go func() { _ = server.Start(ctx) }()
+	if err := waitForTLS(net.JoinHostPort(wio.LocalServingHost, fmt.Sprint(wio.LocalServingPort))); err != nil {
+		fmt.Fprintln(os.Stderr, "conversion webhook:", err)
+		return 1
+	}
+
+	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+func waitForTLS(addr string) error {
+	var err error
+	for range 100 {
+		var conn *tls.Conn
+		conn, err = tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // readiness probe only
+		if err == nil {
+			return conn.Close()
+		}
+		time.Sleep(50 * time.Millisecond) // polling a listener, not timing a result
+	}
+	return err
+}
+
+func requireAPIServer(t *testing.T) {
+	t.Helper()
+	if k8sClient == nil {
+		t.Skip(testenv.MissingAssets())
+	}
+}
+
+// fixture is one file of testdata/: a header of "# key: value" lines, then the object.
+type fixture struct {
+	name, reason, field, error string
+	data                       []byte
+}
+
+func loadFixtures(t *testing.T, dir string) []fixture {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures in testdata/%s: %v", dir, err)
+	}
+	var out []fixture
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx := fixture{name: strings.TrimSuffix(filepath.Base(f), ".yaml"), data: data}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			key, value, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "# "), ": ")
+			if !strings.HasPrefix(sc.Text(), "# ") || !ok {
+				break
+			}
+			switch key {
+			case "reason":
+				fx.reason = value
+			case "field":
+				fx.field = value
+			case "error":
+				fx.error = value
+			}
+		}
+		out = append(out, fx)
+	}
+	return out
+}
+
+func apiServerCreate(t *testing.T, data []byte) (*unstructured.Unstructured, error) {
+	t.Helper()
+	obj := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal(data, &obj.Object); err != nil {
+		t.Fatal(err)
+	}
+	obj.SetNamespace("default")
+	err := k8sClient.Create(context.Background(), obj, client.DryRunAll)
+	return obj, err
+}
+
+func goVerdict(data []byte) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
+	obj, errs := api.Decode(data)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return obj, v1alpha2.Validate(obj)
+}
+
+func TestParityValidFixtures(t *testing.T) {
+	requireAPIServer(t)
+	for _, fx := range loadFixtures(t, "valid") {
+		t.Run(fx.name, func(t *testing.T) {
+			created, err := apiServerCreate(t, fx.data)
+			if err != nil {
+				t.Fatalf("%s: the API server rejected a valid object: %v", fx.reason, err)
+			}
+			hub, errs := goVerdict(fx.data)
+			if len(errs) > 0 {
+				t.Fatalf("%s: llsd rejected a valid object: %v", fx.reason, errs.ToAggregate())
+			}
+			if created.GetAPIVersion() == v1alpha2.GroupVersion.String() {
+				assertSameSpec(t, created, hub)
+			}
+		})
+	}
+}
+
+// assertSameSpec checks that llsd defaults exactly as the API server does.
+func assertSameSpec(t *testing.T, fromServer *unstructured.Unstructured, fromGo *v1alpha2.LlamaStackDistribution) {
+	t.Helper()
+	server, err := yaml.Marshal(fromServer.Object["spec"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var serverSpec v1alpha2.LlamaStackDistributionSpec
+	if err := yaml.UnmarshalStrict(server, &serverSpec); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := yaml.Marshal(serverSpec)
+	got, _ := yaml.Marshal(fromGo.Spec)
+	if !bytes.Equal(want, got) {
+		t.Errorf("defaulted spec differs\nAPI server:\n%s\nllsd:\n%s", want, got)
+	}
+}
+
+func TestParityInvalidFixtures(t *testing.T) {
+	requireAPIServer(t)
+	fixtures := loadFixtures(t, "invalid")
+	if len(fixtures) < 30 {
+		t.Fatalf("want at least 30 invalid fixtures (one per rule), have %d", len(fixtures))
+	}
+	for _, fx := range fixtures {
+		t.Run(fx.name, func(t *testing.T) {
+			if fx.field == "" {
+				t.Fatal("fixture has no '# field:' line")
+			}
+			_, err := apiServerCreate(t, fx.data)
+			serverMsg, ok := causeFor(err, fx.field)
+			if !ok {
+				t.Fatalf("%s: the API server did not reject %s; it said: %v", fx.reason, fx.field, err)
+			}
+			if !strings.Contains(serverMsg, fx.error) {
+				t.Errorf("%s: the API server's message for %s is %q, want it to contain %q", fx.reason, fx.field, serverMsg, fx.error)
+			}
+
+			_, errs := goVerdict(fx.data)
+			goMsg, ok := goErrorFor(errs, fx.field)
+			if !ok {
+				t.Fatalf("%s: llsd did not reject %s; it said: %v", fx.reason, fx.field, errs.ToAggregate())
+			}
+			if !strings.Contains(goMsg, fx.error) {
+				t.Errorf("%s: llsd's message for %s is %q, want it to contain %q", fx.reason, fx.field, goMsg, fx.error)
+			}
+		})
+	}
+}
+
+func causeFor(err error, path string) (string, bool) {
+	status, ok := err.(apierrors.APIStatus)
+	if !ok || status.Status().Details == nil {
+		return "", false
+	}
+	for _, c := range status.Status().Details.Causes {
+		if c.Field == path {
+			return c.Message, true
+		}
+	}
+	return "", false
+}
+
+func goErrorFor(errs field.ErrorList, path string) (string, bool) {
+	for _, e := range errs {
+		if e.Field == path {
+			return e.ErrorBody(), true
+		}
+	}
+	return "", false
+}
