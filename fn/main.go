@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Command llsd renders LlamaStackDistributions into llama-stack servers on Kubernetes.
+package main
+
+import (
+	"os"
+
+	"github.com/llamastack/llsd/pkg/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+}

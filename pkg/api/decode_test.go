@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package api_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+const header = "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s}\n"
+
+func TestDecodeShorthand(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		spec   string
+		want   string // the canonical spec, as YAML
+	}{
+		"single provider object": {
+			reason: "a provider written as an object is a list of one",
+			spec:   "distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: 'http://vllm:8000/v1'}",
+			want:   "distribution:\n  name: starter\nproviders:\n  inference:\n  - endpoint: http://vllm:8000/v1\n    provider: vllm\n",
+		},
+		"model strings": {
+			reason: "a model written as a string is its name",
+			spec:   "distribution: {name: starter}\nresources:\n  models: [llama3, {name: big, contextLength: 128000}]",
+			want:   "distribution:\n  name: starter\nresources:\n  models:\n  - name: llama3\n  - contextLength: 128000\n    name: big\n",
+		},
+		"expose true": {
+			reason: "expose: true is expose: {enabled: true}",
+			spec:   "distribution: {name: starter}\nnetworking: {expose: true}",
+			want:   "distribution:\n  name: starter\nnetworking:\n  expose:\n    enabled: true\n",
+		},
+		"expose false": {
+			reason: "expose: false is expose: {enabled: false}",
+			spec:   "distribution: {name: starter}\nnetworking: {expose: false}",
+			want:   "distribution:\n  name: starter\nnetworking:\n  expose:\n    enabled: false\n",
+		},
+		"expose empty object": {
+			reason: "expose: {} means enabled",
+			spec:   "distribution: {name: starter}\nnetworking: {expose: {hostname: llama.example.com}}",
+			want:   "distribution:\n  name: starter\nnetworking:\n  expose:\n    enabled: true\n    hostname: llama.example.com\n",
+		},
+		"storage types default": {
+			reason: "a storage backend without a type is sqlite, as the CRD defaults it",
+			spec:   "distribution: {name: starter}\nstorage: {kv: {}}",
+			want:   "distribution:\n  name: starter\nstorage:\n  kv:\n    type: sqlite\n",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			obj, errs := api.Decode([]byte(header + "spec:\n" + indent(tc.spec)))
+			require.Empty(t, errs, tc.reason)
+			got, err := yaml.Marshal(obj.Spec)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, string(got), tc.reason)
+		})
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		doc    string
+		field  string
+		detail string
+	}{
+		"misspelled group": {
+			reason: "the seeds also wrote llamastack.ai; say which group is right",
+			doc:    "apiVersion: llamastack.ai/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec: {distribution: {name: starter}}",
+			field:  "apiVersion", detail: "write apiVersion: llamastack.io/v1alpha2",
+		},
+		"unknown provider field": {
+			reason: "a config key next to provider belongs under settings or secretRefs",
+			doc:    header + "spec:\n  distribution: {name: starter}\n  providers:\n    vectorIo: {provider: pgvector, host: db}",
+			field:  "spec.providers.vectorIo[0].host", detail: "put other config keys under settings and credentials under secretRefs",
+		},
+		"misspelled field": {
+			reason: "a typo is reported with its path",
+			doc:    header + "spec:\n  distribution: {name: starter}\n  networkin: {port: 80}",
+			field:  "spec.networkin", detail: "unknown field",
+		},
+		"wrong type": {
+			reason: "a string where a number belongs names the field and the type",
+			doc:    header + "spec:\n  distribution: {name: starter}\n  networking: {port: eighty}",
+			field:  "spec.networking.port", detail: "must be of type integer",
+		},
+		"no name": {
+			reason: "rendering needs a name",
+			doc:    "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nspec: {distribution: {name: starter}}",
+			field:  "metadata.name", detail: "needs a name",
+		},
+		"empty env value is fine but empty tool is not": {
+			reason: "explicit empties are checked outside embedded Kubernetes types only",
+			doc:    header + "spec:\n  distribution: {name: starter}\n  resources: {tools: ['']}\n  workload: {overrides: {env: [{name: A, value: ''}]}}",
+			field:  "spec.resources.tools[0]", detail: "should be at least 1 chars long",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, errs := api.Decode([]byte(tc.doc))
+			require.Len(t, errs, 1, tc.reason)
+			assert.Equal(t, tc.field, errs[0].Field, tc.reason)
+			assert.Contains(t, errs[0].Error(), tc.detail, tc.reason)
+		})
+	}
+}
+
+// TestUpstreamSampleRoundTrips decodes upstream-style v1alpha1 samples, converts them to
+// v1alpha2 and back, and checks the YAML is unchanged.
+func TestUpstreamSampleRoundTrips(t *testing.T) {
+	for _, name := range []string{"v1alpha1-upstream-sample", "v1alpha1-network-and-ca"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile("testdata/valid/" + name + ".yaml")
+			require.NoError(t, err)
+			var spoke v1alpha1.LlamaStackDistribution
+			require.NoError(t, yaml.UnmarshalStrict(data, &spoke))
+
+			hub := &v1alpha2.LlamaStackDistribution{}
+			require.NoError(t, spoke.DeepCopy().ConvertTo(hub))
+			require.Empty(t, v1alpha2.Validate(hub), "a converted upstream sample is a valid v1alpha2 object")
+			back := &v1alpha1.LlamaStackDistribution{TypeMeta: spoke.TypeMeta}
+			require.NoError(t, back.ConvertFrom(hub))
+
+			want, _ := yaml.Marshal(&spoke)
+			got, _ := yaml.Marshal(back)
+			assert.Equal(t, string(want), string(got))
+			assert.Empty(t, back.Annotations, "no conversion annotation is left on the round-tripped object")
+		})
+	}
+}
+
+// TestEditInOtherVersionKeepsHubFields: a v1alpha2 object read and edited as v1alpha1 keeps
+// its providers and gets the edit.
+func TestEditInOtherVersionKeepsHubFields(t *testing.T) {
+	hub, errs := api.Decode([]byte(header + "spec:\n  distribution: {name: starter}\n  providers:\n    inference: {provider: vllm}\n  workload: {replicas: 2}"))
+	require.Empty(t, errs)
+	spoke := &v1alpha1.LlamaStackDistribution{}
+	require.NoError(t, spoke.ConvertFrom(hub))
+	require.Contains(t, spoke.Annotations, v1alpha1.V1alpha2FieldsAnnotation)
+
+	spoke.Spec.Replicas = 3 // the edit, made through v1alpha1
+
+	again := &v1alpha2.LlamaStackDistribution{}
+	require.NoError(t, spoke.ConvertTo(again))
+	assert.Equal(t, int32(3), *again.Spec.Workload.Replicas, "the v1alpha1 edit wins")
+	assert.Equal(t, hub.Spec.Providers, again.Spec.Providers, "providers survive the v1alpha1 edit")
+	assert.NotContains(t, again.Annotations, v1alpha1.V1alpha2FieldsAnnotation)
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package cli dispatches llsd's subcommands.
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+const usage = `llsd turns short LlamaStackDistribution resources into llama-stack servers on Kubernetes.
+
+Usage:
+  llsd validate PATH...   check LlamaStackDistribution files (or directories of them)
+                          with the same rules, paths and messages as the API server
+  llsd version            print the version
+`
+
+// Main runs llsd with args and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "validate":
+		return validate(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "llsd", Version())
+		return 0
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "llsd: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+// Version is the module version llsd was built from, or "devel".
+func Version() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "devel"
+}
+
+func validate(paths []string, stdout, stderr io.Writer) int {
+	if len(paths) == 0 {
+		fmt.Fprint(stderr, "llsd validate: name at least one file or directory\n")
+		return 2
+	}
+	files, err := yamlFiles(paths)
+	if err != nil {
+		fmt.Fprintln(stderr, "llsd validate:", err)
+		return 2
+	}
+	checked, failed := 0, 0
+	for _, file := range files {
+		docs, err := llsdDocuments(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", file, err)
+			failed++
+			continue
+		}
+		for _, doc := range docs {
+			checked++
+			if !report(file, doc, stderr) {
+				failed++
+			}
+		}
+	}
+	if checked == 0 && failed == 0 {
+		fmt.Fprintln(stderr, "llsd validate: no LlamaStackDistribution found in", strings.Join(paths, " "))
+		return 1
+	}
+	fmt.Fprintf(stdout, "%d LlamaStackDistribution(s) checked, %d invalid\n", checked, failed)
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// report prints the errors of one document and says whether it was valid.
+func report(file string, doc []byte, w io.Writer) bool {
+	obj, errs := api.Decode(doc)
+	if len(errs) == 0 {
+		errs = v1alpha2.Validate(obj)
+	}
+	if len(errs) == 0 {
+		return true
+	}
+	name := "(unnamed)"
+	var meta struct {
+		Metadata struct{ Name string } `json:"metadata"`
+	}
+	if yaml.Unmarshal(doc, &meta) == nil && meta.Metadata.Name != "" {
+		name = meta.Metadata.Name
+	}
+	for _, e := range errs {
+		fmt.Fprintf(w, "%s: LlamaStackDistribution %s: %s\n", file, name, e.Error())
+	}
+	return false
+}
+
+func yamlFiles(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		err := filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml") || path == p) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// llsdDocuments splits a YAML stream and keeps the LlamaStackDistributions.
+func llsdDocuments(file string) ([][]byte, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, doc := range splitYAML(data) {
+		var tm struct{ Kind string }
+		if err := yaml.Unmarshal(doc, &tm); err != nil {
+			return nil, errors.New("not YAML: " + err.Error())
+		}
+		if tm.Kind == v1alpha2.Kind {
+			out = append(out, doc)
+		}
+	}
+	return out, nil
+}
+
+func splitYAML(data []byte) [][]byte {
+	var docs [][]byte
+	for _, doc := range bytes.Split(append([]byte("\n"), data...), []byte("\n---")) {
+		if len(bytes.TrimSpace(doc)) > 0 {
+			docs = append(docs, doc)
+		}
+	}
+	return docs
+}
