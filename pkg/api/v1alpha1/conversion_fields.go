@@ -146,10 +146,7 @@ func statusToHub(src *LlamaStackDistributionStatus) v1alpha2.LlamaStackDistribut
 	dst := v1alpha2.LlamaStackDistributionStatus{
 		Phase:      v1alpha2.DistributionPhase(src.Phase),
 		Conditions: src.Conditions,
-		Version: v1alpha2.VersionInfo{
-			OperatorVersion: src.Version.OperatorVersion, LlamaStackServerVersion: src.Version.LlamaStackServerVersion,
-			LastUpdated: src.Version.LastUpdated,
-		},
+		Version:    v1alpha2.VersionInfo(src.Version),
 		DistributionConfig: v1alpha2.DistributionConfig{
 			ActiveDistribution:     src.DistributionConfig.ActiveDistribution,
 			AvailableDistributions: src.DistributionConfig.AvailableDistributions,
@@ -161,7 +158,7 @@ func statusToHub(src *LlamaStackDistributionStatus) v1alpha2.LlamaStackDistribut
 	for _, p := range src.DistributionConfig.Providers {
 		dst.DistributionConfig.Providers = append(dst.DistributionConfig.Providers, v1alpha2.ProviderInfo{
 			API: p.API, ProviderID: p.ProviderID, ProviderType: p.ProviderType, Config: p.Config,
-			Health: v1alpha2.ProviderHealthStatus{Status: p.Health.Status, Message: p.Health.Message},
+			Health: v1alpha2.ProviderHealthStatus(p.Health),
 		})
 	}
 	return dst
@@ -171,10 +168,7 @@ func statusFromHub(src *v1alpha2.LlamaStackDistributionStatus) LlamaStackDistrib
 	dst := LlamaStackDistributionStatus{
 		Phase:      DistributionPhase(src.Phase),
 		Conditions: src.Conditions,
-		Version: VersionInfo{
-			OperatorVersion: src.Version.OperatorVersion, LlamaStackServerVersion: src.Version.LlamaStackServerVersion,
-			LastUpdated: src.Version.LastUpdated,
-		},
+		Version:    VersionInfo(src.Version),
 		DistributionConfig: DistributionConfig{
 			ActiveDistribution:     src.DistributionConfig.ActiveDistribution,
 			AvailableDistributions: src.DistributionConfig.AvailableDistributions,
@@ -186,7 +180,7 @@ func statusFromHub(src *v1alpha2.LlamaStackDistributionStatus) LlamaStackDistrib
 	for _, p := range src.DistributionConfig.Providers {
 		dst.DistributionConfig.Providers = append(dst.DistributionConfig.Providers, ProviderInfo{
 			API: p.API, ProviderID: p.ProviderID, ProviderType: p.ProviderType, Config: p.Config,
-			Health: ProviderHealthStatus{Status: p.Health.Status, Message: p.Health.Message},
+			Health: ProviderHealthStatus(p.Health),
 		})
 	}
 	return dst
