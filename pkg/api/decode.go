@@ -147,7 +147,8 @@ var embeddedPaths = regexp.MustCompile(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.set
 // checkExplicitEmpties reports "" strings, [] lists and {} secretRefs the CRD rejects. A
 // typed Go object cannot tell them from omitted fields, so the raw document is checked.
 func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
-	if embeddedPaths.MatchString(path.String()) {
+	where := path.String()
+	if embeddedPaths.MatchString(where) {
 		return nil
 	}
 	var errs field.ErrorList
@@ -164,12 +165,13 @@ func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
 			errs = append(errs, checkExplicitEmpties(item, path.Index(i))...)
 		}
 	case map[string]any:
-		if len(v) == 0 && strings.HasSuffix(path.String(), ".secretRefs") {
+		secretRefs := strings.HasSuffix(where, ".secretRefs") // a map keyed by config field names
+		if len(v) == 0 && secretRefs {
 			errs = append(errs, field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least 1 properties", path)))
 		}
 		for _, key := range sortedKeys(v) {
 			child := path.Child(key)
-			if strings.HasSuffix(path.String(), ".secretRefs") {
+			if secretRefs {
 				child = path.Key(key)
 			}
 			errs = append(errs, checkExplicitEmpties(v[key], child)...)
@@ -178,7 +180,10 @@ func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
 	return errs
 }
 
-var unknownField = regexp.MustCompile(`^unknown field "(.*)"$`)
+var (
+	unknownField       = regexp.MustCompile(`^unknown field "(.*)"$`)
+	providerEntryField = regexp.MustCompile(`^spec\.providers\.[a-zA-Z]+\[\d+\]\.[^.]+$`)
+)
 
 // strictDecode decodes doc into obj, reporting unknown and duplicate fields and type
 // mismatches with their paths.
@@ -209,7 +214,7 @@ func strictDecode(doc map[string]any, obj any) field.ErrorList {
 }
 
 func unknownFieldHint(path string) string {
-	if regexp.MustCompile(`^spec\.providers\.[a-zA-Z]+\[\d+\]\.[^.]+$`).MatchString(path) {
+	if providerEntryField.MatchString(path) {
 		return "unknown field: a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"
 	}
 	return "unknown field: check the spelling against `kubectl explain llamastackdistribution.spec`"
