@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package distribution resolves spec.distribution to the image the server runs, the
+// llama-stack server version of that image, and the base config.yaml llsd generates from.
+package distribution
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/pkg/configyaml"
+)
+
+// Entry is one distribution of distributions/distributions.json.
+type Entry struct {
+	// Image is the pinned image of the distribution; its tag is the server version.
+	Image string `json:"image,omitempty"`
+	// BaseConfig names the base config directory when it is not the distribution's name.
+	BaseConfig string `json:"baseConfig,omitempty"`
+	// EnableProviders are base provider ids enabled unconditionally (their ${env.X:+id}
+	// condition dropped).
+	EnableProviders []string `json:"enableProviders,omitempty"`
+	// Removed, when set, explains why the distribution no longer exists and what to use.
+	Removed     string `json:"removed,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+func (e Entry) baseName(name string) string {
+	if e.BaseConfig != "" {
+		return e.BaseConfig
+	}
+	return name
+}
+
+var (
+	catalogOnce sync.Once
+	catalog     map[string]Entry
+	catalogErr  error
+	baseMu      sync.Mutex
+	baseCache   = map[string]map[string]any{}
+)
+
+// Catalog returns the embedded distribution catalog.
+func Catalog() (map[string]Entry, error) {
+	catalogOnce.Do(func() {
+		data, err := distributions.FS.ReadFile("distributions.json")
+		if err == nil {
+			err = json.Unmarshal(data, &catalog)
+		}
+		if err != nil {
+			catalogErr = fmt.Errorf("embedded distributions.json: %w", err)
+		}
+	})
+	return catalog, catalogErr
+}
+
+// Names lists the distributions that can be deployed, sorted.
+func Names() []string {
+	entries, _ := Catalog()
+	var names []string
+	for name, e := range entries {
+		if e.Removed == "" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// embeddedBase returns a private copy of the embedded base config <name>/<version>.yaml,
+// or nil when there is none.
+func embeddedBase(name string, v Version) (map[string]any, error) {
+	file := fmt.Sprintf("%s/%s.yaml", name, v)
+	baseMu.Lock()
+	defer baseMu.Unlock()
+	if cfg, ok := baseCache[file]; ok {
+		return configyaml.DeepCopy(cfg).(map[string]any), nil
+	}
+	data, err := distributions.FS.ReadFile(file)
+	if err != nil {
+		if strings.Contains(err.Error(), fs.ErrNotExist.Error()) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	cfg, err := configyaml.UnmarshalMap(data)
+	if err != nil {
+		return nil, fmt.Errorf("embedded %s: %w", file, err)
+	}
+	baseCache[file] = cfg
+	return configyaml.DeepCopy(cfg).(map[string]any), nil
+}
+
+// embeddedVersions lists the server versions with an embedded base config for name.
+func embeddedVersions(name string) []string {
+	var versions []string
+	for _, v := range Supported {
+		if _, err := distributions.FS.Open(fmt.Sprintf("%s/%s.yaml", name, v)); err == nil {
+			versions = append(versions, string(v))
+		}
+	}
+	return versions
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package distribution_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/configyaml"
+	"github.com/llamastack/llsd/pkg/distribution"
+)
+
+func needShared(t *testing.T) {
+	if reason := servercheck.MissingShared(); reason != "" {
+		if testenv.InCI() {
+			t.Fatal(reason)
+		}
+		t.Skip(reason)
+	}
+}
+
+func upstream(t *testing.T, file string) map[string]any {
+	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", file))
+	require.NoError(t, err)
+	cfg, err := configyaml.UnmarshalMap(data)
+	require.NoError(t, err)
+	return cfg
+}
+
+// Each embedded base config is the config the image ships, read the way the server reads
+// it; the only difference allowed is the dead registered_resources.vector_dbs key.
+func TestEmbeddedBasesEqualUpstream(t *testing.T) {
+	needShared(t)
+	for _, tc := range []struct{ name, image, upstream string }{
+		{"starter", "docker.io/llamastack/distribution-starter:0.6.0", "v0.6.0/starter_config.yaml"},
+		{"starter", "docker.io/llamastack/distribution-starter:0.7.1", "v0.7.1/starter_config.yaml"},
+		{"postgres-demo", "docker.io/llamastack/distribution-postgres-demo:0.6.0", "v0.6.0/postgres-demo_config.yaml"},
+		{"postgres-demo", "docker.io/llamastack/distribution-postgres-demo:0.7.1", "v0.7.1/postgres-demo_config.yaml"},
+	} {
+		t.Run(tc.upstream, func(t *testing.T) {
+			d, err := distribution.Resolve(v1alpha2.DistributionSpec{Image: tc.image}, distribution.Options{})
+			require.Nil(t, err)
+			want := upstream(t, tc.upstream)
+			delete(want["registered_resources"].(map[string]any), "vector_dbs")
+			assert.Equal(t, want, d.Base)
+			// the strict schema accepts the base (it rejects vector_dbs, hence the drop)
+			getenv := servercheck.FixtureEnv(map[string]string{"INFERENCE_MODEL": "m"})
+			assert.NoError(t, servercheck.ValidateStrict(string(d.Version), d.Base, getenv))
+		})
+	}
+}
+
+func TestResolveNamesAndVersions(t *testing.T) {
+	for _, tc := range []struct {
+		reason  string
+		spec    v1alpha2.DistributionSpec
+		opts    distribution.Options
+		image   string
+		version distribution.Version
+		base    string
+	}{
+		{"a name resolves to its pinned image", v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{},
+			"docker.io/llamastack/distribution-starter:0.7.1", "0.7", "embedded starter/0.7.yaml"},
+		{"remote-vllm runs the starter image on the starter base", v1alpha2.DistributionSpec{Name: "remote-vllm"}, distribution.Options{},
+			"docker.io/llamastack/distribution-starter:0.7.1", "0.7", "embedded starter/0.7.yaml"},
+		{"an override's tag selects the version", v1alpha2.DistributionSpec{Name: "postgres-demo"},
+			distribution.Options{ImageOverrides: map[string]string{"postgres-demo": "mirror.local:5000/pg-demo:v0.6.1-custom"}},
+			"mirror.local:5000/pg-demo:v0.6.1-custom", "0.6", "embedded postgres-demo/0.6.yaml"},
+		{"an official image in another registry is still official",
+			v1alpha2.DistributionSpec{Image: "quay.io/llamastack/distribution-starter:0.6.1"}, distribution.Options{},
+			"quay.io/llamastack/distribution-starter:0.6.1", "0.6", "embedded starter/0.6.yaml"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			d, err := distribution.Resolve(tc.spec, tc.opts)
+			require.Nil(t, err)
+			assert.Equal(t, tc.image, d.Image)
+			assert.Equal(t, tc.version, d.Version)
+			assert.Equal(t, tc.base, d.BaseSource)
+		})
+	}
+}
+
+func TestResolveReturnsPrivateCopies(t *testing.T) {
+	a, err := distribution.Resolve(v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{})
+	require.Nil(t, err)
+	a.Base["providers"] = nil
+	b, err := distribution.Resolve(v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{})
+	require.Nil(t, err)
+	assert.NotNil(t, b.Base["providers"], "a caller's change leaked into the cached base")
+}
+
+func TestVersionFromTag(t *testing.T) {
+	for tag, want := range map[string]distribution.Version{
+		"0.7.1": "0.7", "v0.6.0": "0.6", "0.7": "0.7", "0.7.1-rhoai.2": "0.7", "1.0.0+build": "1.0", "0.10.3": "0.10",
+		"latest": "", "": "", "main": "", "0.7.x": "", "07.1": "",
+	} {
+		got, ok := distribution.VersionFromTag(tag)
+		assert.Equal(t, want, got, tag)
+		assert.Equal(t, want != "", ok, tag)
+	}
+	for image, tag := range map[string]string{
+		"docker.io/llamastack/distribution-starter:0.7.1":       "0.7.1",
+		"localhost:5000/starter":                                "",
+		"localhost:5000/starter:0.6.0@sha256:abc":               "0.6.0",
+		"registry/starter@sha256:abc":                           "",
+		"registry.example.com:443/team/distribution-starter:v1": "v1",
+	} {
+		assert.Equal(t, tag, distribution.ImageTag(image), image)
+	}
+}
+
+// The structural fingerprint tells every upstream config's version (or its era).
+func TestFingerprintOfUpstreamConfigs(t *testing.T) {
+	needShared(t)
+	for file, want := range map[string]distribution.Version{
+		"v0.2.14/remote-vllm_run.yaml":          "0.2",
+		"v0.4.5/meta-reference-gpu_config.yaml": "0.4",
+		"v0.6.0/starter_config.yaml":            "0.6",
+		"v0.6.0/postgres-demo_config.yaml":      "0.6",
+		"v0.7.1/starter_config.yaml":            "0.7",
+		"v0.7.1/postgres-demo_config.yaml":      "0.7",
+		"v0.8.0/starter_config.yaml":            "0.8",
+		"HEAD/postgres-demo_config.yaml":        "0.8",
+	} {
+		got, evidence, ok := distribution.Fingerprint(upstream(t, file))
+		assert.True(t, ok, file)
+		assert.Equal(t, want, got, "%s (%s)", file, evidence)
+	}
+	_, _, ok := distribution.Fingerprint(map[string]any{"distro_name": "x", "providers": map[string]any{
+		"inference": []any{map[string]any{"provider_id": "vllm", "provider_type": "remote::vllm"}}}})
+	assert.False(t, ok, "a minimal config looks the same in 0.6 and 0.7: the fingerprint must not guess")
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package distribution
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// Options are the render options that affect resolution.
+type Options struct {
+	// ImageOverrides maps distribution names to images (mirrors, air-gapped registries).
+	// The server version is read from the override's tag.
+	ImageOverrides map[string]string
+}
+
+// Resolved is a distribution ready for config generation.
+type Resolved struct {
+	// Name is the catalog name, or "" for a custom image.
+	Name string
+	// Image is the image the server container runs.
+	Image string
+	// Version is the llama-stack server version of Image.
+	Version Version
+	// VersionSource says where Version was read, for messages: `image tag "0.7.1"`.
+	VersionSource string
+	// Base is a private copy of the base config.yaml, as a plain tree.
+	Base map[string]any
+	// BaseSource names the base config, for messages: "embedded starter/0.7.yaml".
+	BaseSource string
+	// DistroName is the base's distro_name (starter), used for default sqlite paths.
+	DistroName string
+	// EnableProviders are base provider ids to enable unconditionally (remote-vllm: vllm).
+	EnableProviders []string
+}
+
+var distributionPath = field.NewPath("spec", "distribution")
+
+// Resolve finds the image, server version and base config of spec.distribution.
+//
+//	distribution: {name: starter}                                   # catalog image, embedded 0.7 base
+//	distribution: {image: docker.io/llamastack/distribution-starter:0.6.0}  # official image: embedded 0.6 base
+//	distribution: {image: registry.example.com/custom:1.0}          # needs overrideConfig (or image labels)
+func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Error) {
+	entries, err := Catalog()
+	if err != nil {
+		return nil, field.InternalError(distributionPath, err)
+	}
+	if spec.Name != "" {
+		return resolveName(spec.Name, entries, opts)
+	}
+	return resolveImage(spec.Image, entries)
+}
+
+func resolveName(name string, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
+	path := distributionPath.Child("name")
+	entry, ok := entries[name]
+	if !ok {
+		return nil, field.Invalid(path, name, fmt.Sprintf("unknown distribution: use one of %s, or set distribution.image",
+			strings.Join(Names(), ", ")))
+	}
+	if entry.Removed != "" {
+		return nil, field.Invalid(path, name, entry.Removed)
+	}
+	image := entry.Image
+	if override, ok := opts.ImageOverrides[name]; ok {
+		image = override
+	}
+	return fromEmbedded(path, name, entry, image)
+}
+
+// resolveImage accepts an official distribution image (llamastack/distribution-<name>) at a
+// tagged version; anything else needs a base config from elsewhere.
+func resolveImage(image string, entries map[string]Entry) (*Resolved, *field.Error) {
+	path := distributionPath.Child("image")
+	repo := imageRepository(image)
+	for _, name := range sortedKeys(entries) {
+		entry := entries[name]
+		if entry.Removed == "" && entry.BaseConfig == "" && imageRepository(entry.Image) == repo {
+			return fromEmbedded(path, "", entry, image)
+		}
+	}
+	return nil, field.Invalid(path, image, "llsd has no base config.yaml for this image (only the official "+
+		"llamastack/distribution-{"+strings.Join(officialNames(entries), ",")+"} images are built in): "+
+		"use distribution.name, or set spec.overrideConfig.configMapName to a ConfigMap with a complete config.yaml")
+}
+
+func fromEmbedded(path *field.Path, name string, entry Entry, image string) (*Resolved, *field.Error) {
+	baseName := entry.baseName(name)
+	if name == "" {
+		baseName = strings.TrimPrefix(imageRepository(entry.Image), "llamastack/distribution-")
+	}
+	tag := ImageTag(image)
+	v, ok := VersionFromTag(tag)
+	if !ok {
+		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of image %q from its tag %q: "+
+			"use a version tag such as %s (a digest may follow: :0.7.1@sha256:...)", image, tag, ImageTag(entry.Image)))
+	}
+	source := fmt.Sprintf("image tag %q", tag)
+	if !v.IsSupported() {
+		return nil, field.Invalid(path, image, UnsupportedError(v, source))
+	}
+	base, err := embeddedBase(baseName, v)
+	if err != nil {
+		return nil, field.InternalError(path, err)
+	}
+	if base == nil {
+		return nil, field.Invalid(path, image, fmt.Sprintf("llsd has no %s base config for llama-stack %s (it has %s)",
+			baseName, v, strings.Join(embeddedVersions(baseName), ", ")))
+	}
+	distro, _ := base["distro_name"].(string)
+	return &Resolved{
+		Name:            name,
+		Image:           image,
+		Version:         v,
+		VersionSource:   source,
+		Base:            base,
+		BaseSource:      fmt.Sprintf("embedded %s/%s.yaml", baseName, v),
+		DistroName:      distro,
+		EnableProviders: entry.EnableProviders,
+	}, nil
+}
+
+func officialNames(entries map[string]Entry) []string {
+	var names []string
+	for _, name := range sortedKeys(entries) {
+		if e := entries[name]; e.Removed == "" && e.BaseConfig == "" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+func sortedKeys(m map[string]Entry) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package distribution
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Version is a llama-stack server version, major.minor: "0.7".
+type Version string
+
+// Supported are the server versions llsd generates configs for: n and n-1.
+var Supported = []Version{"0.6", "0.7"}
+
+// IsSupported reports whether llsd generates configs for v.
+func (v Version) IsSupported() bool {
+	for _, s := range Supported {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// UnsupportedError is the message for a server version llsd cannot generate for.
+func UnsupportedError(v Version, source string) string {
+	list := make([]string, len(Supported))
+	for i, s := range Supported {
+		list[i] = string(s)
+	}
+	return fmt.Sprintf("Unsupported config.yaml version %s. Supported versions: %s (the version was read from %s)",
+		v, strings.Join(list, ", "), source)
+}
+
+var versionTag = regexp.MustCompile(`^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[-+][0-9A-Za-z.+-]*)?$`)
+
+// VersionFromTag reads the server version from an image tag such as 0.7.1, v0.6.0 or
+// 0.7.1-rhoai; ok is false for tags like latest.
+func VersionFromTag(tag string) (Version, bool) {
+	m := versionTag.FindStringSubmatch(tag)
+	if m == nil {
+		return "", false
+	}
+	return Version(m[1] + "." + m[2]), true
+}
+
+// ImageTag returns the tag of an image reference (registry/repo:tag@digest), or "".
+func ImageTag(image string) string {
+	ref, _, _ := strings.Cut(image, "@")
+	lastSlash := strings.LastIndex(ref, "/")
+	if i := strings.LastIndex(ref, ":"); i > lastSlash {
+		return ref[i+1:]
+	}
+	return ""
+}
+
+// imageRepository returns the image reference without registry host, tag and digest:
+// docker.io/llamastack/distribution-starter:0.7.1 -> llamastack/distribution-starter.
+func imageRepository(image string) string {
+	ref, _, _ := strings.Cut(image, "@")
+	if tag := ImageTag(ref); tag != "" {
+		ref = strings.TrimSuffix(ref, ":"+tag)
+	}
+	if first, rest, ok := strings.Cut(ref, "/"); ok && (strings.ContainsAny(first, ".:") || first == "localhost") {
+		return rest
+	}
+	return ref
+}
+
+// Fingerprint infers the server version from the structure of a config (llama-stack
+// reference §9.2), for base configs that come without a version label or tag. ok is false
+// when the structure does not tell (a minimal config looks the same in 0.6 and 0.7).
+func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
+	providers, _ := cfg["providers"].(map[string]any)
+	types := providerTypes(providers)
+	has := func(key string) bool { _, ok := cfg[key]; return ok }
+	switch {
+	case has("routing_table") || has("api_providers"):
+		return "0.1", "top-level routing_table/api_providers (the pre-2024 format)", true
+	case has("metadata_store") || has("inference_store") || has("models"):
+		return "0.2", "top-level metadata_store/inference_store/models (before the 0.3 storage refactor)", true
+	case has("telemetry"):
+		return "0.3", "top-level telemetry block (0.3 only)", true
+	case !has("distro_name") && has("image_name"):
+		return "0.4", "image_name without distro_name (distro_name arrived in 0.5)", true
+	case providers["messages"] != nil || providers["interactions"] != nil || anyString(cfg, ogxBrand.MatchString):
+		return "0.8", "the messages/interactions APIs or OGX names (~/.ogx, ogx databases; 0.8)", true
+	case providers["agents"] != nil || providers["post_training"] != nil || types["inline::meta-reference"] ||
+		types["inline::rag-runtime"] || types["remote::tgi"]:
+		return "0.6", "the agents/post_training APIs or meta-reference/rag-runtime/tgi providers (0.6 and older)", true
+	case providers["responses"] != nil || types["inline::builtin"] || types["inline::file-search"]:
+		return "0.7", "the responses API or builtin/file-search providers (0.7)", true
+	}
+	return "", "", false
+}
+
+// ogxBrand matches the defaults the OGX rename (0.8) introduced.
+var ogxBrand = regexp.MustCompile(`~/\.ogx|:=ogx\}|ogx_kvstore`)
+
+// anyString reports whether match holds for some string value in the tree.
+func anyString(v any, match func(string) bool) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, x := range t {
+			if anyString(x, match) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if anyString(x, match) {
+				return true
+			}
+		}
+	case string:
+		return match(t)
+	}
+	return false
+}
+
+func providerTypes(providers map[string]any) map[string]bool {
+	types := map[string]bool{}
+	for _, list := range providers {
+		items, _ := list.([]any)
+		for _, item := range items {
+			if entry, ok := item.(map[string]any); ok {
+				if t, ok := entry["provider_type"].(string); ok {
+					types[t] = true
+				}
+			}
+		}
+	}
+	return types
+}
