@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// disabledName maps spec.disabled's camelCase names to server API names, with the server
+// versions that have the API.
+var disabledName = map[v1alpha2.APIName]struct {
+	server   string
+	versions string
+	note     string
+}{
+	"agents":         {"agents", "0.6", "it became responses in 0.7"},
+	"batches":        {"batches", "0.6 0.7", ""},
+	"datasetio":      {"datasetio", "0.6 0.7", ""},
+	"eval":           {"eval", "0.6 0.7", ""},
+	"fileProcessors": {"file_processors", "0.6 0.7", ""},
+	"files":          {"files", "0.6 0.7", ""},
+	"inference":      {"inference", "0.6 0.7", ""},
+	"postTraining":   {"post_training", "0.6", "removed in 0.7"},
+	"responses":      {"responses", "0.7", "0.6 calls it agents"},
+	"safety":         {"safety", "0.6 0.7", ""},
+	"scoring":        {"scoring", "0.6 0.7", ""},
+	"telemetry":      {"telemetry", "", "removed in 0.4; tracing is configured with OTEL_* variables"},
+	"toolRuntime":    {"tool_runtime", "0.6 0.7", ""},
+	"vectorIo":       {"vector_io", "0.6 0.7", ""},
+}
+
+// resourceAPI says which API's providers each registered_resources list points at.
+var resourceAPI = map[string]string{
+	"models": "inference", "shields": "safety", "vector_stores": "vector_io", "tool_groups": "tool_runtime",
+	"datasets": "datasetio", "scoring_fns": "scoring", "benchmarks": "eval",
+}
+
+// apiNeeds are the APIs an API cannot start without (the providers' api_dependencies).
+var apiNeeds = map[string][]string{
+	"agents":          {"inference", "vector_io", "tool_runtime", "files"},
+	"responses":       {"inference", "vector_io", "tool_runtime", "files"},
+	"vector_io":       {"inference"},
+	"batches":         {"inference", "files"},
+	"file_processors": {"files"},
+}
+
+// applyDisabled removes each disabled API from apis, its providers, and whatever points at
+// them: registered resources, vector_stores and safety defaults.
+func (g *generator) applyDisabled() {
+	removed := map[string]int{}
+	for i, name := range g.spec.Disabled {
+		path := field.NewPath("spec", "disabled").Index(i)
+		d, ok := disabledName[name]
+		if !ok || !strings.Contains(d.versions, string(g.dist.Version)) {
+			g.warn(path, "llama-stack %s has no %s API (%s): nothing to disable", g.dist.Version, name, d.note)
+			continue
+		}
+		removed[d.server] = i
+		delete(mapAt(g.cfg, "providers"), d.server)
+		g.removeAPI(d.server)
+	}
+	if len(removed) == 0 {
+		return
+	}
+	g.dropDanglingReferences()
+	g.checkDependencies(removed)
+}
+
+func (g *generator) removeAPI(api string) {
+	items, ok := g.cfg["apis"].([]any)
+	if !ok {
+		return
+	}
+	kept := make([]any, 0, len(items))
+	for _, item := range items {
+		if item != api {
+			kept = append(kept, item)
+		}
+	}
+	g.cfg["apis"] = kept
+}
+
+// dropDanglingReferences removes registered resources and defaults whose provider is gone.
+func (g *generator) dropDanglingReferences() {
+	rr := mapAt(g.cfg, "registered_resources")
+	for _, kind := range sortedKeys(rr) {
+		items, ok := rr[kind].([]any)
+		if !ok {
+			continue
+		}
+		kept := make([]any, 0, len(items))
+		for _, item := range items {
+			entry, _ := item.(map[string]any)
+			if entry == nil || g.providerExists(resourceAPI[kind], entry["provider_id"]) {
+				kept = append(kept, item)
+			}
+		}
+		rr[kind] = kept
+	}
+	if vs := mapAt(g.cfg, "vector_stores"); vs != nil {
+		if !g.providerExists("vector_io", vs["default_provider_id"]) {
+			delete(g.cfg, "vector_stores")
+		} else {
+			for _, key := range []string{"default_embedding_model", "default_reranker_model"} {
+				if m := mapAt(vs, key); m != nil && !g.providerExists("inference", m["provider_id"]) {
+					delete(vs, key)
+				}
+			}
+		}
+	}
+	if shield, ok := mapAt(g.cfg, "safety")["default_shield_id"].(string); ok && !g.shieldExists(shield) {
+		delete(g.cfg, "safety")
+	}
+}
+
+// providerExists reports whether api has a provider answering to id (nil ids count as
+// present: the entry was never bound to a provider).
+func (g *generator) providerExists(api string, id any) bool {
+	if id == nil || api == "" {
+		return true
+	}
+	for _, entry := range providerList(g.cfg, api) {
+		if entryID(entry["provider_id"]) == entryID(id) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *generator) shieldExists(id string) bool {
+	items, _ := mapAt(g.cfg, "registered_resources")["shields"].([]any)
+	for _, item := range items {
+		if entry, ok := item.(map[string]any); ok && entry["shield_id"] == id {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDependencies fails when a remaining API needs one that spec.disabled removed: the
+// server would stop at start with "required dependency ... is not available".
+func (g *generator) checkDependencies(removed map[string]int) {
+	for _, api := range sortedKeys(mapAt(g.cfg, "providers")) {
+		if len(providerList(g.cfg, api)) == 0 {
+			continue
+		}
+		for _, need := range g.needs(api) {
+			i, gone := removed[need]
+			if !gone {
+				continue
+			}
+			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "disabled").Index(i), g.spec.Disabled[i],
+				fmt.Sprintf("%s needs %s, so the server would not start: also disable %s, or keep %s",
+					api, need, crName(api), g.spec.Disabled[i])))
+		}
+	}
+}
+
+// needs lists the APIs api depends on, including its providers' own dependencies.
+func (g *generator) needs(api string) []string {
+	needs := append([]string(nil), apiNeeds[api]...)
+	for _, entry := range providerList(g.cfg, api) {
+		switch entry["provider_type"] {
+		case "inline::file-search", "inline::rag-runtime":
+			needs = append(needs, "vector_io", "inference", "files")
+		case "inline::llama-guard":
+			needs = append(needs, "inference")
+		}
+	}
+	seen := map[string]bool{}
+	out := needs[:0]
+	for _, n := range needs {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// crName is the spec.disabled spelling of a server API.
+func crName(api string) string {
+	for name, d := range disabledName {
+		if d.server == api {
+			return string(name)
+		}
+	}
+	return api
+}
+
+// enableDistributionProviders drops the ${env.X:+id} condition of the providers a
+// distribution always enables (remote-vllm: vllm).
+func (g *generator) enableDistributionProviders() {
+	for _, id := range g.dist.EnableProviders {
+		for _, api := range sortedKeys(mapAt(g.cfg, "providers")) {
+			for _, entry := range providerList(g.cfg, api) {
+				if entryID(entry["provider_id"]) == id {
+					entry["provider_id"] = id
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package config generates a llama-stack config.yaml from a LlamaStackDistribution.
+//
+// It is pure: a defaulted, validated v1alpha2 object and its resolved distribution (image,
+// server version, base config) go in; the config.yaml bytes, the container environment
+// (secrets as secretKeyRefs, never values), the start-up launcher when the pod must split
+// a storage secret, a content hash and counts come out. For
+//
+//	spec:
+//	  distribution: {name: starter}
+//	  providers:
+//	    inference: {provider: vllm, endpoint: http://vllm:8000/v1, apiKey: {secretKeyRef: {name: vllm, key: token}}}
+//	  resources:
+//	    models: [llama3]
+//
+// the starter's base config keeps every provider it has, and its vllm entry becomes
+//
+//	inference:
+//	  - provider_id: vllm
+//	    provider_type: remote::vllm
+//	    config: {base_url: http://vllm:8000/v1, api_token: "${env.LLSD_VLLM_API_TOKEN}"}
+//
+// the container gets LLSD_VLLM_API_TOKEN from the Secret, and llama3 is registered with vllm.
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/configyaml"
+	"github.com/llamastack/llsd/pkg/distribution"
+)
+
+// Result is a generated config and what the server container needs to run it.
+type Result struct {
+	// Config is config.yaml.
+	Config []byte
+	// Hash is the hex sha256 of Config.
+	Hash string
+	// Env are the container's environment variables: secrets as secretKeyRefs, sorted by name.
+	Env []corev1.EnvVar
+	// Launcher is the start-up launcher (a Python script, run by the server image's own
+	// python3) when a storage secret must be split into the fields the server reads; nil
+	// otherwise. See StartCommand.
+	Launcher []byte
+	// Version is the llama-stack server version the config is written for.
+	Version distribution.Version
+	// ProviderCount counts the enabled providers; ResourceCount the registered resources.
+	ProviderCount, ResourceCount int
+	// Warnings are things the user should know that do not stop the render.
+	Warnings []Warning
+}
+
+// Warning is a non-fatal finding about a field.
+type Warning struct {
+	Field   string
+	Message string
+}
+
+func (w Warning) String() string { return w.Field + ": " + w.Message }
+
+// generator holds the state of one generation.
+type generator struct {
+	spec *v1alpha2.LlamaStackDistributionSpec
+	dist *distribution.Resolved
+	cfg  map[string]any
+	// shipped are the provider types of the base config per API: what the image installs.
+	shipped map[string]map[string]bool
+	// crIDs are the ids of spec.providers per server API, in list order.
+	crIDs    map[string][]string
+	env      envVars
+	launcher launcherNeeds
+	errs     field.ErrorList
+	warnings []Warning
+}
+
+// Generate writes the config.yaml of obj on the base config of dist. obj must be defaulted
+// and valid (v1alpha2.Default, v1alpha2.Validate); errors name the field to fix.
+func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved) (*Result, field.ErrorList) {
+	g := &generator{
+		spec:    &obj.Spec,
+		dist:    dist,
+		cfg:     configyaml.DeepCopy(dist.Base).(map[string]any),
+		crIDs:   map[string][]string{},
+		env:     envVars{},
+		shipped: shippedTypes(dist.Base),
+	}
+	for _, step := range []func(){
+		g.enableDistributionProviders,
+		g.rejectUnsupported,
+		g.applyStorage,
+		g.applyProviders,
+		g.checkDistributionProviders,
+		g.applyDisabled,
+		g.applyModels,
+		g.applyShields,
+		g.applyTools,
+		g.applyServer,
+		g.checkBackendReferences,
+		g.warnRequiredEnv,
+	} {
+		step()
+	}
+	if len(g.errs) > 0 {
+		return nil, g.errs
+	}
+	out, err := configyaml.Marshal(g.cfg)
+	if err != nil {
+		return nil, field.ErrorList{field.InternalError(field.NewPath("spec"), err)}
+	}
+	sum := sha256.Sum256(out)
+	providers, resources := counts(g.cfg)
+	return &Result{
+		Config:        out,
+		Hash:          hex.EncodeToString(sum[:]),
+		Env:           g.env.list(),
+		Launcher:      g.launcher.script(),
+		Version:       dist.Version,
+		ProviderCount: providers,
+		ResourceCount: resources,
+		Warnings:      g.warnings,
+	}, nil
+}
+
+func (g *generator) warn(path *field.Path, format string, args ...any) {
+	g.warnings = append(g.warnings, Warning{Field: path.String(), Message: fmt.Sprintf(format, args...)})
+}
+
+// rejectUnsupported stops on spec fields llsd cannot render into a working config.
+func (g *generator) rejectUnsupported() {
+	if g.spec.Providers != nil && len(g.spec.Providers.Telemetry) > 0 {
+		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "providers", "telemetry"), g.spec.Providers.Telemetry[0].Provider,
+			fmt.Sprintf("llama-stack %s has no telemetry API (removed in 0.4): tracing and metrics are configured with "+
+				"OTEL_* environment variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT in spec.workload.overrides.env", g.dist.Version)))
+	}
+	if g.spec.ExternalProviders != nil && len(g.spec.ExternalProviders.Inference) > 0 {
+		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "externalProviders", "inference").Index(0),
+			g.spec.ExternalProviders.Inference[0].ProviderID,
+			"external provider images are not rendered by this version of llsd: build an image that installs the "+
+				"provider and set spec.overrideConfig.configMapName to a config.yaml that uses it"))
+	}
+}
+
+// counts returns the providers and registered resources the server will load whatever
+// the environment: entries whose provider_id is a literal, not an ${env...} condition.
+func counts(cfg map[string]any) (providers, resources int) {
+	for _, api := range sortedKeys(mapAt(cfg, "providers")) {
+		for _, entry := range providerList(cfg, api) {
+			if isLiteral(entry["provider_id"]) {
+				providers++
+			}
+		}
+	}
+	for _, list := range mapAt(cfg, "registered_resources") {
+		items, _ := list.([]any)
+		for _, item := range items {
+			if entry, ok := item.(map[string]any); ok && isLiteral(entry["provider_id"]) {
+				resources++
+			}
+		}
+	}
+	return providers, resources
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import _ "embed"
+
+// launcherScript splits storage secrets at pod start; see launcher.py.
+//
+//go:embed launcher.py
+var launcherScript []byte
+
+// launcherNeeds records which storage secrets the launcher must split.
+type launcherNeeds struct {
+	postgres bool
+	redis    bool
+}
+
+func (l launcherNeeds) script() []byte {
+	if !l.postgres && !l.redis {
+		return nil
+	}
+	return launcherScript
+}
+
+// StartCommand is the server container's command when the config needs the launcher:
+// the image's own python3 runs the launcher, which then execs the server on configPath.
+// Without the launcher the image's entrypoint runs the config named by RUN_CONFIG_PATH.
+func StartCommand(launcherPath, configPath string) []string {
+	return []string{"python3", launcherPath, "--", "llama", "stack", "run", configPath}
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// serverAPI maps the provider lists of spec.providers to server API names.
+var serverAPI = map[v1alpha2.APIName]string{
+	v1alpha2.APIInference:   "inference",
+	v1alpha2.APISafety:      "safety",
+	v1alpha2.APIVectorIo:    "vector_io",
+	v1alpha2.APIToolRuntime: "tool_runtime",
+}
+
+// applyProviders overlays spec.providers on the base by provider id: an entry with the
+// same id (also "${env.X:+id}") is replaced in place, new ids are appended, the rest of the
+// base stays.
+func (g *generator) applyProviders() {
+	for _, list := range g.spec.Providers.APIs() {
+		api, ok := serverAPI[list.Name]
+		if !ok || len(list.Providers) == 0 {
+			continue
+		}
+		path := field.NewPath("spec", "providers", string(list.Name))
+		for i, p := range list.Providers {
+			entry, ok := g.providerEntry(api, p, path.Index(i))
+			if !ok {
+				continue
+			}
+			g.overlay(api, entry)
+			g.crIDs[api] = append(g.crIDs[api], p.EffectiveID())
+		}
+		addAPI(g.cfg, api)
+	}
+}
+
+func (g *generator) overlay(api string, entry map[string]any) {
+	entries := providerList(g.cfg, api)
+	for i, e := range entries {
+		if entryID(e["provider_id"]) == entry["provider_id"] {
+			entries[i] = entry
+			setProviderList(g.cfg, api, entries)
+			return
+		}
+	}
+	setProviderList(g.cfg, api, append(entries, entry))
+}
+
+// providerEntry builds the config entry of one spec provider.
+func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *field.Path) (map[string]any, bool) {
+	providerType, ok := g.resolveType(api, p.Provider, p.Endpoint != "", path.Child("provider"))
+	if !ok {
+		return nil, false
+	}
+	id := p.EffectiveID()
+	fm := fieldMapFor(api, providerType)
+	config := g.providerDefaults(api, id, fm)
+	before := len(g.errs)
+
+	settings := g.settings(p, path.Child("settings"))
+	deepMerge(config, settings)
+	if p.Endpoint != "" {
+		g.applyEndpoint(config, settings, providerType, fm, p.Endpoint, path.Child("endpoint"))
+	}
+	if p.APIKey != nil {
+		g.applyCredential(config, settings, id, providerType, fm, p, path.Child("apiKey"))
+	}
+	for _, key := range sortedKeys(p.SecretRefs) {
+		keyPath := path.Child("secretRefs").Key(key)
+		if p.APIKey != nil && key == fm.Credential {
+			g.errs = append(g.errs, field.Duplicate(keyPath, key+" is also set by apiKey: keep one of them"))
+			continue
+		}
+		if _, ok := settings[key]; ok {
+			g.warn(keyPath, "overrides settings.%s: the secret wins", key)
+		}
+		name := EnvName(id, key)
+		g.addSecret(name, p.SecretRefs[key].SecretKeyRef, keyPath)
+		config[key] = Placeholder(name)
+	}
+	for _, r := range fm.Required {
+		if len(g.errs) > before {
+			break // an endpoint or credential error already says what is missing
+		}
+		if v, ok := config[r.Key]; !ok || v == nil || v == "" {
+			g.errs = append(g.errs, field.Required(path, fmt.Sprintf("%s needs %s: %s", providerType, r.Key, r.Fix)))
+		}
+	}
+	if len(g.errs) > before {
+		return nil, false
+	}
+	entry := map[string]any{"provider_id": id, "provider_type": providerType}
+	if len(config) > 0 {
+		entry["config"] = config
+	}
+	return entry, true
+}
+
+// resolveType maps a spec provider name to a provider_type the target image ships.
+func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.Path) (string, bool) {
+	known := map[string]bool{}
+	for _, t := range KnownTypes(g.dist.Version, api) {
+		known[t] = true
+	}
+	for _, t := range g.candidateTypes(api, name, hasEndpoint) {
+		if !known[t] {
+			continue
+		}
+		if !g.shipped[api][t] {
+			g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
+				"%s is not installed in the %s image (llama-stack %s installs only the providers of its distribution's "+
+					"config): use one of %s, or build an image that includes %s and set spec.overrideConfig",
+				t, g.imageName(), g.dist.Version, strings.Join(g.shippedNames(api), ", "), t)))
+			return "", false
+		}
+		return t, true
+	}
+	g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
+		"llama-stack %s has no %s provider %q: use one of %s (or an explicit remote::NAME / inline::NAME)",
+		g.dist.Version, api, name, strings.Join(g.shippedNames(api), ", "))))
+	return "", false
+}
+
+// candidateTypes lists the provider types a name may mean, best first. A plain name that
+// exists as remote:: and inline:: (milvus, qdrant, chromadb) means the remote provider when
+// an endpoint is given, else the one the image ships.
+func (g *generator) candidateTypes(api, name string, hasEndpoint bool) []string {
+	if strings.HasPrefix(name, "remote::") || strings.HasPrefix(name, "inline::") {
+		return []string{name}
+	}
+	var remote, inline []string
+	for _, n := range []string{name, strings.ReplaceAll(name, "_", "-")} {
+		remote = append(remote, "remote::"+n)
+		inline = append(inline, "inline::"+n)
+	}
+	all := append(remote, inline...)
+	if hasEndpoint {
+		return all
+	}
+	var shippedFirst []string
+	for _, t := range all {
+		if g.shipped[api][t] {
+			shippedFirst = append(shippedFirst, t)
+		}
+	}
+	return append(shippedFirst, all...)
+}
+
+func (g *generator) imageName() string {
+	if g.dist.Name != "" {
+		return g.dist.Name
+	}
+	return g.dist.Image
+}
+
+// shippedNames lists the names a spec may use for the API's providers in this image:
+// the short name, or the full type of an inline provider that has a remote namesake.
+func (g *generator) shippedNames(api string) []string {
+	known := KnownTypes(g.dist.Version, api)
+	var names []string
+	for _, t := range known {
+		if !g.shipped[api][t] {
+			continue
+		}
+		short := strings.SplitN(t, "::", 2)[1]
+		if strings.HasPrefix(t, "inline::") && slices.Contains(known, "remote::"+short) {
+			names = append(names, t)
+			continue
+		}
+		names = append(names, short)
+	}
+	return names
+}
+
+// providerDefaults are the config keys llsd fills for a provider the spec adds: where a
+// vector store keeps its metadata and its local database file.
+func (g *generator) providerDefaults(api, id string, fm fieldMap) map[string]any {
+	config := map[string]any{}
+	if fm.Persistence {
+		config["persistence"] = map[string]any{"backend": g.backendName("kv_"), "namespace": api + "::" + id}
+	}
+	if fm.DBPath != "" {
+		config[fm.DBPath] = g.sqliteDir() + "/" + id + ".db"
+	}
+	return config
+}
+
+// settings decodes spec settings, keeping integers integers (8192, not 8192.0).
+func (g *generator) settings(p v1alpha2.ProviderSpec, path *field.Path) map[string]any {
+	if p.Settings == nil || len(p.Settings.Raw) == 0 {
+		return map[string]any{}
+	}
+	dec := json.NewDecoder(bytes.NewReader(p.Settings.Raw))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		g.errs = append(g.errs, field.Invalid(path, string(p.Settings.Raw), "settings must be a mapping: "+err.Error()))
+		return map[string]any{}
+	}
+	m, ok := fromJSON(raw).(map[string]any)
+	if !ok {
+		g.errs = append(g.errs, field.Invalid(path, string(p.Settings.Raw), "settings must be a mapping of provider config keys"))
+		return map[string]any{}
+	}
+	return m
+}
+
+// fromJSON turns json.Number into int64 or float64.
+func fromJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = fromJSON(x)
+		}
+		return t
+	case []any:
+		for i, x := range t {
+			t[i] = fromJSON(x)
+		}
+		return t
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	}
+	return v
+}
+
+func (g *generator) applyEndpoint(config, settings map[string]any, providerType string, fm fieldMap, endpoint string, path *field.Path) {
+	if hasCredentials(endpoint) {
+		g.errs = append(g.errs, field.Invalid(path, redact(endpoint), "an endpoint must not hold credentials "+
+			"(it is stored in a ConfigMap in clear): put them in apiKey or secretRefs"))
+		return
+	}
+	if fm.PostgresEndpoint {
+		host, port, db, err := parsePostgresEndpoint(endpoint)
+		if err != nil {
+			g.errs = append(g.errs, field.Invalid(path, endpoint, err.Error()))
+			return
+		}
+		config["host"], config["port"] = host, port
+		if db != "" {
+			config["db"] = db
+		}
+		return
+	}
+	if fm.Endpoint == "" {
+		g.errs = append(g.errs, field.Invalid(path, endpoint, fmt.Sprintf(
+			"%s has no endpoint setting llsd knows: remove endpoint, or put the provider's own key under settings", providerType)))
+		return
+	}
+	if _, ok := settings[fm.Endpoint]; ok {
+		g.warn(path, "overrides settings.%s: endpoint wins", fm.Endpoint)
+	}
+	config[fm.Endpoint] = endpoint
+}
+
+func (g *generator) applyCredential(config, settings map[string]any, id, providerType string, fm fieldMap, p v1alpha2.ProviderSpec, path *field.Path) {
+	if fm.Credential == "" {
+		g.errs = append(g.errs, field.Invalid(path, p.APIKey.SecretKeyRef.Name, fmt.Sprintf(
+			"%s takes no API key llsd knows: remove apiKey, or name the provider's config key in secretRefs", providerType)))
+		return
+	}
+	if _, ok := settings[fm.Credential]; ok {
+		g.warn(path, "overrides settings.%s: the secret wins", fm.Credential)
+	}
+	name := EnvName(id, fm.Credential)
+	g.addSecret(name, p.APIKey.SecretKeyRef, path)
+	config[fm.Credential] = Placeholder(name)
+}
+
+var postgresScheme = regexp.MustCompile(`^postgres(ql)?://`)
+
+// parsePostgresEndpoint reads host[:port][/db] or postgresql://host[:port][/db]. Credentials
+// do not belong in an endpoint, which is written into the ConfigMap in clear.
+func parsePostgresEndpoint(endpoint string) (host string, port int64, db string, err error) {
+	raw := endpoint
+	if !postgresScheme.MatchString(raw) {
+		raw = "postgresql://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", 0, "", fmt.Errorf("use host:port/database, for example pgvector.db.svc:5432/vectors")
+	}
+	port = 5432
+	if p := u.Port(); p != "" {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 1 || n > 65535 {
+			return "", 0, "", fmt.Errorf("port %q is not a number between 1 and 65535", p)
+		}
+		port = n
+	}
+	host = u.Hostname()
+	if host == "" {
+		return "", 0, "", fmt.Errorf("the endpoint has no host: use host:port/database")
+	}
+	return host, port, strings.TrimPrefix(u.Path, "/"), nil
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+// Where the rendered Deployment mounts what the config refers to.
+const (
+	// ConfigDir holds config.yaml (and launcher.py when needed).
+	ConfigDir = "/etc/llama-stack"
+	// TLSDir holds the networking.tls Secret (tls.crt, tls.key).
+	TLSDir = "/etc/llama-stack/tls"
+)
+
+// applyServer writes the server block: port and workers when the spec sets them, and the
+// certificate files when TLS is enabled. caBundle is outbound trust (SSL_CERT_FILE), not
+// server.tls_cafile, which would demand client certificates.
+func (g *generator) applyServer() {
+	server := ensureMap(g.cfg, "server")
+	if n := g.spec.Networking; n != nil && n.Port != nil {
+		server["port"] = int64(*n.Port)
+	}
+	if w := g.spec.Workload; w != nil && w.Workers != nil {
+		server["workers"] = int64(*w.Workers)
+	}
+	if tls := g.spec.Networking.GetTLS(); tls != nil && tls.Enabled {
+		server["tls_certfile"] = TLSDir + "/tls.crt"
+		server["tls_keyfile"] = TLSDir + "/tls.key"
+	}
+	if len(server) == 0 {
+		delete(g.cfg, "server")
+	}
+}

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// Environment variables of the storage backends. The connection string and the redis
+// password come from Secrets; the launcher turns them into the fields the server reads.
+var (
+	EnvSQLConnectionString = EnvName("storage", "sql", "connection_string")
+	EnvSQLHost             = EnvName("storage", "sql", "host")
+	EnvSQLPort             = EnvName("storage", "sql", "port")
+	EnvSQLDB               = EnvName("storage", "sql", "db")
+	EnvSQLUser             = EnvName("storage", "sql", "user")
+	EnvSQLPassword         = EnvName("storage", "sql", "password")
+	EnvKVPassword          = EnvName("storage", "kv", "password")
+	EnvKVEndpoint          = EnvName("storage", "kv", "endpoint")
+	EnvKVHost              = EnvName("storage", "kv", "host")
+)
+
+var storagePath = field.NewPath("spec", "storage")
+
+// applyStorage replaces the base's kv and sql backends with spec.storage's. Without
+// spec.storage (or without one of kv/sql) the distribution's backend stays untouched.
+func (g *generator) applyStorage() {
+	s := g.spec.Storage
+	if s == nil {
+		return
+	}
+	if s.KV != nil {
+		g.applyKV(s.KV)
+	}
+	if s.SQL != nil {
+		g.applySQL(s.SQL)
+	}
+}
+
+func (g *generator) applyKV(kv *v1alpha2.KVStorageSpec) {
+	name := g.backendName("kv_")
+	backends := ensureMap(ensureMap(g.cfg, "storage"), "backends")
+	switch kv.Type {
+	case v1alpha2.StorageTypeSQLite:
+		if current, _ := backends[name].(map[string]any); current == nil || current["type"] != "kv_sqlite" {
+			backends[name] = map[string]any{"type": "kv_sqlite", "db_path": g.sqliteDir() + "/kvstore.db"}
+		}
+	case v1alpha2.StorageTypeRedis:
+		path := storagePath.Child("kv", "endpoint")
+		host, port, err := parseRedisEndpoint(kv.Endpoint)
+		if err != nil {
+			g.errs = append(g.errs, field.Invalid(path, redact(kv.Endpoint), err.Error()))
+			return
+		}
+		backend := map[string]any{"type": "kv_redis", "host": host, "port": port}
+		if kv.Password != nil {
+			// The server connects to redis://{host}:{port} and has no password field; the
+			// launcher puts ":<password>@" in front of the host, inside the pod.
+			backend["host"] = Placeholder(EnvKVHost)
+			g.addValue(EnvKVEndpoint, host, path)
+			g.addSecret(EnvKVPassword, kv.Password.SecretKeyRef, storagePath.Child("kv", "password"))
+			g.launcher.redis = true
+		}
+		backends[name] = backend
+	}
+}
+
+func (g *generator) applySQL(sql *v1alpha2.SQLStorageSpec) {
+	name := g.backendName("sql_")
+	backends := ensureMap(ensureMap(g.cfg, "storage"), "backends")
+	switch sql.Type {
+	case v1alpha2.StorageTypeSQLite:
+		if current, _ := backends[name].(map[string]any); current == nil || current["type"] != "sql_sqlite" {
+			backends[name] = map[string]any{"type": "sql_sqlite", "db_path": g.sqliteDir() + "/sql_store.db"}
+		}
+	case v1alpha2.StorageTypePostgres:
+		// The server takes no connection string: the launcher splits it into these.
+		backends[name] = map[string]any{
+			"type":     "sql_postgres",
+			"host":     Placeholder(EnvSQLHost),
+			"port":     Placeholder(EnvSQLPort),
+			"db":       Placeholder(EnvSQLDB),
+			"user":     Placeholder(EnvSQLUser),
+			"password": Placeholder(EnvSQLPassword),
+		}
+		g.addSecret(EnvSQLConnectionString, sql.ConnectionString.SecretKeyRef, storagePath.Child("sql", "connectionString"))
+		g.launcher.postgres = true
+	}
+}
+
+// backendName is the storage backend of a family ("kv_" or "sql_") the server stores use:
+// the one stores.metadata (kv) or stores.inference (sql) references, else the only one of
+// that family, else kv_default / sql_default.
+func (g *generator) backendName(family string) string {
+	storage := mapAt(g.cfg, "storage")
+	backends := mapAt(storage, "backends")
+	store := "metadata"
+	if family == "sql_" {
+		store = "inference"
+	}
+	if ref, ok := mapAt(mapAt(storage, "stores"), store)["backend"].(string); ok && backends[ref] != nil {
+		return ref
+	}
+	var found []string
+	for _, name := range sortedKeys(backends) {
+		if t, _ := mapAt(backends, name)["type"].(string); strings.HasPrefix(t, family) {
+			found = append(found, name)
+		}
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return family + "default"
+}
+
+// sqliteDir is where the distribution keeps its sqlite files; SQLITE_STORE_DIR moves them
+// (onto the PVC of workload.storage, for example).
+func (g *generator) sqliteDir() string {
+	distro := g.dist.DistroName
+	if distro == "" {
+		distro = "llsd"
+	}
+	return "${env.SQLITE_STORE_DIR:=~/.llama/distributions/" + distro + "}"
+}
+
+var errRedisCredentials = fmt.Errorf("the endpoint must not hold credentials (it is stored in a ConfigMap in clear): use storage.kv.password")
+
+// redact hides the password of an endpoint (with or without a scheme) before it appears in
+// an error: user:secret@host -> user:xxxxx@host.
+func redact(endpoint string) string {
+	raw := endpoint
+	if !strings.Contains(raw, "://") {
+		raw = "x://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		if strings.Contains(endpoint, "@") {
+			return "(an endpoint with credentials, not shown)"
+		}
+		return endpoint
+	}
+	if u.User == nil {
+		return endpoint
+	}
+	if strings.Contains(endpoint, "://") {
+		return u.Redacted()
+	}
+	return strings.TrimPrefix(u.Redacted(), "x://")
+}
+
+// hasCredentials reports whether an endpoint (with or without a scheme) holds user info.
+func hasCredentials(endpoint string) bool {
+	return redact(endpoint) != endpoint || strings.Contains(endpoint, "@")
+}
+
+// parseRedisEndpoint reads host:port or redis://host:port. The server's redis backend has
+// no TLS, database index or password field, so rediss:// and paths are errors.
+func parseRedisEndpoint(endpoint string) (string, int64, error) {
+	raw := endpoint
+	if strings.HasPrefix(raw, "rediss://") {
+		return "", 0, fmt.Errorf("the server's redis backend cannot use TLS (it connects to redis://host:port): use a redis:// endpoint")
+	}
+	if !strings.HasPrefix(raw, "redis://") {
+		raw = "redis://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return "", 0, fmt.Errorf("use host:port or redis://host:port, for example redis.cache.svc:6379")
+	}
+	if u.User != nil {
+		return "", 0, errRedisCredentials
+	}
+	if strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
+		return "", 0, fmt.Errorf("the server's redis backend has no database index or options: use host:port")
+	}
+	port := int64(6379)
+	if p := u.Port(); p != "" {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 1 || n > 65535 {
+			return "", 0, fmt.Errorf("port %q is not a number between 1 and 65535", p)
+		}
+		port = n
+	}
+	return u.Hostname(), port, nil
+}

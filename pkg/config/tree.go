@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// mapAt returns m[key] as a map, or nil.
+func mapAt(m map[string]any, key string) map[string]any {
+	v, _ := m[key].(map[string]any)
+	return v
+}
+
+// ensureMap returns m[key] as a map, creating it when absent.
+func ensureMap(m map[string]any, key string) map[string]any {
+	if v, ok := m[key].(map[string]any); ok {
+		return v
+	}
+	v := map[string]any{}
+	m[key] = v
+	return v
+}
+
+// providerList returns the provider entries of one API.
+func providerList(cfg map[string]any, api string) []map[string]any {
+	items, _ := mapAt(cfg, "providers")[api].([]any)
+	out := make([]map[string]any, 0, len(items))
+	for _, item := range items {
+		if entry, ok := item.(map[string]any); ok {
+			out = append(out, entry)
+		}
+	}
+	return out
+}
+
+func setProviderList(cfg map[string]any, api string, entries []map[string]any) {
+	items := make([]any, len(entries))
+	for i, e := range entries {
+		items[i] = e
+	}
+	ensureMap(cfg, "providers")[api] = items
+}
+
+// conditionalID matches upstream's "${env.X:+id}": the provider is enabled, as id, only
+// when X is set.
+var conditionalID = regexp.MustCompile(`^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$`)
+
+// entryID is the id a provider or resource entry answers to: its provider_id, or the id
+// inside an ${env.X:+id} condition.
+func entryID(v any) string {
+	s, _ := v.(string)
+	if m := conditionalID.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return s
+}
+
+// isLiteral reports whether a provider_id is enabled whatever the environment.
+func isLiteral(v any) bool {
+	s, ok := v.(string)
+	return ok && s != "" && s != "__disabled__" && !strings.Contains(s, "${")
+}
+
+// shippedTypes returns the provider types of each API in a config: what its image
+// installs (the image installs the dependencies of its distribution's providers only).
+func shippedTypes(cfg map[string]any) map[string]map[string]bool {
+	types := map[string]map[string]bool{}
+	for api := range mapAt(cfg, "providers") {
+		types[api] = map[string]bool{}
+		for _, entry := range providerList(cfg, api) {
+			if t, ok := entry["provider_type"].(string); ok {
+				types[api][t] = true
+			}
+		}
+	}
+	return types
+}
+
+// enabledIDs lists the literal provider ids of an API, in config order.
+func enabledIDs(cfg map[string]any, api string) []string {
+	var ids []string
+	for _, entry := range providerList(cfg, api) {
+		if isLiteral(entry["provider_id"]) {
+			ids = append(ids, entry["provider_id"].(string))
+		}
+	}
+	return ids
+}
+
+// addAPI inserts api into the apis list (kept sorted) when the list exists and lacks it.
+// An absent or empty list means "every API with providers", which needs no entry.
+func addAPI(cfg map[string]any, api string) {
+	items, _ := cfg["apis"].([]any)
+	if len(items) == 0 {
+		return
+	}
+	names := make([]string, 0, len(items)+1)
+	for _, item := range items {
+		s, _ := item.(string)
+		if s == api {
+			return
+		}
+		names = append(names, s)
+	}
+	names = append(names, api)
+	sort.Strings(names)
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	cfg["apis"] = out
+}
+
+// deepMerge merges src into dst: maps merge key by key, anything else replaces.
+func deepMerge(dst, src map[string]any) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				deepMerge(dm, sm)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}
