@@ -76,6 +76,15 @@ lint: ## gofmt and go vet.
 .PHONY: fuzz
 fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzRoundTrip -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzGenerate -fuzztime $${FUZZTIME:-30s}
+
+.PHONY: bench
+bench: ## Run the benchmarks (numbers and how to read them: docs/benchmarks.md).
+	$(GO) test ./pkg/... -run '^$$' -bench . -benchmem -count $${BENCHCOUNT:-5}
+
+.PHONY: golden
+golden: ## Rewrite the expected files of the config golden cases; review the diff before committing.
+	$(GO) test ./pkg/config -run TestGolden -update
 
 .PHONY: envtest-assets
 envtest-assets: $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kube-apiserver ## Build kube-apiserver and etcd from the module proxy.

@@ -209,6 +209,11 @@ var yaml11NonString = []*regexp.Regexp{
 // ResolvesToNonString reports whether PyYAML would read s, written plain, as something
 // other than a string.
 func ResolvesToNonString(s string) bool {
+	// Fast path: a value that starts with a letter can only be a bool or null word, and
+	// those have at most five letters ("false").
+	if len(s) > 5 && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') {
+		return false
+	}
 	for _, re := range yaml11NonString {
 		if re.MatchString(s) {
 			return true
