@@ -40,23 +40,28 @@ func (g *generator) applyProviders() {
 			if !ok {
 				continue
 			}
-			g.overlay(api, entry)
+			if replaced := g.overlay(api, entry); replaced != nil && replaced["provider_type"] != entry["provider_type"] {
+				g.warn(path.Index(i).Child("id"), "replaces the distribution's %s provider %s (%v) with %v",
+					api, entry["provider_id"], replaced["provider_type"], entry["provider_type"])
+			}
 			g.crIDs[api] = append(g.crIDs[api], p.EffectiveID())
 		}
 		addAPI(g.cfg, api)
 	}
 }
 
-func (g *generator) overlay(api string, entry map[string]any) {
+// overlay puts entry into the API's providers and returns the base entry it replaced.
+func (g *generator) overlay(api string, entry map[string]any) map[string]any {
 	entries := providerList(g.cfg, api)
 	for i, e := range entries {
 		if entryID(e["provider_id"]) == entry["provider_id"] {
 			entries[i] = entry
 			setProviderList(g.cfg, api, entries)
-			return
+			return e
 		}
 	}
 	setProviderList(g.cfg, api, append(entries, entry))
+	return nil
 }
 
 // providerEntry builds the config entry of one spec provider.
