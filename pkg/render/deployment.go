@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"path"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/config"
+)
+
+// Paths inside the server container.
+const (
+	configPath   = config.ConfigDir + "/" + ConfigKey
+	launcherPath = config.ConfigDir + "/" + LauncherKey
+	caBundleDir  = "/etc/ssl/certs/ca-bundle"
+	healthPath   = "/v1/health"
+	// The image's user: non-root, in group 0, which owns the image's writable directories.
+	runAsUser = int64(1001)
+	fsGroup   = int64(1001)
+)
+
+// Volume names.
+const (
+	volumeConfig   = "config"
+	volumeStorage  = "lls-storage"
+	volumeTLS      = "tls"
+	volumeCABundle = "ca-bundle"
+	volumeCache    = "cache"
+)
+
+func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment {
+	obj := in.Object
+	spec := &obj.Spec
+	pod := corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{
+			Labels:      m.names.podLabels(),
+			Annotations: map[string]string{AnnotationHash: hash},
+		},
+		Spec: corev1.PodSpec{
+			ServiceAccountName:           m.names.ServiceAccount(),
+			AutomountServiceAccountToken: boolPtr(false),
+			SecurityContext: &corev1.PodSecurityContext{
+				RunAsNonRoot:   boolPtr(true),
+				RunAsUser:      int64Ptr(runAsUser),
+				RunAsGroup:     int64Ptr(0),
+				FSGroup:        int64Ptr(fsGroup),
+				SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+			},
+			Containers: []corev1.Container{container(in)},
+			Volumes:    volumes(in, configMapName),
+		},
+	}
+	if o := overrides(obj); o != nil {
+		if o.ServiceAccountName != "" {
+			pod.Spec.ServiceAccountName = o.ServiceAccountName
+		}
+		pod.Spec.TerminationGracePeriodSeconds = o.TerminationGracePeriodSeconds
+		pod.Spec.Volumes = append(pod.Spec.Volumes, o.Volumes...)
+	}
+	if w := spec.Workload; w != nil {
+		pod.Spec.TopologySpreadConstraints = w.TopologySpreadConstraints
+	}
+	d := &appsv1.Deployment{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+		ObjectMeta: m.object(m.names.Deployment()),
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: m.names.selector()},
+			Template: pod,
+		},
+	}
+	if w := spec.Workload; w == nil || w.Autoscaling == nil {
+		replicas := v1alpha2.DefaultReplicas
+		if w != nil && w.Replicas != nil {
+			replicas = *w.Replicas
+		}
+		d.Spec.Replicas = &replicas
+	}
+	if w := spec.Workload; w != nil && w.Storage != nil {
+		// A ReadWriteOnce volume cannot be attached to the new pod while the old one runs.
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+	}
+	return d
+}
+
+func container(in Input) corev1.Container {
+	obj := in.Object
+	c := corev1.Container{
+		Name:  ContainerName,
+		Image: in.Distribution.Image,
+		Ports: []corev1.ContainerPort{{Name: PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}},
+		Env:   env(in),
+		SecurityContext: &corev1.SecurityContext{
+			AllowPrivilegeEscalation: boolPtr(false),
+			Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+		},
+		StartupProbe:   probe(obj, 5, 120), // first start downloads models: up to 10 minutes
+		ReadinessProbe: probe(obj, 10, 3),
+		LivenessProbe:  probe(obj, 20, 3),
+		VolumeMounts:   volumeMounts(in),
+	}
+	if in.Config.Launcher != nil {
+		c.Command = config.StartCommand(launcherPath, configPath)
+	}
+	if w := obj.Spec.Workload; w != nil {
+		c.Resources = w.Resources
+	}
+	if o := overrides(obj); o != nil {
+		if len(o.Command) > 0 {
+			c.Command = o.Command
+		}
+		c.Args = o.Args
+		c.VolumeMounts = append(c.VolumeMounts, o.VolumeMounts...)
+	}
+	return c
+}
+
+// env: the generated variables (secrets as secretKeyRefs), how the image finds the config
+// and port, then the spec's own variables, which come last and so win.
+func env(in Input) []corev1.EnvVar {
+	obj := in.Object
+	vars := append([]corev1.EnvVar{}, in.Config.Env...)
+	vars = append(vars,
+		corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: configPath},
+		corev1.EnvVar{Name: "LLAMA_STACK_PORT", Value: strconv.Itoa(int(obj.Spec.Port()))},
+	)
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.CABundle != nil {
+		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: path.Join(caBundleDir, caBundleKey(tls.CABundle))})
+	}
+	if o := overrides(obj); o != nil {
+		vars = append(vars, o.Env...)
+	}
+	return vars
+}
+
+func caBundleKey(ca *v1alpha2.CABundleSpec) string {
+	if len(ca.ConfigMapKeys) > 0 {
+		return ca.ConfigMapKeys[0]
+	}
+	return v1alpha2.DefaultCABundleKey
+}
+
+func probe(obj *v1alpha2.LlamaStackDistribution, period, failures int32) *corev1.Probe {
+	scheme := corev1.URISchemeHTTP
+	if tlsEnabled(obj) {
+		scheme = corev1.URISchemeHTTPS
+	}
+	return &corev1.Probe{
+		ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+			Path: healthPath, Port: intstr.FromString(PortName), Scheme: scheme,
+		}},
+		PeriodSeconds:    period,
+		FailureThreshold: failures,
+		TimeoutSeconds:   5,
+	}
+}
+
+func volumeMounts(in Input) []corev1.VolumeMount {
+	mounts := []corev1.VolumeMount{
+		{Name: volumeConfig, MountPath: config.ConfigDir, ReadOnly: true},
+		{Name: volumeStorage, MountPath: mountPath(in.Object)},
+		{Name: volumeCache, MountPath: "/.cache"},
+	}
+	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil {
+		if tls.Enabled {
+			mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
+		}
+		if tls.CABundle != nil {
+			mounts = append(mounts, corev1.VolumeMount{Name: volumeCABundle, MountPath: caBundleDir, ReadOnly: true})
+		}
+	}
+	return mounts
+}
+
+func mountPath(obj *v1alpha2.LlamaStackDistribution) string {
+	if w := obj.Spec.Workload; w != nil && w.Storage != nil && w.Storage.MountPath != "" {
+		return w.Storage.MountPath
+	}
+	return v1alpha2.DefaultMountPath
+}
+
+func volumes(in Input, configMapName string) []corev1.Volume {
+	obj := in.Object
+	storage := corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}
+	if w := obj.Spec.Workload; w != nil && w.Storage != nil {
+		storage = corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
+			ClaimName: NamesFor(obj).PVC(),
+		}}
+	}
+	vols := []corev1.Volume{
+		{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: configMapName},
+		}}},
+		{Name: volumeStorage, VolumeSource: storage},
+		{Name: volumeCache, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+	}
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil {
+		if tls.Enabled {
+			vols = append(vols, corev1.Volume{Name: volumeTLS, VolumeSource: corev1.VolumeSource{
+				Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName},
+			}})
+		}
+		if ca := tls.CABundle; ca != nil {
+			vols = append(vols, corev1.Volume{Name: volumeCABundle, VolumeSource: corev1.VolumeSource{
+				ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: ca.ConfigMapName}},
+			}})
+		}
+	}
+	return vols
+}
+
+func boolPtr(b bool) *bool    { return &b }
+func int64Ptr(i int64) *int64 { return &i }

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"bytes"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/config"
+	"github.com/llamastack/llsd/pkg/distribution"
+)
+
+// Input is everything one LlamaStackDistribution renders from.
+type Input struct {
+	Object       *v1alpha2.LlamaStackDistribution
+	Distribution *distribution.Resolved
+	Config       *config.Result
+}
+
+// Output are the rendered objects, in a fixed order, and the generated ConfigMap's name.
+type Output struct {
+	Objects       []client.Object
+	ConfigMapName string
+	ConfigHash    string
+}
+
+// Render returns the objects of one LlamaStackDistribution: ConfigMap, ServiceAccount,
+// PersistentVolumeClaim, Deployment, Service, HorizontalPodAutoscaler, PodDisruptionBudget
+// (each when the spec calls for it). No owner references: nothing has a UID at render time, and
+// pruning belongs to the GitOps tool.
+func Render(in Input) Output {
+	m := meta{names: NamesFor(in.Object), namespace: in.Object.Namespace}
+	cm, hash := configMap(m, in.Config)
+	out := Output{ConfigMapName: cm.Name, ConfigHash: hash}
+	out.Objects = append(out.Objects, cm)
+	if sa := serviceAccount(m, in.Object); sa != nil {
+		out.Objects = append(out.Objects, sa)
+	}
+	if claim := pvc(m, in.Object); claim != nil {
+		out.Objects = append(out.Objects, claim)
+	}
+	out.Objects = append(out.Objects, deployment(m, in, cm.Name, hash), service(m, in.Object))
+	if h := hpa(m, in.Object); h != nil {
+		out.Objects = append(out.Objects, h)
+	}
+	if b := pdb(m, in.Object); b != nil {
+		out.Objects = append(out.Objects, b)
+	}
+	return out
+}
+
+// meta builds the metadata every rendered object shares.
+type meta struct {
+	names     Names
+	namespace string
+}
+
+func (m meta) object(name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: name, Namespace: m.namespace, Labels: m.names.labels(), Annotations: map[string]string{}}
+}
+
+// YAML writes objects as a YAML stream of manifests: without status and empty fields, which
+// belong to the cluster, not to Git.
+func YAML(objects []client.Object) ([]byte, error) {
+	var buf bytes.Buffer
+	for _, o := range objects {
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+		if err != nil {
+			return nil, err
+		}
+		delete(u, "status")
+		if md, ok := u["metadata"].(map[string]any); ok {
+			delete(md, "creationTimestamp")
+			if a, ok := md["annotations"].(map[string]any); ok && len(a) == 0 {
+				delete(md, "annotations")
+			}
+		}
+		data, err := yaml.Marshal(u)
+		if err != nil {
+			return nil, err
+		}
+		buf.WriteString("---\n")
+		buf.Write(data)
+	}
+	return buf.Bytes(), nil
+}
