@@ -66,6 +66,7 @@ func generateFile(t testing.TB, path string) (*config.Result, *distribution.Reso
 	require.NoError(t, err)
 	obj, errs := api.Decode(data)
 	require.Empty(t, errs)
+	require.Empty(t, v1alpha2.Validate(obj))
 	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
 	require.Nil(t, ferr)
 	res, errs := config.Generate(obj, dist)

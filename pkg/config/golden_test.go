@@ -18,6 +18,7 @@ import (
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/distribution"
@@ -61,6 +62,9 @@ func generate(t testing.TB, dir string) (*config.Result, []string) {
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(data), "# reason: "), "%s/llsd.yaml must start with '# reason: '", dir)
 	obj, errs := api.Decode(data)
+	if len(errs) == 0 {
+		errs = v1alpha2.Validate(obj)
+	}
 	if len(errs) > 0 {
 		return nil, errorLines(errs)
 	}
