@@ -24,6 +24,9 @@ const usage = `llsd turns short LlamaStackDistribution resources into llama-stac
 Usage:
   llsd validate PATH...   check LlamaStackDistribution files (or directories of them)
                           with the same rules, paths and messages as the API server
+  llsd render PATH...     print the manifests of the LlamaStackDistributions in PATH
+                          (files or directories): each one canonical, with its config
+                          ConfigMap, Deployment, Service, ...; other documents pass through
   llsd version            print the version
 `
 
@@ -36,6 +39,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "validate":
 		return validate(args[1:], stdout, stderr)
+	case "render":
+		return renderCommand(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "llsd", Version())
 		return 0
@@ -134,7 +139,7 @@ func yamlFiles(paths []string) ([]string, error) {
 
 // llsdDocuments splits a YAML stream and keeps the LlamaStackDistributions.
 func llsdDocuments(file string) ([][]byte, error) {
-	data, err := os.ReadFile(file)
+	data, err := readFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -160,3 +165,5 @@ func splitYAML(data []byte) [][]byte {
 	}
 	return docs
 }
+
+func readFile(file string) ([]byte, error) { return os.ReadFile(file) }

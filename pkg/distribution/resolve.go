@@ -58,20 +58,28 @@ func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Er
 }
 
 func resolveName(name string, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
+	entry, image, err := lookup(name, entries, opts)
+	if err != nil {
+		return nil, err
+	}
+	return fromEmbedded(distributionPath.Child("name"), name, entry, image)
+}
+
+// lookup finds a deployable catalog entry and its image (the override when there is one).
+func lookup(name string, entries map[string]Entry, opts Options) (Entry, string, *field.Error) {
 	path := distributionPath.Child("name")
 	entry, ok := entries[name]
 	if !ok {
-		return nil, field.Invalid(path, name, fmt.Sprintf("unknown distribution: use one of %s, or set distribution.image",
+		return Entry{}, "", field.Invalid(path, name, fmt.Sprintf("unknown distribution: use one of %s, or set distribution.image",
 			strings.Join(Names(), ", ")))
 	}
 	if entry.Removed != "" {
-		return nil, field.Invalid(path, name, entry.Removed)
+		return Entry{}, "", field.Invalid(path, name, entry.Removed)
 	}
-	image := entry.Image
 	if override, ok := opts.ImageOverrides[name]; ok {
-		image = override
+		return entry, override, nil
 	}
-	return fromEmbedded(path, name, entry, image)
+	return entry, entry.Image, nil
 }
 
 // resolveImage accepts an official distribution image (llamastack/distribution-<name>) at a
@@ -143,4 +151,18 @@ func sortedKeys(m map[string]Entry) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// ResolveImage returns only the image of spec.distribution, for a spec that brings its own
+// config.yaml (overrideConfig) and so needs no base config or server version.
+func ResolveImage(spec v1alpha2.DistributionSpec, opts Options) (string, *field.Error) {
+	if spec.Image != "" {
+		return spec.Image, nil
+	}
+	entries, err := Catalog()
+	if err != nil {
+		return "", field.InternalError(distributionPath, err)
+	}
+	_, image, ferr := lookup(spec.Name, entries, opts)
+	return image, ferr
 }

@@ -39,10 +39,7 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 	obj := in.Object
 	spec := &obj.Spec
 	pod := corev1.PodTemplateSpec{
-		ObjectMeta: metav1.ObjectMeta{
-			Labels:      m.names.podLabels(),
-			Annotations: map[string]string{AnnotationHash: hash},
-		},
+		ObjectMeta: metav1.ObjectMeta{Labels: m.names.podLabels()},
 		Spec: corev1.PodSpec{
 			ServiceAccountName:           m.names.ServiceAccount(),
 			AutomountServiceAccountToken: boolPtr(false),
@@ -56,6 +53,9 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 			Containers: []corev1.Container{container(in)},
 			Volumes:    volumes(in, configMapName),
 		},
+	}
+	if hash != "" {
+		pod.Annotations = map[string]string{AnnotationHash: hash}
 	}
 	if o := overrides(obj); o != nil {
 		if o.ServiceAccountName != "" {

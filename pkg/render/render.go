@@ -19,7 +19,10 @@ import (
 type Input struct {
 	Object       *v1alpha2.LlamaStackDistribution
 	Distribution *distribution.Resolved
-	Config       *config.Result
+	// Config is the generated config; nil when the spec runs its own (overrideConfig).
+	Config *config.Result
+	// UserConfig names the user's ConfigMap with config.yaml (overrideConfig), used as is.
+	UserConfig string
 }
 
 // Output are the rendered objects, in a fixed order, and the generated ConfigMap's name.
@@ -35,16 +38,21 @@ type Output struct {
 // pruning belongs to the GitOps tool.
 func Render(in Input) Output {
 	m := meta{names: NamesFor(in.Object), namespace: in.Object.Namespace}
-	cm, hash := configMap(m, in.Config)
-	out := Output{ConfigMapName: cm.Name, ConfigHash: hash}
-	out.Objects = append(out.Objects, cm)
+	out := Output{ConfigMapName: in.UserConfig}
+	if in.Config != nil {
+		cm, hash := configMap(m, in.Config)
+		out.ConfigMapName, out.ConfigHash = cm.Name, hash
+		out.Objects = append(out.Objects, cm)
+	} else {
+		in.Config = &config.Result{}
+	}
 	if sa := serviceAccount(m, in.Object); sa != nil {
 		out.Objects = append(out.Objects, sa)
 	}
 	if claim := pvc(m, in.Object); claim != nil {
 		out.Objects = append(out.Objects, claim)
 	}
-	out.Objects = append(out.Objects, deployment(m, in, cm.Name, hash), service(m, in.Object))
+	out.Objects = append(out.Objects, deployment(m, in, out.ConfigMapName, out.ConfigHash), service(m, in.Object))
 	if h := hpa(m, in.Object); h != nil {
 		out.Objects = append(out.Objects, h)
 	}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/pipeline"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// renderCommand prints the manifests of every LlamaStackDistribution in paths, with the
+// other documents passed through and objects llsd generated before left out. On any error
+// it prints nothing to stdout: never a partial set of manifests.
+func renderCommand(paths []string, stdout, stderr io.Writer) int {
+	if len(paths) == 0 {
+		fmt.Fprint(stderr, "llsd render: name at least one file or directory\n")
+		return 2
+	}
+	files, err := yamlFiles(paths)
+	if err != nil {
+		fmt.Fprintln(stderr, "llsd render:", err)
+		return 2
+	}
+	var out bytes.Buffer
+	failed := false
+	opts := pipeline.Options{RendererVersion: Version()}
+	for _, file := range files {
+		docs, err := readDocuments(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", file, err)
+			failed = true
+			continue
+		}
+		for _, doc := range docs {
+			if !renderDocument(file, doc, opts, &out, stderr) {
+				failed = true
+			}
+		}
+	}
+	if failed {
+		return 1
+	}
+	_, _ = stdout.Write(out.Bytes())
+	return 0
+}
+
+// renderDocument writes one input document's output: a LlamaStackDistribution becomes its
+// canonical form and objects, a previously generated object is dropped, anything else
+// passes through.
+func renderDocument(file string, doc document, opts pipeline.Options, out, stderr io.Writer) bool {
+	switch {
+	case doc.generated():
+		return true
+	case doc.Kind != v1alpha2.Kind:
+		fmt.Fprintf(out, "---\n%s\n", bytes.TrimSpace(doc.raw))
+		return true
+	}
+	obj, errs := api.Decode(doc.raw)
+	var res *pipeline.Result
+	if len(errs) == 0 {
+		res, errs = pipeline.Render(obj, opts)
+	}
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "%s: LlamaStackDistribution %s: %s\n", file, doc.name(), e.Error())
+	}
+	if len(errs) > 0 {
+		return false
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "%s: LlamaStackDistribution %s: warning: %s\n", file, doc.name(), w)
+	}
+	data, err := render.YAML(append([]client.Object{res.LLSD}, res.Objects...))
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: LlamaStackDistribution %s: %v\n", file, doc.name(), err)
+		return false
+	}
+	_, _ = out.Write(data)
+	return true
+}
+
+// document is one YAML document of an input file.
+type document struct {
+	raw      []byte
+	Kind     string `json:"kind"`
+	Metadata struct {
+		Name   string            `json:"name"`
+		Labels map[string]string `json:"labels"`
+	} `json:"metadata"`
+}
+
+func (d document) generated() bool {
+	return d.Metadata.Labels[render.LabelManagedBy] == render.ManagedBy
+}
+
+func (d document) name() string {
+	if d.Metadata.Name == "" {
+		return "(unnamed)"
+	}
+	return d.Metadata.Name
+}
+
+func readDocuments(file string) ([]document, error) {
+	data, err := readFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var docs []document
+	for _, raw := range splitYAML(data) {
+		var d document
+		if err := yaml.Unmarshal(raw, &d); err != nil {
+			return nil, fmt.Errorf("not YAML: %v", err)
+		}
+		d.raw = raw
+		docs = append(docs, d)
+	}
+	return docs, nil
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/pkg/cli"
+)
+
+const stack = `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: my-stack, namespace: ai}
+spec:
+  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: vllm-creds, key: token}}}
+  resources:
+    models: [llama3.2-8b]
+`
+
+func run(t *testing.T, args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := cli.Main(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	return p
+}
+
+func TestRenderPrintsTheManifests(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "stack.yaml", stack+"---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ai}\n")
+	code, out, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	for _, want := range []string{"kind: LlamaStackDistribution", "kind: ConfigMap", "name: my-stack-config-",
+		"kind: Deployment", "kind: Service", "kind: Namespace", "llamastack.io/config-map: my-stack-config-",
+		"name: LLSD_VLLM_API_TOKEN"} {
+		assert.Contains(t, out, want)
+	}
+	assert.NotContains(t, out, "status:")
+
+	// Rendering the output again changes nothing: generated objects are replaced, not doubled.
+	again := writeFile(t, t.TempDir(), "out.yaml", out)
+	code, out2, stderr := run(t, "render", again)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, out, out2)
+	assert.Equal(t, 1, strings.Count(out2, "kind: Deployment"))
+}
+
+func TestRenderFailsWithoutPartialOutput(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a-good.yaml", stack)
+	writeFile(t, dir, "b-bad.yaml", strings.Replace(stack, "provider: vllm", "provider: watsonx", 1))
+	code, out, stderr := run(t, "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out, "one bad LLSD means no manifests at all")
+	assert.Contains(t, stderr, `b-bad.yaml: LlamaStackDistribution my-stack: spec.providers.inference[0].provider: Invalid value: "watsonx"`)
+}
+
+func TestRenderOverrideConfigUsesTheUsersConfigMap(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "stack.yaml", `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own}
+spec:
+  distribution: {image: registry.example.com/custom:1.0}
+  overrideConfig: {configMapName: my-config}
+`)
+	code, out, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, out, "kind: ConfigMap", "the user's ConfigMap is theirs: llsd generates none")
+	assert.Contains(t, out, "name: my-config")
+	assert.Contains(t, out, "image: registry.example.com/custom:1.0")
+}

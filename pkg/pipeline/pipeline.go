@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package pipeline renders one LlamaStackDistribution end to end: validate, resolve the
+// distribution, generate config.yaml, render the objects, and write the render receipt on
+// the canonical v1alpha2 object. The KRM function and `llsd render` both run it.
+package pipeline
+
+import (
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/config"
+	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// Render receipt: annotations on the emitted LlamaStackDistribution, from which the
+// controller derives status.
+const (
+	ReceiptConfigMap     = "llamastack.io/config-map"
+	ReceiptConfigHash    = "llamastack.io/config-hash"
+	ReceiptServerVersion = "llamastack.io/server-version"
+	ReceiptImage         = "llamastack.io/image"
+	ReceiptProviderCount = "llamastack.io/provider-count"
+	ReceiptResourceCount = "llamastack.io/resource-count"
+	ReceiptRenderer      = "llamastack.io/rendered-by"
+)
+
+// Options are the render options.
+type Options struct {
+	Distribution distribution.Options
+	// RendererVersion is written into the receipt.
+	RendererVersion string
+}
+
+// Result is one rendered LlamaStackDistribution.
+type Result struct {
+	// LLSD is the canonical v1alpha2 object with its receipt.
+	LLSD *v1alpha2.LlamaStackDistribution
+	// Objects are the generated objects, in a fixed order.
+	Objects  []client.Object
+	Warnings []config.Warning
+}
+
+// Render renders a decoded, defaulted object. Nothing is returned on error: never a partial
+// output.
+func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
+	if errs := v1alpha2.Validate(obj); len(errs) > 0 {
+		return nil, errs
+	}
+	if obj.Spec.OverrideConfig != nil {
+		return renderOverride(obj, opts)
+	}
+	dist, ferr := distribution.Resolve(obj.Spec.Distribution, opts.Distribution)
+	if ferr != nil {
+		return nil, field.ErrorList{ferr}
+	}
+	res, errs := config.Generate(obj, dist)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	out := render.Render(render.Input{Object: obj, Distribution: dist, Config: res})
+	llsd := withReceipt(obj, map[string]string{
+		ReceiptConfigMap:     out.ConfigMapName,
+		ReceiptConfigHash:    out.ConfigHash,
+		ReceiptServerVersion: string(res.Version),
+		ReceiptImage:         dist.Image,
+		ReceiptProviderCount: strconv.Itoa(res.ProviderCount),
+		ReceiptResourceCount: strconv.Itoa(res.ResourceCount),
+		ReceiptRenderer:      "llsd " + opts.RendererVersion,
+	})
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: res.Warnings}, nil
+}
+
+// renderOverride runs the user's own config.yaml: no generation, the ConfigMap is theirs.
+func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
+	image, ferr := distribution.ResolveImage(obj.Spec.Distribution, opts.Distribution)
+	if ferr != nil {
+		return nil, field.ErrorList{ferr}
+	}
+	out := render.Render(render.Input{
+		Object:       obj,
+		Distribution: &distribution.Resolved{Image: image},
+		UserConfig:   obj.Spec.OverrideConfig.ConfigMapName,
+	})
+	llsd := withReceipt(obj, map[string]string{
+		ReceiptConfigMap: out.ConfigMapName,
+		ReceiptImage:     image,
+		ReceiptRenderer:  "llsd " + opts.RendererVersion,
+	})
+	return &Result{LLSD: llsd, Objects: out.Objects}, nil
+}
+
+// withReceipt returns a copy of obj with the receipt annotations (replacing an older receipt).
+func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt map[string]string) *v1alpha2.LlamaStackDistribution {
+	out := obj.DeepCopy()
+	out.APIVersion = v1alpha2.GroupVersion.String()
+	out.Kind = v1alpha2.Kind
+	if out.Annotations == nil {
+		out.Annotations = map[string]string{}
+	}
+	for _, key := range []string{ReceiptConfigMap, ReceiptConfigHash, ReceiptServerVersion, ReceiptImage,
+		ReceiptProviderCount, ReceiptResourceCount, ReceiptRenderer} {
+		delete(out.Annotations, key)
+	}
+	for k, v := range receipt {
+		out.Annotations[k] = v
+	}
+	return out
+}
