@@ -61,13 +61,8 @@ func Version() string {
 }
 
 func validate(paths []string, stdout, stderr io.Writer) int {
-	if len(paths) == 0 {
-		fmt.Fprint(stderr, "llsd validate: name at least one file or directory\n")
-		return 2
-	}
-	files, err := yamlFiles(paths)
-	if err != nil {
-		fmt.Fprintln(stderr, "llsd validate:", err)
+	files, ok := inputFiles("validate", paths, stderr)
+	if !ok {
 		return 2
 	}
 	checked, failed := 0, 0
@@ -116,6 +111,20 @@ func report(file string, doc []byte, w io.Writer) bool {
 		fmt.Fprintf(w, "%s: LlamaStackDistribution %s: %s\n", file, name, e.Error())
 	}
 	return false
+}
+
+// inputFiles lists the YAML files of the command's paths, or reports why it cannot.
+func inputFiles(command string, paths []string, stderr io.Writer) ([]string, bool) {
+	if len(paths) == 0 {
+		fmt.Fprintf(stderr, "llsd %s: name at least one file or directory\n", command)
+		return nil, false
+	}
+	files, err := yamlFiles(paths)
+	if err != nil {
+		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+		return nil, false
+	}
+	return files, true
 }
 
 func yamlFiles(paths []string) ([]string, error) {

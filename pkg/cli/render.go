@@ -20,13 +20,8 @@ import (
 // other documents passed through and objects llsd generated before left out. On any error
 // it prints nothing to stdout: never a partial set of manifests.
 func renderCommand(paths []string, stdout, stderr io.Writer) int {
-	if len(paths) == 0 {
-		fmt.Fprint(stderr, "llsd render: name at least one file or directory\n")
-		return 2
-	}
-	files, err := yamlFiles(paths)
-	if err != nil {
-		fmt.Fprintln(stderr, "llsd render:", err)
+	files, ok := inputFiles("render", paths, stderr)
+	if !ok {
 		return 2
 	}
 	var out bytes.Buffer
