@@ -32,6 +32,7 @@ const (
 // Options are the render options.
 type Options struct {
 	Distribution distribution.Options
+	Render       render.Options
 	// RendererVersion is written into the receipt.
 	RendererVersion string
 }
@@ -62,7 +63,7 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	out := render.Render(render.Input{Object: obj, Distribution: dist, Config: res})
+	out := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render})
 	llsd := withReceipt(obj, map[string]string{
 		ReceiptConfigMap:     out.ConfigMapName,
 		ReceiptConfigHash:    out.ConfigHash,
@@ -85,6 +86,7 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result
 		Object:       obj,
 		Distribution: &distribution.Resolved{Image: image},
 		UserConfig:   obj.Spec.OverrideConfig.ConfigMapName,
+		Options:      opts.Render,
 	})
 	llsd := withReceipt(obj, map[string]string{
 		ReceiptConfigMap: out.ConfigMapName,

@@ -53,5 +53,7 @@ func (n Names) podLabels() map[string]string {
 	return l
 }
 
-func (n Names) HPA() string { return n.cr + "-hpa" }
-func (n Names) PDB() string { return n.cr + "-pdb" }
+func (n Names) HPA() string           { return n.cr + "-hpa" }
+func (n Names) PDB() string           { return n.cr + "-pdb" }
+func (n Names) Ingress() string       { return n.cr + "-ingress" }
+func (n Names) NetworkPolicy() string { return n.cr + "-network-policy" }

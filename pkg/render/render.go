@@ -23,6 +23,7 @@ type Input struct {
 	Config *config.Result
 	// UserConfig names the user's ConfigMap with config.yaml (overrideConfig), used as is.
 	UserConfig string
+	Options    Options
 }
 
 // Output are the rendered objects, in a fixed order, and the generated ConfigMap's name.
@@ -33,8 +34,8 @@ type Output struct {
 }
 
 // Render returns the objects of one LlamaStackDistribution: ConfigMap, ServiceAccount,
-// PersistentVolumeClaim, Deployment, Service, HorizontalPodAutoscaler, PodDisruptionBudget
-// (each when the spec calls for it). No owner references: nothing has a UID at render time, and
+// PersistentVolumeClaim, Deployment, Service, Ingress, NetworkPolicy,
+// HorizontalPodAutoscaler, PodDisruptionBudget (each when the spec calls for it). No owner references: nothing has a UID at render time, and
 // pruning belongs to the GitOps tool.
 func Render(in Input) Output {
 	m := meta{names: NamesFor(in.Object), namespace: in.Object.Namespace}
@@ -53,6 +54,12 @@ func Render(in Input) Output {
 		out.Objects = append(out.Objects, claim)
 	}
 	out.Objects = append(out.Objects, deployment(m, in, out.ConfigMapName, out.ConfigHash), service(m, in.Object))
+	if ing := ingress(m, in.Object, in.Options); ing != nil {
+		out.Objects = append(out.Objects, ing)
+	}
+	if np := networkPolicy(m, in.Object, in.Options); np != nil {
+		out.Objects = append(out.Objects, np)
+	}
 	if h := hpa(m, in.Object); h != nil {
 		out.Objects = append(out.Objects, h)
 	}

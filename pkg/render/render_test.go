@@ -16,6 +16,8 @@ import (
 	psaapi "k8s.io/pod-security-admission/api"
 	"k8s.io/pod-security-admission/policy"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/config"
 	"github.com/llamastack/llsd/pkg/distribution"
@@ -34,7 +36,11 @@ func renderCase(t *testing.T, dir string) render.Output {
 	require.Nil(t, ferr)
 	res, errs := config.Generate(obj, dist)
 	require.Empty(t, errs)
-	return render.Render(render.Input{Object: obj, Distribution: dist, Config: res})
+	var opts render.Options
+	if raw, err := os.ReadFile(filepath.Join(dir, "options.yaml")); err == nil {
+		require.NoError(t, yaml.UnmarshalStrict(raw, &opts))
+	}
+	return render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts})
 }
 
 func stream(t *testing.T, out render.Output) []byte {
@@ -43,7 +49,8 @@ func stream(t *testing.T, out render.Output) []byte {
 	return data
 }
 
-// Each case renders its LlamaStackDistribution into objects.yaml; the config.yaml inside
+// Each case renders its LlamaStackDistribution (with the render options of options.yaml, if
+// any) into objects.yaml; the config.yaml inside
 // the ConfigMap is covered by pkg/config's golden cases.
 func TestGolden(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join("testdata", "*"))

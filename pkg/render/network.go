@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// Options are the render options for objects outside the pod.
+type Options struct {
+	// IngressClassName is the Ingress class of exposed servers ("" = the cluster default).
+	IngressClassName string `json:"ingressClassName,omitempty"`
+	// IngressDomain gives exposed servers without a hostname the host <name>.<namespace>.<domain>.
+	IngressDomain string `json:"ingressDomain,omitempty"`
+	// IngressControllerNamespace is let through the NetworkPolicy of exposed servers
+	// (default ingress-nginx).
+	IngressControllerNamespace string `json:"ingressControllerNamespace,omitempty"`
+}
+
+const defaultIngressControllerNamespace = "ingress-nginx"
+
+// ingress exposes the Service (networking.expose): host from expose.hostname or the render
+// option's domain, TLS with the server's certificate when TLS is enabled.
+func ingress(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networkingv1.Ingress {
+	if !obj.Spec.ExposeEnabled() {
+		return nil
+	}
+	host := obj.Spec.Networking.Expose.Hostname
+	if host == "" && opts.IngressDomain != "" {
+		host = obj.Name + "." + namespaceOr(obj, "default") + "." + opts.IngressDomain
+	}
+	prefix := networkingv1.PathTypePrefix
+	ing := &networkingv1.Ingress{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "Ingress"},
+		ObjectMeta: m.object(m.names.Ingress()),
+		Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{
+			Host: host,
+			IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{
+				Paths: []networkingv1.HTTPIngressPath{{Path: "/", PathType: &prefix, Backend: networkingv1.IngressBackend{
+					Service: &networkingv1.IngressServiceBackend{
+						Name: m.names.Service(), Port: networkingv1.ServiceBackendPort{Name: portName(obj)},
+					},
+				}}},
+			}},
+		}}},
+	}
+	if opts.IngressClassName != "" {
+		ing.Spec.IngressClassName = &opts.IngressClassName
+	}
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled && host != "" {
+		ing.Spec.TLS = []networkingv1.IngressTLS{{Hosts: []string{host}, SecretName: tls.SecretName}}
+	}
+	return ing
+}
+
+// networkPolicy admits traffic to the server's port only from networking.allowedFrom: its
+// own namespace, the listed namespaces ("*" = all), namespaces carrying the listed label
+// keys, and the ingress controller when the server is exposed.
+func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networkingv1.NetworkPolicy {
+	n := obj.Spec.Networking
+	if n == nil || n.AllowedFrom == nil {
+		return nil
+	}
+	from := []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{}}}
+	for _, ns := range n.AllowedFrom.Namespaces {
+		if ns == "*" {
+			from = []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{}}}
+			break
+		}
+		from = append(from, namespacePeer(ns))
+	}
+	if len(from) > 1 || from[0].NamespaceSelector == nil {
+		for _, key := range n.AllowedFrom.Labels {
+			from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: &metav1.LabelSelector{
+				MatchExpressions: []metav1.LabelSelectorRequirement{{Key: key, Operator: metav1.LabelSelectorOpExists}},
+			}})
+		}
+		if obj.Spec.ExposeEnabled() {
+			ns := opts.IngressControllerNamespace
+			if ns == "" {
+				ns = defaultIngressControllerNamespace
+			}
+			from = append(from, namespacePeer(ns))
+		}
+	}
+	tcp := corev1.ProtocolTCP
+	port := intstr.FromInt32(obj.Spec.Port())
+	return &networkingv1.NetworkPolicy{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
+		ObjectMeta: m.object(m.names.NetworkPolicy()),
+		Spec: networkingv1.NetworkPolicySpec{
+			PodSelector: metav1.LabelSelector{MatchLabels: m.names.selector()},
+			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
+			Ingress:     []networkingv1.NetworkPolicyIngressRule{{From: from, Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &port}}}},
+		},
+	}
+}
+
+func namespacePeer(ns string) networkingv1.NetworkPolicyPeer {
+	return networkingv1.NetworkPolicyPeer{NamespaceSelector: &metav1.LabelSelector{
+		MatchLabels: map[string]string{"kubernetes.io/metadata.name": ns},
+	}}
+}
+
+func namespaceOr(obj *v1alpha2.LlamaStackDistribution, fallback string) string {
+	if obj.Namespace != "" {
+		return obj.Namespace
+	}
+	return fallback
+}
