@@ -22,6 +22,8 @@ import (
 const usage = `llsd turns short LlamaStackDistribution resources into llama-stack servers on Kubernetes.
 
 Usage:
+  llsd                    run as a KRM function: a ResourceList on stdin, the rendered
+                          ResourceList on stdout (kustomize --enable-alpha-plugins, kpt)
   llsd validate PATH...   check LlamaStackDistribution files (or directories of them)
                           with the same rules, paths and messages as the API server
   llsd render PATH...     print the manifests of the LlamaStackDistributions in PATH
@@ -31,10 +33,9 @@ Usage:
 `
 
 // Main runs llsd with args and returns the exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+		return krmFunction(stdin, stdout, stderr)
 	}
 	switch args[0] {
 	case "validate":
@@ -46,6 +47,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)
+		return 0
+	case "--doc":
+		fmt.Fprint(stdout, functionDoc)
 		return 0
 	}
 	fmt.Fprintf(stderr, "llsd: unknown command %q\n\n%s", args[0], usage)

@@ -43,7 +43,7 @@ func TestValidate(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := cli.Main(tc.args, &stdout, &stderr)
+			code := cli.Main(tc.args, nil, &stdout, &stderr)
 			assert.Equal(t, tc.code, code, tc.reason)
 			assert.Contains(t, stdout.String(), tc.stdout, tc.reason)
 			assert.Contains(t, stderr.String(), tc.stderr, tc.reason)

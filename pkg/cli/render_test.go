@@ -28,7 +28,7 @@ spec:
 
 func run(t *testing.T, args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := cli.Main(args, &stdout, &stderr)
+	code := cli.Main(args, nil, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 

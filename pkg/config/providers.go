@@ -38,6 +38,8 @@ func (g *generator) applyProviders() {
 		for i, p := range list.Providers {
 			entry, ok := g.providerEntry(api, p, path.Index(i))
 			if !ok {
+				// keep the id, so that resources naming it do not report a second error
+				g.crIDs[api] = append(g.crIDs[api], p.EffectiveID())
 				continue
 			}
 			if replaced := g.overlay(api, entry); replaced != nil && replaced["provider_type"] != entry["provider_type"] {

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+
+	"github.com/llamastack/llsd/pkg/krm"
+)
+
+const functionDoc = `llsd renders LlamaStackDistributions (llamastack.io/v1alpha1 and v1alpha2) into the
+objects that run a llama-stack server: the canonical v1alpha2 object with a render receipt,
+an immutable ConfigMap with the generated config.yaml, ServiceAccount, PVC, Deployment,
+Service, Ingress, NetworkPolicy, HPA and PDB.
+
+Transformer mode: LlamaStackDistributions are items. Generator mode: the function config is
+a LlamaStackDistribution. Objects llsd generated before are replaced, so running it on its
+own output changes nothing.
+
+Function config (optional):
+
+  apiVersion: fn.llamastack.io/v1alpha1
+  kind: RenderOptions
+  metadata: {name: llsd}
+  spec:
+    imageOverrides: {starter: registry.internal/llamastack/distribution-starter:0.7.1}
+    ingress: {className: nginx, domain: apps.example.com, controllerNamespace: ingress-nginx}
+
+Errors are results with the object and field path, and the exit code is 1.
+`
+
+// krmFunction runs llsd as a KRM function. Failures are also printed on stderr, where
+// kustomize users see them.
+func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
+	p := krm.Processor{Version: Version()}
+	report := fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
+		ok, err := p.Process(rl)
+		if !ok || err != nil {
+			for _, r := range rl.Results {
+				if r.Severity == fn.Error {
+					fmt.Fprintln(stderr, "llsd:", r.String())
+				}
+			}
+		}
+		return ok, err
+	})
+	if err := fn.Execute(report, stdin, stdout); err != nil {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/pipeline"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// Render options are a function config of this group and kind:
+//
+//	apiVersion: fn.llamastack.io/v1alpha1
+//	kind: RenderOptions
+//	metadata: {name: llsd}
+//	spec:
+//	  imageOverrides: {starter: registry.internal/llamastack/distribution-starter:0.7.1}
+//	  ingress: {className: nginx, domain: apps.example.com, controllerNamespace: ingress-nginx}
+//	  registry: {enabled: false, insecureHosts: []}
+const (
+	OptionsAPIVersion = "fn.llamastack.io/v1alpha1"
+	OptionsKind       = "RenderOptions"
+)
+
+// RenderOptions is the function config that tunes a render.
+type RenderOptions struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Metadata   map[string]any    `json:"metadata,omitempty"`
+	Spec       RenderOptionsSpec `json:"spec"`
+}
+
+// RenderOptionsSpec are the options.
+type RenderOptionsSpec struct {
+	// ImageOverrides maps distribution names to images (mirrors, air-gapped registries).
+	ImageOverrides map[string]string `json:"imageOverrides,omitempty"`
+	Ingress        IngressOptions    `json:"ingress,omitempty"`
+	Registry       RegistryOptions   `json:"registry,omitempty"`
+}
+
+// IngressOptions shape the Ingress and NetworkPolicy of exposed servers.
+type IngressOptions struct {
+	ClassName           string `json:"className,omitempty"`
+	Domain              string `json:"domain,omitempty"`
+	ControllerNamespace string `json:"controllerNamespace,omitempty"`
+}
+
+// RegistryOptions allow reading base configs from image labels (not implemented yet:
+// enabling it is an error rather than a silent no-op).
+type RegistryOptions struct {
+	Enabled       bool     `json:"enabled,omitempty"`
+	InsecureHosts []string `json:"insecureHosts,omitempty"`
+}
+
+// parseOptions reads a RenderOptions function config strictly: a misspelled option is an
+// error, not ignored.
+func parseOptions(data []byte) (RenderOptions, error) {
+	var o RenderOptions
+	if err := yaml.UnmarshalStrict(data, &o); err != nil {
+		return o, fmt.Errorf("%s %s: %v", OptionsKind, OptionsAPIVersion, err)
+	}
+	if o.Spec.Registry.Enabled {
+		return o, fmt.Errorf("spec.registry.enabled: reading base configs from image labels is not available in this llsd version")
+	}
+	return o, nil
+}
+
+// pipelineOptions turns render options into the pipeline's.
+func (o RenderOptions) pipelineOptions(version string) pipeline.Options {
+	return pipeline.Options{
+		Distribution: distribution.Options{ImageOverrides: o.Spec.ImageOverrides},
+		Render: render.Options{
+			IngressClassName:           o.Spec.Ingress.ClassName,
+			IngressDomain:              o.Spec.Ingress.Domain,
+			IngressControllerNamespace: o.Spec.Ingress.ControllerNamespace,
+		},
+		RendererVersion: version,
+	}
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package krm is llsd as a KRM function: LlamaStackDistributions in a ResourceList (items,
+// or the function config in generator mode) become their canonical v1alpha2 form and their
+// objects; objects llsd generated before are replaced; errors become results.
+package krm
+
+import (
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/pipeline"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// Processor is the llsd KRM function.
+type Processor struct {
+	// Version is written into render receipts.
+	Version string
+}
+
+// annotations a KRM orchestrator uses and generated objects must not inherit.
+var orchestratorAnnotations = []string{
+	"config.kubernetes.io/function", "config.kubernetes.io/local-config",
+}
+
+// Process renders the ResourceList. On any error the items are returned unchanged with the
+// error results: never a partial render.
+func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
+	opts, llsdConfig, err := p.readFunctionConfig(rl.FunctionConfig)
+	if err != nil {
+		rl.Results = append(rl.Results, fn.ErrorConfigObjectResult(err, rl.FunctionConfig))
+		return false, nil
+	}
+	var out fn.KubeObjects
+	var results fn.Results
+	seen := map[string]bool{}
+	for _, item := range rl.Items {
+		switch {
+		case isGenerated(item):
+			continue // replaced by this render
+		case isLLSD(item):
+			seen[key(item)] = true
+			objs, res := p.renderItem(item, opts)
+			results = append(results, res...)
+			out = append(out, objs...)
+		default:
+			out = append(out, item)
+		}
+	}
+	// Generator mode: the LLSD is the function config. kustomize also passes it as an item;
+	// render it once.
+	if llsdConfig != nil && !seen[key(llsdConfig)] {
+		objs, res := p.renderItem(llsdConfig, opts)
+		results = append(results, res...)
+		out = append(out, objs...)
+	}
+	rl.Results = append(rl.Results, results...)
+	if results.ExitCode() != 0 {
+		return false, nil
+	}
+	rl.Items = out
+	return true, nil
+}
+
+// readFunctionConfig returns the render options, or the LLSD of generator mode. Any other
+// function config (kpt passes an empty ConfigMap) is ignored.
+func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (pipeline.Options, *fn.KubeObject, error) {
+	opts := RenderOptions{}.pipelineOptions(p.Version)
+	switch {
+	case cfg == nil || cfg.IsEmpty():
+		return opts, nil, nil
+	case cfg.GetAPIVersion() == OptionsAPIVersion && cfg.GetKind() == OptionsKind:
+		o, err := parseOptions([]byte(cfg.String()))
+		return o.pipelineOptions(p.Version), nil, err
+	case isLLSD(cfg):
+		return opts, cfg, nil
+	}
+	return opts, nil, nil
+}
+
+// renderItem renders one LLSD into its canonical form and objects, or error results.
+func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
+	obj, errs := api.Decode([]byte(item.String()))
+	var res *pipeline.Result
+	if len(errs) == 0 {
+		res, errs = pipeline.Render(obj, opts)
+	}
+	if len(errs) > 0 {
+		return nil, fieldResults(item, errs)
+	}
+	var results fn.Results
+	for _, w := range res.Warnings {
+		results = append(results, &fn.Result{Message: w.Message, Severity: fn.Warning,
+			ResourceRef: ref(item), Field: &fn.Field{Path: w.Field}, File: file(item)})
+	}
+	objs := make(fn.KubeObjects, 0, len(res.Objects)+1)
+	for i, o := range append([]client.Object{res.LLSD}, res.Objects...) {
+		ko, err := toKubeObject(o)
+		if err != nil {
+			return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
+		}
+		if i == 0 {
+			keepOrchestratorAnnotations(item, ko)
+		} else {
+			for _, a := range orchestratorAnnotations {
+				_, _ = ko.RemoveNestedField("metadata", "annotations", a)
+			}
+		}
+		objs = append(objs, ko)
+	}
+	return objs, results
+}
+
+// toKubeObject writes a typed object the way render.YAML does (no status, no empty fields).
+func toKubeObject(o client.Object) (*fn.KubeObject, error) {
+	data, err := render.YAML([]client.Object{o})
+	if err != nil {
+		return nil, err
+	}
+	return fn.ParseKubeObject(data)
+}
+
+// keepOrchestratorAnnotations copies the annotations the orchestrator put on the input LLSD
+// (file path, index, ids, local-config) onto its canonical form, so kustomize and kpt keep
+// tracking it.
+func keepOrchestratorAnnotations(from, to *fn.KubeObject) {
+	for k, v := range from.GetAnnotations() {
+		if to.GetAnnotation(k) == "" && !isReceipt(k) {
+			_ = to.SetAnnotation(k, v)
+		}
+	}
+}
+
+func isReceipt(annotation string) bool {
+	for _, r := range []string{pipeline.ReceiptConfigMap, pipeline.ReceiptConfigHash, pipeline.ReceiptServerVersion,
+		pipeline.ReceiptImage, pipeline.ReceiptProviderCount, pipeline.ReceiptResourceCount, pipeline.ReceiptRenderer} {
+		if r == annotation {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldResults(item *fn.KubeObject, errs field.ErrorList) fn.Results {
+	results := make(fn.Results, 0, len(errs))
+	for _, e := range errs {
+		results = append(results, &fn.Result{
+			Message:     e.ErrorBody(),
+			Severity:    fn.Error,
+			ResourceRef: ref(item),
+			Field:       &fn.Field{Path: e.Field},
+			File:        file(item),
+		})
+	}
+	return results
+}
+
+func ref(o *fn.KubeObject) *fn.ResourceRef {
+	return &fn.ResourceRef{APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Name: o.GetName(), Namespace: o.GetNamespace()}
+}
+
+func file(o *fn.KubeObject) *fn.File {
+	if o.PathAnnotation() == "" {
+		return nil
+	}
+	return &fn.File{Path: o.PathAnnotation(), Index: o.IndexAnnotation()}
+}
+
+// isLLSD matches by kind alone, so an object with a misspelled group (llamastack.ai) gets
+// the decoder's error naming the right one instead of passing through unrendered.
+func isLLSD(o *fn.KubeObject) bool { return o.GetKind() == v1alpha2.Kind }
+
+func isGenerated(o *fn.KubeObject) bool {
+	return !isLLSD(o) && o.GetLabels()[render.LabelManagedBy] == render.ManagedBy
+}
+
+func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() }
