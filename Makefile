@@ -27,6 +27,8 @@ K8S_LDFLAGS := -s -w -X $(K8S_VERSION_PKG).gitVersion=v$(ENVTEST_K8S_VERSION) \
 
 TOOLS_KEY      := $(shell sha256sum hack/tools/go.sum | cut -c1-12)
 CONTROLLER_GEN := $(LLSD_CACHE)/tools/$(TOOLS_KEY)/controller-gen
+KUSTOMIZE_KEY  := $(shell sha256sum hack/kustomize/go.sum | cut -c1-12)
+KUSTOMIZE      := $(LLSD_CACHE)/tools/kustomize-$(KUSTOMIZE_KEY)/kustomize
 
 .PHONY: help
 help: ## Show this help.
@@ -60,8 +62,8 @@ $(CONTROLLER_GEN):
 ##@ Test
 
 .PHONY: test
-test: lint envtest-assets ## Unit tests plus the envtest suites against a real kube-apiserver and etcd.
-	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) $(GO) test -count=1 ./...
+test: lint envtest-assets kustomize ## Unit tests, the envtest suites (real kube-apiserver + etcd) and the real-tool tests.
+	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -count=1 ./...
 
 .PHONY: test-unit
 test-unit: ## Unit tests only (envtest suites skip unless CI=true).
@@ -85,6 +87,15 @@ bench: ## Run the benchmarks (numbers and how to read them: docs/benchmarks.md).
 .PHONY: golden
 golden: ## Rewrite the expected files of the config golden cases; review the diff before committing.
 	$(GO) test ./pkg/config -run TestGolden -update
+
+.PHONY: kustomize
+kustomize: $(KUSTOMIZE) ## Build kustomize (pinned in hack/kustomize) for the real-tool tests.
+	@echo "KUSTOMIZE=$(KUSTOMIZE)"
+
+$(KUSTOMIZE):
+	mkdir -p $(@D)
+	cd hack/kustomize && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $@.tmp sigs.k8s.io/kustomize/kustomize/v5
+	mv $@.tmp $@
 
 .PHONY: envtest-assets
 envtest-assets: $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kube-apiserver ## Build kube-apiserver and etcd from the module proxy.

@@ -125,14 +125,24 @@ func toKubeObject(o client.Object) (*fn.KubeObject, error) {
 }
 
 // keepOrchestratorAnnotations copies the annotations the orchestrator put on the input LLSD
-// (file path, index, ids, local-config) onto its canonical form, so kustomize and kpt keep
-// tracking it.
+// (file path, index, local-config, kustomize's resource id) onto its canonical form, so
+// kustomize and kpt keep tracking it. Not the per-run ids kyaml uses to copy comments and
+// field order from an input to "its" output: its walker fails when a field changed shape,
+// as shorthand does in the canonical form (inference: {...} -> inference: [{...}]).
 func keepOrchestratorAnnotations(from, to *fn.KubeObject) {
 	for k, v := range from.GetAnnotations() {
 		if to.GetAnnotation(k) == "" && !isReceipt(k) {
 			_ = to.SetAnnotation(k, v)
 		}
 	}
+	for _, id := range runIDAnnotations {
+		_, _ = to.RemoveNestedField("metadata", "annotations", id)
+	}
+}
+
+// runIDAnnotations are kyaml's per-run ids (and the key it restores them from).
+var runIDAnnotations = []string{
+	"internal.config.kubernetes.io/id", "config.k8s.io/id", "internal.config.kubernetes.io/annotations-migration-resource-id",
 }
 
 func isReceipt(annotation string) bool {

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package e2e runs llsd under the real tools users run it with. Each tool's path comes
+// from an environment variable that `make test` sets (KUSTOMIZE, ...); without it the test
+// skips locally and fails in CI.
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/internal/testenv"
+)
+
+var llsdBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "llsd-e2e")
+	if err != nil {
+		panic(err)
+	}
+	llsdBinary = filepath.Join(dir, "llsd")
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	build := exec.Command("go", "build", "-o", llsdBinary, "./fn")
+	build.Dir, build.Stderr = root, os.Stderr
+	if err := build.Run(); err != nil {
+		panic("building llsd: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// tool returns the path of a tool from its environment variable, or skips (fails in CI).
+func tool(t *testing.T, env, how string) string {
+	path := os.Getenv(env)
+	if path == "" {
+		if testenv.InCI() {
+			t.Fatalf("%s is not set: %s", env, how)
+		}
+		t.Skipf("%s is not set: %s", env, how)
+	}
+	return path
+}
+
+func run(t *testing.T, dir string, name string, args ...string) []byte {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "%s %s: %s", name, strings.Join(args, " "), stderr.String())
+	return out
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	for name, content := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+}
+
+// objects parses a YAML stream into objects keyed by kind/name, without the annotations
+// orchestrators add for their own bookkeeping.
+func objects(t *testing.T, stream []byte) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, doc := range bytes.Split(stream, []byte("\n---")) {
+		if len(bytes.TrimSpace(doc)) == 0 {
+			continue
+		}
+		var o map[string]any
+		require.NoError(t, yaml.Unmarshal(doc, &o))
+		md, _ := o["metadata"].(map[string]any)
+		if a, ok := md["annotations"].(map[string]any); ok {
+			for k := range a {
+				if strings.HasPrefix(k, "config.kubernetes.io/") || strings.HasPrefix(k, "internal.config.kubernetes.io/") ||
+					strings.HasPrefix(k, "config.k8s.io/") || strings.HasPrefix(k, "kustomize.config.k8s.io/") {
+					delete(a, k)
+				}
+			}
+			if len(a) == 0 {
+				delete(md, "annotations")
+			}
+		}
+		out[o["kind"].(string)+"/"+md["name"].(string)] = o
+	}
+	return out
+}
+
+func keys(m map[string]map[string]any) []string {
+	var k []string
+	for key := range m {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const stackLLSD = `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata:
+  name: demo
+  namespace: ai
+%sspec:
+  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: vllm, key: token}}}
+  resources:
+    models: [llama3]
+  storage:
+    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}
+`
+
+func functionAnnotation() string {
+	return fmt.Sprintf("  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: %s\n", llsdBinary)
+}
+
+const kustomizeHow = "run `make test`, or build kustomize with `make kustomize`"
+
+// kustomize build in transformer mode gives exactly what `llsd render` gives.
+func TestKustomizeTransformerMatchesRender(t *testing.T) {
+	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"llsd.yaml":          fmt.Sprintf(stackLLSD, ""),
+		"kustomization.yaml": "resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n",
+		"llsd-fn.yaml": "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: llsd\n" +
+			functionAnnotation() + "    config.kubernetes.io/local-config: \"true\"\nspec: {}\n",
+	})
+	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
+	rendered := objects(t, run(t, dir, llsdBinary, "render", filepath.Join(dir, "llsd.yaml")))
+	require.Equal(t, keys(rendered), keys(built))
+	for k := range rendered {
+		assert.Equal(t, rendered[k], built[k], k)
+	}
+}
+
+// With namePrefix the LLSD arrives renamed; every object and reference follows.
+func TestKustomizeNamePrefix(t *testing.T) {
+	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"llsd.yaml":          fmt.Sprintf(stackLLSD, ""),
+		"kustomization.yaml": "namePrefix: team-\nresources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n",
+		"llsd-fn.yaml": "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: llsd\n" +
+			functionAnnotation() + "spec: {}\n",
+	})
+	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
+	require.Contains(t, built, "Deployment/team-demo")
+	require.Contains(t, built, "Service/team-demo-service")
+	cm := ""
+	for k := range built {
+		if len(k) > len("ConfigMap/team-demo-config-") && k[:len("ConfigMap/team-demo-config-")] == "ConfigMap/team-demo-config-" {
+			cm = k[len("ConfigMap/"):]
+		}
+	}
+	require.NotEmpty(t, cm, "the generated ConfigMap carries the prefix: %v", keys(built))
+	volumes := built["Deployment/team-demo"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["volumes"].([]any)
+	assert.Equal(t, cm, volumes[0].(map[string]any)["configMap"].(map[string]any)["name"], "the Deployment mounts the ConfigMap that exists")
+}
+
+// Generator mode: the LLSD is the function config; its objects come out once and the
+// local-config LLSD itself does not.
+func TestKustomizeGenerator(t *testing.T) {
+	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"llsd.yaml":          fmt.Sprintf(stackLLSD, functionAnnotation()),
+		"kustomization.yaml": "generators: [llsd.yaml]\n",
+	})
+	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
+	assert.Contains(t, built, "Deployment/demo")
+	assert.Contains(t, built, "Service/demo-service")
+	assert.NotContains(t, built, "LlamaStackDistribution/demo")
+}
