@@ -47,7 +47,19 @@ func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ok, err
 	})
-	if err := fn.Execute(report, stdin, stdout); err != nil {
+	// fn.Run, not fn.Execute: Execute (SDK v1.1.1) fails on a ResourceList without a
+	// functionConfig ("expected exactly one object, got 0"), which kpt fn render sends.
+	input, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "llsd: reading the ResourceList:", err)
+		return 1
+	}
+	out, err := fn.Run(report, input)
+	_, _ = stdout.Write(out)
+	if err != nil {
+		if err.Error() != "error: function failure" { // the results are printed above
+			fmt.Fprintln(stderr, "llsd:", err)
+		}
 		return 1
 	}
 	return 0

@@ -83,3 +83,22 @@ spec:
 	assert.Contains(t, out, "name: my-config")
 	assert.Contains(t, out, "image: registry.example.com/custom:1.0")
 }
+
+// As a KRM function llsd reads ResourceLists with or without a function config (kpt fn
+// render sends none), and reports failures on stderr too.
+func TestKRMFunctionOnStdin(t *testing.T) {
+	items := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- " +
+		strings.ReplaceAll(strings.TrimSpace(stack), "\n", "\n  ") + "\n"
+	var stdout, stderr bytes.Buffer
+	code := cli.Main(nil, strings.NewReader(items), &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Contains(t, stdout.String(), "kind: Deployment")
+
+	stdout.Reset()
+	bad := strings.Replace(items, "provider: vllm", "provider: watsonx", 1)
+	code = cli.Main(nil, strings.NewReader(bad), &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stdout.String(), "severity: error", "the results go back to the orchestrator")
+	assert.Contains(t, stderr.String(), `Invalid value: "watsonx"`, "and to stderr, where kustomize shows them")
+	assert.NotContains(t, stdout.String(), "kind: Deployment")
+}
