@@ -29,7 +29,7 @@ func kptPath(t *testing.T) string {
 func kptPackage(t *testing.T) string {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"Kptfile": fmt.Sprintf("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: stack\npipeline:\n  mutators:\n    - exec: %s\n", llsdBinary),
+		"Kptfile":   fmt.Sprintf("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: stack\npipeline:\n  mutators:\n    - exec: %s\n", llsdBinary),
 		"llsd.yaml": fmt.Sprintf(stackLLSD, ""),
 	})
 	return dir
