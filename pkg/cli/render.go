@@ -12,6 +12,7 @@ import (
 
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/krm"
 	"github.com/llamastack/llsd/pkg/pipeline"
 	"github.com/llamastack/llsd/pkg/render"
 )
@@ -24,20 +25,26 @@ func renderCommand(paths []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	var out bytes.Buffer
+	var docs []document
 	failed := false
-	opts := pipeline.Options{RendererVersion: Version()}
 	for _, file := range files {
-		docs, err := readDocuments(file)
+		fileDocs, err := readDocuments(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)
 			failed = true
-			continue
 		}
-		for _, doc := range docs {
-			if !renderDocument(file, doc, opts, &out, stderr) {
-				failed = true
-			}
+		docs = append(docs, fileDocs...)
+	}
+	options, err := renderOptions(docs)
+	if err != nil {
+		fmt.Fprintln(stderr, "llsd render:", err)
+		return 1
+	}
+	opts := options.PipelineOptions(Version())
+	var out bytes.Buffer
+	for _, doc := range docs {
+		if !renderDocument(doc, opts, &out, stderr) {
+			failed = true
 		}
 	}
 	if failed {
@@ -48,11 +55,13 @@ func renderCommand(paths []string, stdout, stderr io.Writer) int {
 }
 
 // renderDocument writes one input document's output: a LlamaStackDistribution becomes its
-// canonical form and objects, a previously generated object is dropped, anything else
-// passes through.
-func renderDocument(file string, doc document, opts pipeline.Options, out, stderr io.Writer) bool {
+// canonical form and objects; previously generated objects, local configuration
+// (RenderOptions, kustomization files, Kptfiles) and documents without a kind are dropped;
+// anything else passes through.
+func renderDocument(doc document, opts pipeline.Options, out, stderr io.Writer) bool {
+	file := doc.file
 	switch {
-	case doc.generated():
+	case doc.generated() || doc.localConfig() || doc.Kind == "":
 		return true
 	case doc.Kind != v1alpha2.Kind:
 		fmt.Fprintf(out, "---\n%s\n", bytes.TrimSpace(doc.raw))
@@ -83,16 +92,28 @@ func renderDocument(file string, doc document, opts pipeline.Options, out, stder
 
 // document is one YAML document of an input file.
 type document struct {
-	raw      []byte
-	Kind     string `json:"kind"`
-	Metadata struct {
-		Name   string            `json:"name"`
-		Labels map[string]string `json:"labels"`
+	raw        []byte
+	file       string
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name        string            `json:"name"`
+		Labels      map[string]string `json:"labels"`
+		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 }
 
 func (d document) generated() bool {
 	return d.Metadata.Labels[render.LabelManagedBy] == render.ManagedBy
+}
+
+func (d document) localConfig() bool {
+	return d.isRenderOptions() || d.Kind == "Kptfile" || d.Kind == "Kustomization" ||
+		d.Metadata.Annotations["config.kubernetes.io/local-config"] == "true"
+}
+
+func (d document) isRenderOptions() bool {
+	return d.APIVersion == krm.OptionsAPIVersion && d.Kind == krm.OptionsKind
 }
 
 func (d document) name() string {
@@ -113,7 +134,7 @@ func readDocuments(file string) ([]document, error) {
 		if err := yaml.Unmarshal(raw, &d); err != nil {
 			return nil, fmt.Errorf("not YAML: %v", err)
 		}
-		d.raw = raw
+		d.raw, d.file = raw, file
 		docs = append(docs, d)
 	}
 	return docs, nil

@@ -102,3 +102,25 @@ func TestKRMFunctionOnStdin(t *testing.T) {
 	assert.Contains(t, stderr.String(), `Invalid value: "watsonx"`, "and to stderr, where kustomize shows them")
 	assert.NotContains(t, stdout.String(), "kind: Deployment")
 }
+
+// Render options come from a RenderOptions document among the inputs, and from
+// LLSD_* / ARGOCD_ENV_LLSD_* variables on top; the options document is not output.
+func TestRenderOptionsFromDocumentAndEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "spec:\n", "spec:\n  networking: {expose: true}\n", 1))
+	writeFile(t, dir, "options.yaml", "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\n"+
+		"spec:\n  ingress: {className: nginx, domain: from-file.example.com}\n  imageOverrides: {starter: mirror.local/starter:0.6.0}\n")
+	t.Setenv("ARGOCD_ENV_LLSD_INGRESS_DOMAIN", "from-env.example.com")
+	code, out, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "host: my-stack.ai.from-env.example.com", "the environment wins over the document")
+	assert.Contains(t, out, "ingressClassName: nginx")
+	assert.Contains(t, out, "image: mirror.local/starter:0.6.0")
+	assert.Contains(t, out, "llamastack.io/server-version: \"0.6\"", "the mirror's tag selects the server version")
+	assert.NotContains(t, out, "kind: RenderOptions")
+
+	t.Setenv("LLSD_IMAGE_OVERRIDES", "starter")
+	code, _, stderr = run(t, "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `LLSD_IMAGE_OVERRIDES: "starter" is not name=image`)
+}

@@ -56,9 +56,9 @@ type RegistryOptions struct {
 	InsecureHosts []string `json:"insecureHosts,omitempty"`
 }
 
-// parseOptions reads a RenderOptions function config strictly: a misspelled option is an
-// error, not ignored.
-func parseOptions(data []byte) (RenderOptions, error) {
+// ParseOptions reads a RenderOptions document strictly: a misspelled option is an error,
+// not ignored.
+func ParseOptions(data []byte) (RenderOptions, error) {
 	var o RenderOptions
 	if err := yaml.UnmarshalStrict(data, &o); err != nil {
 		return o, fmt.Errorf("%s %s: %v", OptionsKind, OptionsAPIVersion, err)
@@ -69,8 +69,8 @@ func parseOptions(data []byte) (RenderOptions, error) {
 	return o, nil
 }
 
-// pipelineOptions turns render options into the pipeline's.
-func (o RenderOptions) pipelineOptions(version string) pipeline.Options {
+// PipelineOptions turns render options into the pipeline's.
+func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 	return pipeline.Options{
 		Distribution: distribution.Options{ImageOverrides: o.Spec.ImageOverrides},
 		Render: render.Options{

@@ -69,13 +69,13 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 // readFunctionConfig returns the render options, or the LLSD of generator mode. Any other
 // function config (kpt passes an empty ConfigMap) is ignored.
 func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (pipeline.Options, *fn.KubeObject, error) {
-	opts := RenderOptions{}.pipelineOptions(p.Version)
+	opts := RenderOptions{}.PipelineOptions(p.Version)
 	switch {
 	case cfg == nil || cfg.IsEmpty():
 		return opts, nil, nil
 	case cfg.GetAPIVersion() == OptionsAPIVersion && cfg.GetKind() == OptionsKind:
-		o, err := parseOptions([]byte(cfg.String()))
-		return o.pipelineOptions(p.Version), nil, err
+		o, err := ParseOptions([]byte(cfg.String()))
+		return o.PipelineOptions(p.Version), nil, err
 	case isLLSD(cfg):
 		return opts, cfg, nil
 	}
