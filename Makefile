@@ -40,6 +40,15 @@ help: ## Show this help.
 build: ## Build the llsd binary into bin/llsd (static).
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/llsd ./fn
 
+.PHONY: demo
+demo: build ## Render the examples with the embedded starter distribution (offline) into out/demo/.
+	@mkdir -p out/demo
+	@for f in examples/kustomize/transformer/llsd.yaml examples/kustomize/generator/llsd.yaml examples/kpt/llsd.yaml examples/argocd/app/llsd.yaml; do \
+	  name=$$(echo $$f | cut -d/ -f2- | tr / _ | sed 's/_llsd.yaml$$//'); \
+	  $(BIN)/llsd render $$f > out/demo/$$name.yaml; \
+	  echo "out/demo/$$name.yaml: $$(grep -c '^kind:' out/demo/$$name.yaml) objects ($$(grep '^kind:' out/demo/$$name.yaml | cut -d' ' -f2 | tr '\n' ' '))"; \
+	done
+
 ##@ Code generation
 
 .PHONY: generate

@@ -71,7 +71,7 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 	}
 	assert.Contains(t, string(out), "host: chat.ai.apps.example.com", "the plugin env reached llsd")
 
-	expected := filepath.Join(root, "app", "expected.yaml")
+	expected := filepath.Join(root, "expected.yaml") // outside app/: Argo CD renders every file there
 	if *update {
 		require.NoError(t, os.WriteFile(expected, out, 0o644))
 	}

@@ -40,6 +40,10 @@ func renderCommand(paths []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "llsd render:", err)
 		return 1
 	}
+	if err := checkUnique(docs); err != nil {
+		fmt.Fprintln(stderr, "llsd render:", err)
+		return 1
+	}
 	opts := options.PipelineOptions(Version())
 	var out bytes.Buffer
 	for _, doc := range docs {
@@ -90,6 +94,23 @@ func renderDocument(doc document, opts pipeline.Options, out, stderr io.Writer) 
 	return true
 }
 
+// checkUnique fails on two LlamaStackDistributions with the same namespace and name: their
+// objects would collide.
+func checkUnique(docs []document) error {
+	seen := map[string]string{}
+	for _, d := range docs {
+		if d.Kind != v1alpha2.Kind || d.generated() || d.localConfig() {
+			continue
+		}
+		key := d.Metadata.Namespace + "/" + d.Metadata.Name
+		if first, ok := seen[key]; ok {
+			return fmt.Errorf("LlamaStackDistribution %s is in %s and in %s: render each once", d.name(), first, d.file)
+		}
+		seen[key] = d.file
+	}
+	return nil
+}
+
 // document is one YAML document of an input file.
 type document struct {
 	raw        []byte
@@ -98,6 +119,7 @@ type document struct {
 	Kind       string `json:"kind"`
 	Metadata   struct {
 		Name        string            `json:"name"`
+		Namespace   string            `json:"namespace"`
 		Labels      map[string]string `json:"labels"`
 		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`

@@ -61,11 +61,11 @@ func TestRenderPrintsTheManifests(t *testing.T) {
 func TestRenderFailsWithoutPartialOutput(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "a-good.yaml", stack)
-	writeFile(t, dir, "b-bad.yaml", strings.Replace(stack, "provider: vllm", "provider: watsonx", 1))
+	writeFile(t, dir, "b-bad.yaml", strings.NewReplacer("provider: vllm", "provider: watsonx", "name: my-stack", "name: other").Replace(stack))
 	code, out, stderr := run(t, "render", dir)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out, "one bad LLSD means no manifests at all")
-	assert.Contains(t, stderr, `b-bad.yaml: LlamaStackDistribution my-stack: spec.providers.inference[0].provider: Invalid value: "watsonx"`)
+	assert.Contains(t, stderr, `b-bad.yaml: LlamaStackDistribution other: spec.providers.inference[0].provider: Invalid value: "watsonx"`)
 }
 
 func TestRenderOverrideConfigUsesTheUsersConfigMap(t *testing.T) {
@@ -123,4 +123,14 @@ func TestRenderOptionsFromDocumentAndEnvironment(t *testing.T) {
 	code, _, stderr = run(t, "render", dir)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, `LLSD_IMAGE_OVERRIDES: "starter" is not name=image`)
+}
+
+func TestRenderRejectsTheSameLLSDTwice(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.yaml", stack)
+	writeFile(t, dir, "b.yaml", stack)
+	code, out, stderr := run(t, "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "LlamaStackDistribution my-stack is in "+filepath.Join(dir, "a.yaml")+" and in "+filepath.Join(dir, "b.yaml"))
 }
