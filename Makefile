@@ -91,7 +91,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 
 .PHONY: bench
 bench: ## Run the benchmarks (numbers and how to read them: docs/benchmarks.md).
-	$(GO) test ./pkg/... -run '^$$' -bench . -benchmem -count $${BENCHCOUNT:-5}
+	$(GO) test ./pkg/... ./internal/e2e -run '^$$' -bench . -benchmem -count $${BENCHCOUNT:-5}
 
 .PHONY: golden
 golden: ## Rewrite the expected files of the config golden cases; review the diff before committing.

@@ -21,7 +21,7 @@ import (
 	"github.com/llamastack/llsd/internal/testenv"
 )
 
-var llsdBinary string
+var llsdBinary, identityBinary string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "llsd-e2e")
@@ -29,12 +29,15 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	llsdBinary = filepath.Join(dir, "llsd")
+	identityBinary = filepath.Join(dir, "identityfn")
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	build := exec.Command("go", "build", "-o", llsdBinary, "./fn")
-	build.Dir, build.Stderr = root, os.Stderr
-	if err := build.Run(); err != nil {
-		panic("building llsd: " + err.Error())
+	for binary, pkg := range map[string]string{llsdBinary: "./fn", identityBinary: "./internal/e2e/identityfn"} {
+		build := exec.Command("go", "build", "-trimpath", "-o", binary, pkg)
+		build.Dir, build.Stderr, build.Env = root, os.Stderr, append(os.Environ(), "CGO_ENABLED=0")
+		if err := build.Run(); err != nil {
+			panic("building " + pkg + ": " + err.Error())
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

@@ -84,16 +84,9 @@ func (m meta) object(name string) metav1.ObjectMeta {
 func YAML(objects []client.Object) ([]byte, error) {
 	var buf bytes.Buffer
 	for _, o := range objects {
-		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+		u, err := Manifest(o)
 		if err != nil {
 			return nil, err
-		}
-		delete(u, "status")
-		if md, ok := u["metadata"].(map[string]any); ok {
-			delete(md, "creationTimestamp")
-			if a, ok := md["annotations"].(map[string]any); ok && len(a) == 0 {
-				delete(md, "annotations")
-			}
 		}
 		data, err := yaml.Marshal(u)
 		if err != nil {
@@ -103,4 +96,21 @@ func YAML(objects []client.Object) ([]byte, error) {
 		buf.Write(data)
 	}
 	return buf.Bytes(), nil
+}
+
+// Manifest is an object as it belongs in Git: a plain map without status, creation
+// timestamp or empty annotations.
+func Manifest(o client.Object) (map[string]any, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+	if err != nil {
+		return nil, err
+	}
+	delete(u, "status")
+	if md, ok := u["metadata"].(map[string]any); ok {
+		delete(md, "creationTimestamp")
+		if a, ok := md["annotations"].(map[string]any); ok && len(a) == 0 {
+			delete(md, "annotations")
+		}
+	}
+	return u, nil
 }
