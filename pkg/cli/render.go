@@ -45,6 +45,7 @@ func renderCommand(paths []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	opts := options.PipelineOptions(Version())
+	opts.ConfigMaps = configMaps(docs)
 	var out bytes.Buffer
 	for _, doc := range docs {
 		if !renderDocument(doc, opts, &out, stderr) {
@@ -92,6 +93,23 @@ func renderDocument(doc document, opts pipeline.Options, out, stderr io.Writer) 
 	}
 	_, _ = out.Write(data)
 	return true
+}
+
+// configMaps are the user's ConfigMaps among the inputs, by namespace/name.
+func configMaps(docs []document) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, d := range docs {
+		if d.Kind != "ConfigMap" || d.generated() {
+			continue
+		}
+		var cm struct {
+			Data map[string]string `json:"data"`
+		}
+		if yaml.Unmarshal(d.raw, &cm) == nil {
+			out[d.Metadata.Namespace+"/"+d.Metadata.Name] = cm.Data
+		}
+	}
+	return out
 }
 
 // checkUnique fails on two LlamaStackDistributions with the same namespace and name: their

@@ -82,6 +82,20 @@ spec:
 	assert.NotContains(t, out, "kind: ConfigMap", "the user's ConfigMap is theirs: llsd generates none")
 	assert.Contains(t, out, "name: my-config")
 	assert.Contains(t, out, "image: registry.example.com/custom:1.0")
+	assert.NotContains(t, out, "llamastack.io/config-hash", "the ConfigMap is not in the input: its content is unknown")
+
+	// With the ConfigMap in the input, its content drives rollouts: an edit changes the pod template.
+	hashes := map[string]bool{}
+	for _, content := range []string{"version: 2", "version: 2\ndistro_name: changed"} {
+		writeFile(t, dir, "config.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: my-config}\ndata:\n  config.yaml: |\n    "+
+			strings.ReplaceAll(content, "\n", "\n    ")+"\n")
+		code, out, stderr := run(t, "render", dir)
+		require.Equal(t, 0, code, stderr)
+		i := strings.Index(out, "llamastack.io/config-hash: ")
+		require.Positive(t, i, out)
+		hashes[out[i:i+90]] = true
+	}
+	assert.Len(t, hashes, 2)
 }
 
 // As a KRM function llsd reads ResourceLists with or without a function config (kpt fn

@@ -35,6 +35,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 		rl.Results = append(rl.Results, fn.ErrorConfigObjectResult(err, rl.FunctionConfig))
 		return false, nil
 	}
+	opts.ConfigMaps = configMaps(rl.Items)
 	var out fn.KubeObjects
 	var results fn.Results
 	seen := map[string]bool{}
@@ -189,3 +190,16 @@ func isGenerated(o *fn.KubeObject) bool {
 }
 
 func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() }
+
+// configMaps are the user's ConfigMaps among the items, by namespace/name.
+func configMaps(items fn.KubeObjects) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, item := range items {
+		if item.GetKind() != "ConfigMap" || item.GetAPIVersion() != "v1" || isGenerated(item) {
+			continue
+		}
+		data, _, _ := item.NestedStringMap("data")
+		out[key(item)] = data
+	}
+	return out
+}

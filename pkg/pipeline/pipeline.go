@@ -35,6 +35,9 @@ type Options struct {
 	Render       render.Options
 	// RendererVersion is written into the receipt.
 	RendererVersion string
+	// ConfigMaps are the ConfigMaps among the inputs, by namespace/name, with their data:
+	// an overrideConfig ConfigMap found here drives rollouts by its content hash.
+	ConfigMaps map[string]map[string]string
 }
 
 // Result is one rendered LlamaStackDistribution.
@@ -82,16 +85,21 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result
 	if ferr != nil {
 		return nil, field.ErrorList{ferr}
 	}
-	out := render.Render(render.Input{
+	in := render.Input{
 		Object:       obj,
 		Distribution: &distribution.Resolved{Image: image},
 		UserConfig:   obj.Spec.OverrideConfig.ConfigMapName,
 		Options:      opts.Render,
-	})
+	}
+	if data, ok := opts.ConfigMaps[obj.Namespace+"/"+obj.Spec.OverrideConfig.ConfigMapName]; ok {
+		in.UserConfigHash = render.ConfigMapDataHash(data)
+	}
+	out := render.Render(in)
 	llsd := withReceipt(obj, map[string]string{
-		ReceiptConfigMap: out.ConfigMapName,
-		ReceiptImage:     image,
-		ReceiptRenderer:  "llsd " + opts.RendererVersion,
+		ReceiptConfigMap:  out.ConfigMapName,
+		ReceiptConfigHash: out.ConfigHash,
+		ReceiptImage:      image,
+		ReceiptRenderer:   "llsd " + opts.RendererVersion,
 	})
 	return &Result{LLSD: llsd, Objects: out.Objects}, nil
 }
@@ -109,7 +117,9 @@ func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt map[string]string
 		delete(out.Annotations, key)
 	}
 	for k, v := range receipt {
-		out.Annotations[k] = v
+		if v != "" {
+			out.Annotations[k] = v
+		}
 	}
 	return out
 }

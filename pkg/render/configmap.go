@@ -3,9 +3,6 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -26,7 +23,7 @@ func configMap(m meta, res *config.Result) (*corev1.ConfigMap, string) {
 	if res.Launcher != nil {
 		data[LauncherKey] = string(res.Launcher)
 	}
-	hash := dataHash(data)
+	hash := ConfigMapDataHash(data)
 	immutable := true
 	cm := &corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
@@ -36,19 +33,4 @@ func configMap(m meta, res *config.Result) (*corev1.ConfigMap, string) {
 	}
 	cm.Annotations["argocd.argoproj.io/sync-options"] = "PruneLast=true"
 	return cm, hash
-}
-
-// dataHash is the hex sha256 of the ConfigMap's data in key order: config.yaml, then the
-// launcher, so a changed launcher is a new ConfigMap too.
-func dataHash(data map[string]string) string {
-	h := sha256.New()
-	for _, key := range []string{ConfigKey, LauncherKey} {
-		if v, ok := data[key]; ok {
-			h.Write([]byte(key))
-			h.Write([]byte{0})
-			h.Write([]byte(v))
-			h.Write([]byte{0})
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

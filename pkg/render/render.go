@@ -4,6 +4,9 @@ package render
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,7 +26,10 @@ type Input struct {
 	Config *config.Result
 	// UserConfig names the user's ConfigMap with config.yaml (overrideConfig), used as is.
 	UserConfig string
-	Options    Options
+	// UserConfigHash is the content hash of that ConfigMap when it is known (it was in the
+	// input): it goes on the pod template, so editing the ConfigMap rolls the pods.
+	UserConfigHash string
+	Options        Options
 }
 
 // Output are the rendered objects, in a fixed order, and the generated ConfigMap's name.
@@ -39,7 +45,7 @@ type Output struct {
 // pruning belongs to the GitOps tool.
 func Render(in Input) Output {
 	m := meta{names: NamesFor(in.Object), namespace: in.Object.Namespace}
-	out := Output{ConfigMapName: in.UserConfig}
+	out := Output{ConfigMapName: in.UserConfig, ConfigHash: in.UserConfigHash}
 	if in.Config != nil {
 		cm, hash := configMap(m, in.Config)
 		out.ConfigMapName, out.ConfigHash = cm.Name, hash
@@ -113,4 +119,22 @@ func Manifest(o client.Object) (map[string]any, error) {
 		}
 	}
 	return u, nil
+}
+
+// ConfigMapDataHash is the content hash of a ConfigMap's data: hex sha256 over its keys in
+// order, each key and value followed by a zero byte.
+func ConfigMapDataHash(data map[string]string) string {
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		h.Write([]byte(k))
+		h.Write([]byte{0})
+		h.Write([]byte(data[k]))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
