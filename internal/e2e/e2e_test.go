@@ -48,10 +48,7 @@ func TestMain(m *testing.M) {
 func tool(t *testing.T, env, how string) string {
 	path := os.Getenv(env)
 	if path == "" {
-		if testenv.InCI() {
-			t.Fatalf("%s is not set: %s", env, how)
-		}
-		t.Skipf("%s is not set: %s", env, how)
+		testenv.Need(t, env+" is not set: "+how)
 	}
 	return path
 }

@@ -30,18 +30,23 @@ func functionAnnotation() string {
 	return fmt.Sprintf("  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: %s\n", llsdBinary)
 }
 
+// transformerFiles is a kustomization with stackLLSD and llsd as its transformer.
+func transformerFiles(kustomization string) map[string]string {
+	return map[string]string{
+		"llsd.yaml":          fmt.Sprintf(stackLLSD, ""),
+		"kustomization.yaml": kustomization,
+		"llsd-fn.yaml": "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: llsd\n" +
+			functionAnnotation() + "    config.kubernetes.io/local-config: \"true\"\nspec: {}\n",
+	}
+}
+
 const kustomizeHow = "run `make test`, or build kustomize with `make kustomize`"
 
 // kustomize build in transformer mode gives exactly what `llsd render` gives.
 func TestKustomizeTransformerMatchesRender(t *testing.T) {
 	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"llsd.yaml":          fmt.Sprintf(stackLLSD, ""),
-		"kustomization.yaml": "resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n",
-		"llsd-fn.yaml": "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: llsd\n" +
-			functionAnnotation() + "    config.kubernetes.io/local-config: \"true\"\nspec: {}\n",
-	})
+	writeFiles(t, dir, transformerFiles("resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n"))
 	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
 	rendered := objects(t, run(t, dir, llsdBinary, "render", filepath.Join(dir, "llsd.yaml")))
 	require.Equal(t, keys(rendered), keys(built))
@@ -54,12 +59,7 @@ func TestKustomizeTransformerMatchesRender(t *testing.T) {
 func TestKustomizeNamePrefix(t *testing.T) {
 	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"llsd.yaml":          fmt.Sprintf(stackLLSD, ""),
-		"kustomization.yaml": "namePrefix: team-\nresources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n",
-		"llsd-fn.yaml": "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: llsd\n" +
-			functionAnnotation() + "spec: {}\n",
-	})
+	writeFiles(t, dir, transformerFiles("namePrefix: team-\nresources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n"))
 	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
 	require.Contains(t, built, "Deployment/team-demo")
 	require.Contains(t, built, "Service/team-demo-service")

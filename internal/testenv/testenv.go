@@ -42,3 +42,20 @@ func Start(env *envtest.Environment) (*rest.Config, error) {
 	env.ErrorIfCRDPathMissing = true
 	return env.Start()
 }
+
+// Need skips the test when reason is not empty (a tool or data it needs is missing), and
+// fails it in CI, where everything must be present.
+func Need(t interface {
+	Helper()
+	Fatal(...any)
+	Skip(...any)
+}, reason string) {
+	t.Helper()
+	if reason == "" {
+		return
+	}
+	if InCI() {
+		t.Fatal(reason)
+	}
+	t.Skip(reason)
+}

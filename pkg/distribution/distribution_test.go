@@ -17,15 +17,6 @@ import (
 	"github.com/llamastack/llsd/pkg/distribution"
 )
 
-func needShared(t *testing.T) {
-	if reason := servercheck.MissingShared(); reason != "" {
-		if testenv.InCI() {
-			t.Fatal(reason)
-		}
-		t.Skip(reason)
-	}
-}
-
 func upstream(t *testing.T, file string) map[string]any {
 	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", file))
 	require.NoError(t, err)
@@ -37,7 +28,7 @@ func upstream(t *testing.T, file string) map[string]any {
 // Each embedded base config is the config the image ships, read the way the server reads
 // it; the only difference allowed is the dead registered_resources.vector_dbs key.
 func TestEmbeddedBasesEqualUpstream(t *testing.T) {
-	needShared(t)
+	testenv.Need(t, servercheck.MissingShared())
 	for _, tc := range []struct{ name, image, upstream string }{
 		{"starter", "docker.io/llamastack/distribution-starter:0.6.0", "v0.6.0/starter_config.yaml"},
 		{"starter", "docker.io/llamastack/distribution-starter:0.7.1", "v0.7.1/starter_config.yaml"},
@@ -118,7 +109,7 @@ func TestVersionFromTag(t *testing.T) {
 
 // The structural fingerprint tells every upstream config's version (or its era).
 func TestFingerprintOfUpstreamConfigs(t *testing.T) {
-	needShared(t)
+	testenv.Need(t, servercheck.MissingShared())
 	for file, want := range map[string]distribution.Version{
 		"v0.2.14/remote-vllm_run.yaml":          "0.2",
 		"v0.4.5/meta-reference-gpu_config.yaml": "0.4",
