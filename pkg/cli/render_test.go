@@ -148,3 +148,13 @@ func TestRenderRejectsTheSameLLSDTwice(t *testing.T) {
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "LlamaStackDistribution my-stack is in "+filepath.Join(dir, "a.yaml")+" and in "+filepath.Join(dir, "b.yaml"))
 }
+
+func TestRenderRejectsACABundleFromAnotherNamespace(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "spec:\n",
+		"spec:\n  networking: {tls: {caBundle: {configMapName: corp-ca, configMapNamespace: security}}}\n", 1))
+	code, out, stderr := run(t, "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, `spec.networking.tls.caBundle.configMapNamespace: Invalid value: "security": a pod can mount only ConfigMaps of its own namespace`)
+}

@@ -52,7 +52,7 @@ type Result struct {
 // Render renders a decoded, defaulted object. Nothing is returned on error: never a partial
 // output.
 func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
-	if errs := v1alpha2.Validate(obj); len(errs) > 0 {
+	if errs := append(v1alpha2.Validate(obj), mountable(obj)...); len(errs) > 0 {
 		return nil, errs
 	}
 	if obj.Spec.OverrideConfig != nil {
@@ -77,6 +77,21 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 		ReceiptRenderer:      "llsd " + opts.RendererVersion,
 	})
 	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: res.Warnings}, nil
+}
+
+// mountable rejects references a pod cannot mount: a CA bundle ConfigMap in another
+// namespace (volumes only see the pod's own namespace).
+func mountable(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
+	tls := obj.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil {
+		return nil
+	}
+	ns := tls.CABundle.ConfigMapNamespace
+	if ns == "" || obj.Namespace == "" || ns == obj.Namespace { // without a namespace, it is decided at apply time
+		return nil
+	}
+	return field.ErrorList{field.Invalid(field.NewPath("spec", "networking", "tls", "caBundle", "configMapNamespace"), ns,
+		"a pod can mount only ConfigMaps of its own namespace: copy the CA bundle into the LlamaStackDistribution's namespace and remove configMapNamespace")}
 }
 
 // renderOverride runs the user's own config.yaml: no generation, the ConfigMap is theirs.
