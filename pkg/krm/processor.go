@@ -105,7 +105,7 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 			return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
 		}
 		if i == 0 {
-			keepOrchestratorAnnotations(item, ko)
+			dropRunIDs(ko)
 		} else {
 			for _, a := range orchestratorAnnotations {
 				_, _ = ko.RemoveNestedField("metadata", "annotations", a)
@@ -125,35 +125,18 @@ func toKubeObject(o client.Object) (*fn.KubeObject, error) {
 	return fn.ParseKubeObject(data)
 }
 
-// keepOrchestratorAnnotations copies the annotations the orchestrator put on the input LLSD
-// (file path, index, local-config, kustomize's resource id) onto its canonical form, so
-// kustomize and kpt keep tracking it. Not the per-run ids kyaml uses to copy comments and
-// field order from an input to "its" output: its walker fails when a field changed shape,
-// as shorthand does in the canonical form (inference: {...} -> inference: [{...}]).
-func keepOrchestratorAnnotations(from, to *fn.KubeObject) {
-	for k, v := range from.GetAnnotations() {
-		if to.GetAnnotation(k) == "" && !isReceipt(k) {
-			_ = to.SetAnnotation(k, v)
-		}
+// dropRunIDs removes kyaml's per-run ids from the canonical LLSD. It is decoded from the
+// input item, so it carries the orchestrator's other annotations (path, index, local-config,
+// kustomize's resource id) already. The ids make kyaml copy comments and field order from the
+// input item onto it, and its walker fails when shorthand changed shape in the canonical
+// form (inference: {...} -> inference: [{...}]).
+func dropRunIDs(o *fn.KubeObject) {
+	for _, id := range []string{
+		"internal.config.kubernetes.io/id", "config.k8s.io/id",
+		"internal.config.kubernetes.io/annotations-migration-resource-id", // kyaml restores the ids from it
+	} {
+		_, _ = o.RemoveNestedField("metadata", "annotations", id)
 	}
-	for _, id := range runIDAnnotations {
-		_, _ = to.RemoveNestedField("metadata", "annotations", id)
-	}
-}
-
-// runIDAnnotations are kyaml's per-run ids (and the key it restores them from).
-var runIDAnnotations = []string{
-	"internal.config.kubernetes.io/id", "config.k8s.io/id", "internal.config.kubernetes.io/annotations-migration-resource-id",
-}
-
-func isReceipt(annotation string) bool {
-	for _, r := range []string{pipeline.ReceiptConfigMap, pipeline.ReceiptConfigHash, pipeline.ReceiptServerVersion,
-		pipeline.ReceiptImage, pipeline.ReceiptProviderCount, pipeline.ReceiptResourceCount, pipeline.ReceiptRenderer} {
-		if r == annotation {
-			return true
-		}
-	}
-	return false
 }
 
 func fieldResults(item *fn.KubeObject, errs field.ErrorList) fn.Results {
