@@ -5,7 +5,6 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -71,15 +70,18 @@ func validate(paths []string, stdout, stderr io.Writer) int {
 	}
 	checked, failed := 0, 0
 	for _, file := range files {
-		docs, err := llsdDocuments(file)
+		docs, err := readDocuments(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)
 			failed++
 			continue
 		}
 		for _, doc := range docs {
+			if doc.Kind != v1alpha2.Kind {
+				continue
+			}
 			checked++
-			if !report(file, doc, stderr) {
+			if !report(file, doc.raw, stderr) {
 				failed++
 			}
 		}
@@ -150,25 +152,6 @@ func yamlFiles(paths []string) ([]string, error) {
 	return files, nil
 }
 
-// llsdDocuments splits a YAML stream and keeps the LlamaStackDistributions.
-func llsdDocuments(file string) ([][]byte, error) {
-	data, err := readFile(file)
-	if err != nil {
-		return nil, err
-	}
-	var out [][]byte
-	for _, doc := range splitYAML(data) {
-		var tm struct{ Kind string }
-		if err := yaml.Unmarshal(doc, &tm); err != nil {
-			return nil, errors.New("not YAML: " + err.Error())
-		}
-		if tm.Kind == v1alpha2.Kind {
-			out = append(out, doc)
-		}
-	}
-	return out, nil
-}
-
 func splitYAML(data []byte) [][]byte {
 	var docs [][]byte
 	for _, doc := range bytes.Split(append([]byte("\n"), data...), []byte("\n---")) {
@@ -178,5 +161,3 @@ func splitYAML(data []byte) [][]byte {
 	}
 	return docs
 }
-
-func readFile(file string) ([]byte, error) { return os.ReadFile(file) }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -164,7 +165,7 @@ func (d document) name() string {
 }
 
 func readDocuments(file string) ([]document, error) {
-	data, err := readFile(file)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
