@@ -40,11 +40,9 @@ func portName(obj *v1alpha2.LlamaStackDistribution) string {
 	return PortName
 }
 
+// appProtocol is the port's protocol, which is also its name (http or https).
 func appProtocol(obj *v1alpha2.LlamaStackDistribution) *string {
-	p := "http"
-	if tlsEnabled(obj) {
-		p = "https"
-	}
+	p := portName(obj)
 	return &p
 }
 
