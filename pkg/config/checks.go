@@ -14,14 +14,15 @@ import (
 // not exist or is of the wrong family; the server would only find out when the provider
 // starts ("Unknown KVStore backend").
 func (g *generator) checkBackendReferences() {
-	backends := mapAt(mapAt(g.cfg, "storage"), "backends")
+	storage := mapAt(g.cfg, "storage")
+	backends, stores := mapAt(storage, "backends"), mapAt(storage, "stores")
 	family := func(name string) string {
 		t, _ := mapAt(backends, name)["type"].(string)
 		family, _, _ := strings.Cut(t, "_")
 		return family
 	}
-	for _, store := range sortedKeys(mapAt(mapAt(g.cfg, "storage"), "stores")) {
-		ref := mapAt(mapAt(mapAt(g.cfg, "storage"), "stores"), store)
+	for _, store := range sortedKeys(stores) {
+		ref := mapAt(stores, store)
 		want := "sql"
 		if store == "metadata" || store == "prompts" || store == "connectors" {
 			want = "kv"
