@@ -49,9 +49,7 @@ func (g *generator) applyKV(kv *v1alpha2.KVStorageSpec) {
 	backends := ensureMap(ensureMap(g.cfg, "storage"), "backends")
 	switch kv.Type {
 	case v1alpha2.StorageTypeSQLite:
-		if current, _ := backends[name].(map[string]any); current == nil || current["type"] != "kv_sqlite" {
-			backends[name] = map[string]any{"type": "kv_sqlite", "db_path": g.sqliteDir() + "/kvstore.db"}
-		}
+		g.useSQLite(backends, name, "kv_sqlite", "kvstore.db")
 	case v1alpha2.StorageTypeRedis:
 		path := storagePath.Child("kv", "endpoint")
 		host, port, err := parseRedisEndpoint(kv.Endpoint)
@@ -77,9 +75,7 @@ func (g *generator) applySQL(sql *v1alpha2.SQLStorageSpec) {
 	backends := ensureMap(ensureMap(g.cfg, "storage"), "backends")
 	switch sql.Type {
 	case v1alpha2.StorageTypeSQLite:
-		if current, _ := backends[name].(map[string]any); current == nil || current["type"] != "sql_sqlite" {
-			backends[name] = map[string]any{"type": "sql_sqlite", "db_path": g.sqliteDir() + "/sql_store.db"}
-		}
+		g.useSQLite(backends, name, "sql_sqlite", "sql_store.db")
 	case v1alpha2.StorageTypePostgres:
 		// The server takes no connection string: the launcher splits it into these.
 		backends[name] = map[string]any{
@@ -92,6 +88,14 @@ func (g *generator) applySQL(sql *v1alpha2.SQLStorageSpec) {
 		}
 		g.addSecret(EnvSQLConnectionString, sql.ConnectionString.SecretKeyRef, storagePath.Child("sql", "connectionString"))
 		g.launcher.postgres = true
+	}
+}
+
+// useSQLite makes backend name a sqlite backend of the given type; one that already is
+// stays untouched (with its own path).
+func (g *generator) useSQLite(backends map[string]any, name, backendType, file string) {
+	if current, _ := backends[name].(map[string]any); current == nil || current["type"] != backendType {
+		backends[name] = map[string]any{"type": backendType, "db_path": g.sqliteDir() + "/" + file}
 	}
 }
 
