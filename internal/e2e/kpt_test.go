@@ -50,31 +50,34 @@ func packageFiles(t *testing.T, dir string) map[string]string {
 	return files
 }
 
-// kpt fn render writes the objects into the package; rendering again changes nothing (the
-// previous objects are replaced, not duplicated).
+// kpt fn render writes an LLSD's objects into one file beside it; rendering again changes
+// nothing, and after an edit the file holds the new objects only (no stale ConfigMap).
 func TestKptRenderTwice(t *testing.T) {
 	kpt := kptPath(t)
 	dir := kptPackage(t)
 	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
 	first := packageFiles(t, dir)
 	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
-	second := packageFiles(t, dir)
-	assert.Equal(t, first, second)
+	assert.Equal(t, first, packageFiles(t, dir))
 
 	var names []string
 	for name := range first {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	all := strings.Join(names, " ")
-	assert.Contains(t, all, "ai/deployment_demo.yaml")
-	assert.Contains(t, all, "ai/service_demo-service.yaml")
-	deployments := 0
-	for _, content := range first {
-		deployments += strings.Count(content, "kind: Deployment")
-	}
-	assert.Equal(t, 1, deployments)
+	assert.Equal(t, []string{"Kptfile", "demo.generated.yaml", "llsd.yaml"}, names)
+	generated := first["demo.generated.yaml"]
+	assert.Equal(t, 1, strings.Count(generated, "\nkind: Deployment"))
 	assert.Contains(t, first["llsd.yaml"], "llamastack.io/config-map: demo-config-", "the LLSD carries its render receipt")
+
+	edited := strings.Replace(first["llsd.yaml"], "llama3", "llama4", 1)
+	writeFiles(t, dir, map[string]string{"llsd.yaml": edited})
+	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
+	after := packageFiles(t, dir)
+	assert.Len(t, after, 3)
+	assert.Equal(t, 1, strings.Count(after["demo.generated.yaml"], "\nkind: ConfigMap"), "the old ConfigMap is gone")
+	assert.NotEqual(t, generated, after["demo.generated.yaml"])
+	assert.Contains(t, after["demo.generated.yaml"], "llama4")
 }
 
 // kpt fn eval --exec gives the same objects as llsd render.

@@ -39,6 +39,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	var out fn.KubeObjects
 	var results fn.Results
 	seen := map[string]bool{}
+	files := fileIndexes{}
 	for _, item := range rl.Items {
 		switch {
 		case isGenerated(item):
@@ -47,7 +48,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 			seen[key(item)] = true
 			objs, res := p.renderItem(item, opts)
 			results = append(results, res...)
-			out = append(out, objs...)
+			out = append(out, files.place(item, objs)...)
 		default:
 			out = append(out, item)
 		}

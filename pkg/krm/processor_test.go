@@ -3,6 +3,8 @@
 package krm_test
 
 import (
+	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
@@ -39,4 +41,47 @@ items:
 	second, err := fn.Run(krm.Processor{Version: "test"}, first)
 	require.NoError(t, err)
 	assert.Equal(t, string(first), string(second))
+}
+
+// Objects of an LLSD read from a package file go into <dir>/<name>.generated.yaml, numbered
+// without gaps per file, so kpt writes one file per LLSD; the LLSD stays in its own file.
+func TestGeneratedObjectsBesideTheirLLSD(t *testing.T) {
+	llsd := func(name, path, index string) string {
+		return `- apiVersion: llamastack.io/v1alpha2
+  kind: LlamaStackDistribution
+  metadata:
+    name: ` + name + `
+    namespace: ai
+    annotations: {internal.config.kubernetes.io/path: '` + path + `', internal.config.kubernetes.io/index: '` + index + `'}
+  spec: {distribution: {name: starter}}
+`
+	}
+	input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+		llsd("chat", "stacks/llsd.yaml", "0") + llsd("rag", "stacks/llsd.yaml", "1") + llsd("edge", "llsd.yaml", "0")
+	out, err := fn.Run(krm.Processor{Version: "test"}, []byte(input))
+	require.NoError(t, err)
+	rl, err := fn.ParseResourceList(out)
+	require.NoError(t, err)
+
+	indexes := map[string][]int{}
+	for _, o := range rl.Items {
+		path := o.GetAnnotation("internal.config.kubernetes.io/path")
+		if o.GetKind() == "LlamaStackDistribution" {
+			assert.Contains(t, []string{"stacks/llsd.yaml", "llsd.yaml"}, path, o.GetName())
+			continue
+		}
+		assert.Equal(t, path, o.GetAnnotation("config.kubernetes.io/path"), "legacy twin agrees")
+		index, err := strconv.Atoi(o.GetAnnotation("internal.config.kubernetes.io/index"))
+		require.NoError(t, err)
+		indexes[path] = append(indexes[path], index)
+	}
+	require.Len(t, indexes, 3, "one file per LLSD: %v", indexes)
+	for file, got := range indexes {
+		sort.Ints(got)
+		for i, index := range got {
+			assert.Equal(t, i, index, file)
+		}
+	}
+	assert.Contains(t, indexes, "stacks/chat.generated.yaml")
+	assert.Contains(t, indexes, "edge.generated.yaml")
 }
