@@ -6,6 +6,9 @@
 package krm
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -38,14 +41,16 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	opts.ConfigMaps = configMaps(rl.Items)
 	var out fn.KubeObjects
 	var results fn.Results
-	seen := map[string]bool{}
+	seen := map[string]*fn.KubeObject{}
 	files := fileIndexes{}
 	for _, item := range rl.Items {
 		switch {
 		case isGenerated(item):
 			continue // replaced by this render
+		case isLLSD(item) && seen[key(item)] != nil:
+			results = append(results, duplicateResult(seen[key(item)], item))
 		case isLLSD(item):
-			seen[key(item)] = true
+			seen[key(item)] = item
 			objs, res := p.renderItem(item, opts)
 			results = append(results, res...)
 			out = append(out, files.place(item, objs)...)
@@ -55,7 +60,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	}
 	// Generator mode: the LLSD is the function config. kustomize also passes it as an item;
 	// render it once.
-	if llsdConfig != nil && !seen[key(llsdConfig)] {
+	if llsdConfig != nil && seen[key(llsdConfig)] == nil {
 		objs, res := p.renderItem(llsdConfig, opts)
 		results = append(results, res...)
 		out = append(out, objs...)
@@ -137,6 +142,20 @@ func dropRunIDs(o *fn.KubeObject) {
 		"internal.config.kubernetes.io/annotations-migration-resource-id", // kyaml restores the ids from it
 	} {
 		_, _ = o.RemoveNestedField("metadata", "annotations", id)
+	}
+}
+
+// duplicateResult rejects a second LLSD of the same namespace and name: both would generate
+// the same objects.
+func duplicateResult(first, again *fn.KubeObject) *fn.Result {
+	where := ""
+	if first.PathAnnotation() != "" && again.PathAnnotation() != "" {
+		where = fmt.Sprintf(" (%s and %s)", first.PathAnnotation(), again.PathAnnotation())
+	}
+	return &fn.Result{
+		Message: fmt.Sprintf("LlamaStackDistribution %s appears twice%s: both would generate the same objects; "+
+			"give one another name or namespace", strings.TrimPrefix(key(again), "/"), where),
+		Severity: fn.Error, ResourceRef: ref(again), File: file(again),
 	}
 }
 
