@@ -25,6 +25,10 @@ K8S_LDFLAGS := -s -w -X $(K8S_VERSION_PKG).gitVersion=v$(ENVTEST_K8S_VERSION) \
   -X $(K8S_VERSION_PKG).gitMajor=1 -X $(K8S_VERSION_PKG).gitMinor=$(ENVTEST_K8S_MINOR) \
   -X $(K8S_VERSION_PKG).gitTreeState=clean -X $(K8S_VERSION_PKG).buildDate=1970-01-01T00:00:00Z
 
+# Podman settings for the container-mode tests (runc, fixed ulimits: what works in a sandbox
+# without CAP_SYS_RESOURCE). Set CONTAINERS_CONF= to use your own.
+export CONTAINERS_CONF ?= $(CURDIR)/hack/image/containers.conf
+
 TOOLS_KEY      := $(shell sha256sum hack/tools/go.sum | cut -c1-12)
 CONTROLLER_GEN := $(LLSD_CACHE)/tools/$(TOOLS_KEY)/controller-gen
 KUSTOMIZE_KEY  := $(shell sha256sum hack/kustomize/go.sum | cut -c1-12)
@@ -39,6 +43,16 @@ help: ## Show this help.
 .PHONY: build
 build: ## Build the llsd binary into bin/llsd (static).
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/llsd ./fn
+
+CONTAINER_TOOL ?= podman
+IMAGE          ?= localhost/llsd:dev
+
+.PHONY: image
+image: ## Build the KRM function image ($(IMAGE)) from the local binary; no golang image needed.
+	rm -rf $(BIN)/image && mkdir -p $(BIN)/image/out
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(BIN)/image/out/llsd ./fn
+	cp hack/image/passwd $(BIN)/image/out/passwd
+	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image -t $(IMAGE) .
 
 .PHONY: demo
 demo: build ## Render the examples with the embedded starter distribution (offline) into out/demo/.

@@ -65,11 +65,11 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 	out := runPlugin(append(plugin.Spec.Generate.Command, plugin.Spec.Generate.Args...))
 
 	got := objects(t, out) // every document parses as an object with kind and name
-	for _, want := range []string{"LlamaStackDistribution/chat", "Deployment/chat", "Service/chat-service",
-		"Ingress/chat-ingress", "Namespace/ai"} {
+	for _, want := range []string{"LlamaStackDistribution/assistant", "Deployment/assistant", "Service/assistant-service",
+		"Ingress/assistant-ingress", "Namespace/ai"} {
 		assert.Contains(t, got, want)
 	}
-	assert.Contains(t, string(out), "host: chat.ai.apps.example.com", "the plugin env reached llsd")
+	assert.Contains(t, string(out), "host: assistant.ai.apps.example.com", "the plugin env reached llsd")
 
 	expected := filepath.Join(root, "expected.yaml") // outside app/: Argo CD renders every file there
 	if *update {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
@@ -94,6 +95,15 @@ func objects(t *testing.T, stream []byte) map[string]map[string]any {
 		out[o["kind"].(string)+"/"+md["name"].(string)] = o
 	}
 	return out
+}
+
+// assertSameObjects compares two renders object by object, so a difference names the object.
+func assertSameObjects(t *testing.T, want, got map[string]map[string]any) {
+	t.Helper()
+	require.Equal(t, keys(want), keys(got))
+	for k := range want {
+		assert.Equal(t, want[k], got[k], k)
+	}
 }
 
 func keys(m map[string]map[string]any) []string {

@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,4 +57,68 @@ func kustomizeBuild(t *testing.T, dir string) []byte {
 
 func kptRender(t *testing.T, dir string) []byte {
 	return run(t, dir, kptPath(t), "fn", "render", "--allow-exec", "-o", "unwrap", ".")
+}
+
+// exampleLLSDs are the LlamaStackDistribution files under examples/.
+var exampleLLSDs = []string{"kustomize/transformer/llsd.yaml", "kustomize/generator/llsd.yaml", "kpt/llsd.yaml", "argocd/app/llsd.yaml"}
+
+// The repository root is a kpt package of the examples: it renders every example LLSD and
+// nothing else, and rendering it in place twice leaves the same files.
+func TestRootKptPackage(t *testing.T) {
+	kpt := kptPath(t)
+	t.Setenv("PATH", filepath.Dir(llsdBinary)+":"+os.Getenv("PATH"))
+	root := filepath.Join("..", "..")
+	dir := t.TempDir()
+	copyTree(t, root, dir, "Kptfile", ".krmignore", "examples")
+
+	got := objects(t, run(t, dir, kpt, "fn", "render", "--allow-exec", "-o", "unwrap", "."))
+	for k := range got {
+		if strings.HasPrefix(k, "Kptfile/") || strings.HasPrefix(k, "RenderOptions/") {
+			delete(got, k) // local configuration: -o unwrap includes it, llsd render drops it
+		}
+	}
+	args := []string{"render"}
+	for _, f := range exampleLLSDs {
+		args = append(args, filepath.Join(dir, "examples", f))
+	}
+	assertSameObjects(t, objects(t, run(t, dir, llsdBinary, args...)), got)
+
+	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
+	first := packageFiles(t, dir)
+	for _, f := range exampleLLSDs {
+		assert.Contains(t, first, filepath.Join("examples", filepath.Dir(f), llsdName(t, first[filepath.Join("examples", f)])+".generated.yaml"))
+	}
+	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
+	assert.Equal(t, first, packageFiles(t, dir))
+}
+
+// copyTree copies the named files and directories of src into dst, without generated files.
+func copyTree(t *testing.T, src, dst string, names ...string) {
+	for _, name := range names {
+		require.NoError(t, filepath.WalkDir(filepath.Join(src, name), func(path string, d os.DirEntry, err error) error {
+			if err != nil || strings.HasSuffix(path, ".generated.yaml") {
+				return err
+			}
+			rel, _ := filepath.Rel(src, path)
+			if d.IsDir() {
+				return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+		}))
+	}
+}
+
+// llsdName is the name of the first LlamaStackDistribution in a file.
+func llsdName(t *testing.T, content string) string {
+	for k := range objects(t, []byte(content)) {
+		if name, ok := strings.CutPrefix(k, "LlamaStackDistribution/"); ok {
+			return name
+		}
+	}
+	t.Fatalf("no LlamaStackDistribution in %q", content)
+	return ""
 }

@@ -88,8 +88,5 @@ func TestKptEvalMatchesRender(t *testing.T) {
 	got := objects(t, out)
 	delete(got, "Kptfile/stack") // -o unwrap includes local-config objects
 	rendered := objects(t, run(t, dir, llsdBinary, "render", filepath.Join(dir, "llsd.yaml")))
-	require.Equal(t, keys(rendered), keys(got))
-	for k := range rendered {
-		assert.Equal(t, rendered[k], got[k], k)
-	}
+	assertSameObjects(t, rendered, got)
 }

@@ -49,10 +49,7 @@ func TestKustomizeTransformerMatchesRender(t *testing.T) {
 	writeFiles(t, dir, transformerFiles("resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n"))
 	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
 	rendered := objects(t, run(t, dir, llsdBinary, "render", filepath.Join(dir, "llsd.yaml")))
-	require.Equal(t, keys(rendered), keys(built))
-	for k := range rendered {
-		assert.Equal(t, rendered[k], built[k], k)
-	}
+	assertSameObjects(t, rendered, built)
 }
 
 // With namePrefix the LLSD arrives renamed; every object and reference follows.

@@ -16,9 +16,12 @@ const (
 	indexAnnotation       = "internal.config.kubernetes.io/index"
 	legacyPathAnnotation  = "config.kubernetes.io/path"
 	legacyIndexAnnotation = "config.kubernetes.io/index"
+	// packagePathAnnotation is kpt's: a parent package's pipeline sees its subpackages' objects
+	// with paths relative to the subpackage named here.
+	packagePathAnnotation = "internal.config.kubernetes.io/package-path"
 )
 
-// fileIndexes counts the objects already placed in each generated file.
+// fileIndexes counts the objects already placed in each generated file, by package and path.
 type fileIndexes map[string]int
 
 // place puts the objects generated from an LLSD that came from a package file into one file
@@ -31,13 +34,16 @@ func (f fileIndexes) place(llsd *fn.KubeObject, objs fn.KubeObjects) fn.KubeObje
 	if src == "" || len(objs) < 2 {
 		return objs
 	}
+	pkg := llsd.GetAnnotation(packagePathAnnotation)
 	dest := path.Join(path.Dir(src), llsd.GetName()+".generated.yaml")
 	for _, o := range objs[1:] {
-		index := strconv.Itoa(f[dest])
-		f[dest]++
+		index := strconv.Itoa(f[pkg+"\x00"+dest])
+		f[pkg+"\x00"+dest]++
 		for _, a := range [][2]string{{legacyIndexAnnotation, index}, {legacyPathAnnotation, dest},
-			{indexAnnotation, index}, {pathAnnotation, dest}} {
-			_ = o.SetAnnotation(a[0], a[1])
+			{indexAnnotation, index}, {pathAnnotation, dest}, {packagePathAnnotation, pkg}} {
+			if a[1] != "" {
+				_ = o.SetAnnotation(a[0], a[1])
+			}
 		}
 	}
 	return objs

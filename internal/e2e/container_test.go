@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// imageName is the llsd image the container-mode tests build and run.
+const imageName = "localhost/llsd:e2e"
+
+var imageBuild struct {
+	once sync.Once
+	err  error
+}
+
+func podmanPath(t *testing.T) string {
+	if p := os.Getenv("PODMAN"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("podman"); err == nil {
+		return p
+	}
+	return tool(t, "PODMAN", "install podman and runc (apt-get install podman runc) or set PODMAN")
+}
+
+// llsdImage builds the image from the repository's Dockerfile as `make image` does: the
+// build stage is replaced by the binary TestMain compiled (no golang image to pull here).
+func llsdImage(t *testing.T) string {
+	podman := podmanPath(t)
+	imageBuild.once.Do(func() {
+		context := filepath.Join(filepath.Dir(llsdBinary), "image")
+		out := filepath.Join(context, "out")
+		if imageBuild.err = os.MkdirAll(out, 0o755); imageBuild.err != nil {
+			return
+		}
+		root := filepath.Join("..", "..")
+		for src, dst := range map[string]string{llsdBinary: "llsd", filepath.Join(root, "hack", "image", "passwd"): "passwd"} {
+			if imageBuild.err = copyFile(src, filepath.Join(out, dst)); imageBuild.err != nil {
+				return
+			}
+		}
+		build := exec.Command(podman, "build", "--quiet", "--build-context", "build="+context,
+			"-t", imageName, "-f", filepath.Join(root, "Dockerfile"), root)
+		if output, err := build.CombinedOutput(); err != nil {
+			imageBuild.err = fmt.Errorf("podman build: %v: %s", err, output)
+			return
+		}
+		// The way kustomize and kpt start it: as nobody, without network.
+		smoke := exec.Command(podman, "run", "--rm", "--network", "none", "--user", "nobody", imageName, "version")
+		if output, err := smoke.CombinedOutput(); err != nil || !strings.HasPrefix(string(output), "llsd ") {
+			imageBuild.err = fmt.Errorf("podman run %s version: %v: %s (in a sandbox without CAP_SYS_RESOURCE set "+
+				"CONTAINERS_CONF=hack/image/containers.conf, as make test does)", imageName, err, output)
+		}
+	})
+	require.NoError(t, imageBuild.err)
+	return imageName
+}
+
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o755)
+}
+
+// dockerShim puts a `docker` that runs podman first on PATH: kustomize runs container
+// functions with the docker CLI and knows no other runtime.
+func dockerShim(t *testing.T, podman string) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"docker": "#!/bin/sh\nexec " + podman + " \"$@\"\n"})
+	require.NoError(t, os.Chmod(filepath.Join(dir, "docker"), 0o755))
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+}
+
+func containerAnnotation(image string) string {
+	return "  annotations:\n    config.kubernetes.io/function: |\n      container:\n        image: " + image + "\n"
+}
+
+// kustomize runs the image (as nobody, no network) and gets what `llsd render` gives.
+func TestContainerKustomize(t *testing.T) {
+	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
+	image := llsdImage(t)
+	dockerShim(t, podmanPath(t))
+	dir := t.TempDir()
+	files := transformerFiles("resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n")
+	files["llsd-fn.yaml"] = "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: llsd\n" +
+		containerAnnotation(image) + "    config.kubernetes.io/local-config: \"true\"\nspec: {}\n"
+	writeFiles(t, dir, files)
+	built := run(t, dir, kustomize, "build", "--enable-alpha-plugins", ".")
+	assertSameObjects(t, objects(t, run(t, dir, llsdBinary, "render", filepath.Join(dir, "llsd.yaml"))), objects(t, built))
+}
+
+// kpt runs the image from a Kptfile (render) and from the command line (eval); both write
+// what the exec function writes.
+func TestContainerKpt(t *testing.T) {
+	kpt := kptPath(t)
+	image := llsdImage(t)
+	t.Setenv("KPT_FN_RUNTIME", "podman")
+
+	execPkg := kptPackage(t)
+	run(t, execPkg, kpt, "fn", "render", "--allow-exec", ".")
+	want := packageFiles(t, execPkg)
+
+	imagePkg := kptPackage(t)
+	kptfile := strings.Replace(packageFiles(t, imagePkg)["Kptfile"], "exec: "+llsdBinary, "image: "+image, 1)
+	writeFiles(t, imagePkg, map[string]string{"Kptfile": kptfile})
+	run(t, imagePkg, kpt, "fn", "render", "--image-pull-policy", "never", ".")
+	got := packageFiles(t, imagePkg)
+	delete(want, "Kptfile")
+	delete(got, "Kptfile")
+	require.Equal(t, want, got)
+
+	evalPkg := kptPackage(t)
+	out := objects(t, run(t, evalPkg, kpt, "fn", "eval", ".", "--image", image, "--image-pull-policy", "never", "-o", "unwrap"))
+	delete(out, "Kptfile/stack") // -o unwrap includes local-config objects
+	assertSameObjects(t, objects(t, run(t, evalPkg, llsdBinary, "render", filepath.Join(evalPkg, "llsd.yaml"))), out)
+}
