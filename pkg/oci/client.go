@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package oci
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/google/go-containerregistry/pkg/authn"
+	"github.com/google/go-containerregistry/pkg/name"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+)
+
+// Client reads base configs from image labels in registries.
+type Client struct {
+	// InsecureHosts are registries (host or host:port) spoken to over plain HTTP.
+	// localhost and 127.0.0.1 need no entry.
+	InsecureHosts []string
+	// Cache, when set, answers for digests read before: a digest-pinned image costs no
+	// request the second time, a tag one manifest request.
+	Cache *Cache
+	// Keychain finds credentials; nil means docker's config and credential helpers.
+	Keychain authn.Keychain
+	// Transport carries the requests; nil means go-containerregistry's default.
+	Transport http.RoundTripper
+	// Platform picks the image from a multi-platform index; nil means linux/amd64.
+	Platform *v1.Platform
+	// Timeout bounds one image's lookup; 0 means 30 seconds.
+	Timeout time.Duration
+}
+
+// BaseConfig is a base config read from an image's labels.
+type BaseConfig struct {
+	// Config is the config.yaml.
+	Config []byte
+	// Version is the server version label, "" when the image has none.
+	Version string
+	// Source names the image digest and label, for messages and receipts.
+	Source string
+}
+
+// BaseConfig reads the base config of image. Errors are *Error.
+func (c *Client) BaseConfig(image string) (*BaseConfig, error) {
+	ref, err := c.parse(image)
+	if err != nil {
+		return nil, &Error{Kind: NotFound, Image: image, Err: err}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout())
+	defer cancel()
+	opts := c.remoteOptions(ctx)
+
+	digest, pinned := ref.(name.Digest)
+	if !pinned {
+		desc, err := remote.Head(ref, opts...)
+		if err != nil {
+			return nil, classify(image, err)
+		}
+		digest = ref.Context().Digest(desc.Digest.String())
+	}
+	l, ok := c.Cache.get(digest.DigestStr())
+	if !ok {
+		if l, err = c.fetch(digest, opts); err != nil {
+			return nil, classify(image, err)
+		}
+		c.Cache.put(digest.DigestStr(), l)
+	}
+	if l.Missing {
+		return nil, &Error{Kind: MissingLabels, Image: image}
+	}
+	return &BaseConfig{Config: l.Config, Version: l.Version, Source: "label " + l.Label + " of " + digest.Context().Name() + "@" + digest.DigestStr()}, nil
+}
+
+// fetch reads the labels of one image (the platform's image of an index) and the config
+// they point to.
+func (c *Client) fetch(ref name.Digest, opts []remote.Option) (*labelled, error) {
+	desc, err := remote.Get(ref, opts...)
+	if err != nil {
+		return nil, err
+	}
+	img, err := desc.Image() // resolves an index to the platform's image
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := img.ConfigFile()
+	if err != nil {
+		return nil, err
+	}
+	return fromLabels(cfg.Config.Labels, func(digest string) (io.ReadCloser, error) {
+		h, err := v1.NewHash(digest)
+		if err != nil {
+			return nil, err
+		}
+		layer, err := img.LayerByDigest(h) // only layers of this image
+		if err != nil {
+			return nil, err
+		}
+		return layer.Uncompressed()
+	})
+}
+
+func (c *Client) parse(image string) (name.Reference, error) {
+	ref, err := name.ParseReference(image)
+	if err != nil || !slices.Contains(c.InsecureHosts, ref.Context().RegistryStr()) {
+		return ref, err
+	}
+	return name.ParseReference(image, name.Insecure)
+}
+
+func (c *Client) remoteOptions(ctx context.Context) []remote.Option {
+	keychain := c.Keychain
+	if keychain == nil {
+		keychain = authn.DefaultKeychain
+	}
+	platform := v1.Platform{OS: "linux", Architecture: "amd64"}
+	if c.Platform != nil {
+		platform = *c.Platform
+	}
+	opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(keychain), remote.WithPlatform(platform)}
+	if c.Transport != nil {
+		opts = append(opts, remote.WithTransport(c.Transport))
+	}
+	return opts
+}
+
+func (c *Client) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return 30 * time.Second
+}

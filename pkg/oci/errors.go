@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package oci
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+
+	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
+)
+
+// Kind says what went wrong reading an image's labels, so callers can decide whether an
+// embedded config may stand in (with a warning) or the render must fail.
+type Kind int
+
+// The kinds of Error.
+const (
+	MissingLabels Kind = iota + 1
+	Unreachable
+	Unauthorized
+	NotFound
+	CorruptLabel
+)
+
+// Error is a failure to read the base config of Image, with what to do about it.
+type Error struct {
+	Kind  Kind
+	Image string
+	Err   error
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func (e *Error) Error() string {
+	switch e.Kind {
+	case MissingLabels:
+		return fmt.Sprintf("Distribution image %s missing config labels. Add labels using `llsd label-image %s %s` "+
+			"(or `crane mutate --label %s=...`) or use `overrideConfig` to provide configuration manually.",
+			e.Image, e.Image, e.Image, LabelBase64)
+	case Unreachable:
+		return fmt.Sprintf("cannot reach the registry of %s: %v: check the network and the image name; a registry "+
+			"that speaks plain HTTP must be listed in spec.registry.insecureHosts", e.Image, e.Err)
+	case Unauthorized:
+		return fmt.Sprintf("the registry refused access to %s: %v: log in as for docker or podman (llsd reads "+
+			"$DOCKER_CONFIG/config.json or ~/.docker/config.json and their credential helpers)", e.Image, e.Err)
+	case NotFound:
+		return fmt.Sprintf("image %s is not in its registry: %v: check the name and tag", e.Image, e.Err)
+	case CorruptLabel:
+		return fmt.Sprintf("image %s has a config label llsd cannot use: %v: relabel it with `llsd label-image`",
+			e.Image, e.Err)
+	}
+	return fmt.Sprintf("image %s: %v", e.Image, e.Err)
+}
+
+// classify turns a registry client error into an Error.
+func classify(image string, err error) *Error {
+	var already *Error
+	if errors.As(err, &already) {
+		return already
+	}
+	var corrupt *errCorrupt
+	if errors.As(err, &corrupt) {
+		return &Error{Kind: CorruptLabel, Image: image, Err: err}
+	}
+	var terr *transport.Error
+	if errors.As(err, &terr) {
+		switch terr.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			return &Error{Kind: Unauthorized, Image: image, Err: err}
+		case http.StatusNotFound:
+			return &Error{Kind: NotFound, Image: image, Err: err}
+		}
+	}
+	var netErr net.Error
+	var urlErr *url.Error
+	if errors.As(err, &netErr) || errors.As(err, &urlErr) {
+		return &Error{Kind: Unreachable, Image: image, Err: err}
+	}
+	return &Error{Kind: Unreachable, Image: image, Err: err}
+}
