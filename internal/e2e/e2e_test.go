@@ -64,6 +64,18 @@ func run(t *testing.T, dir string, name string, args ...string) []byte {
 	return out
 }
 
+// runFailing runs a command that must fail, with nothing on stdout, and returns its stderr.
+func runFailing(t *testing.T, dir string, name string, args ...string) string {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.Error(t, err, "%s %s succeeded", name, strings.Join(args, " "))
+	assert.Empty(t, string(out), "nothing on stdout on error")
+	return stderr.String()
+}
+
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	for name, content := range files {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))

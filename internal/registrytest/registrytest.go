@@ -173,6 +173,11 @@ func (r *Registry) credentials() []remote.Option {
 // Image is an image with a random layer, then a layer holding files (path -> content), and
 // the given config labels.
 func Image(t testing.TB, labels map[string]string, files map[string]string) v1.Image {
+	return ImageWithConfig(t, v1.Config{Labels: labels}, files)
+}
+
+// ImageWithConfig is Image with a whole image config (labels, env, ...).
+func ImageWithConfig(t testing.TB, cfg v1.Config, files map[string]string) v1.Image {
 	img, err := random.Image(512, 1)
 	require.NoError(t, err)
 	if len(files) > 0 {
@@ -185,7 +190,7 @@ func Image(t testing.TB, labels map[string]string, files map[string]string) v1.I
 		img, err = mutate.AppendLayers(img, layer)
 		require.NoError(t, err)
 	}
-	img, err = mutate.Config(img, v1.Config{Labels: labels})
+	img, err = mutate.Config(img, cfg)
 	require.NoError(t, err)
 	return img
 }

@@ -28,6 +28,9 @@ Usage:
   llsd render PATH...     print the manifests of the LlamaStackDistributions in PATH
                           (files or directories): each one canonical, with its config
                           ConfigMap, Deployment, Service, ...; other documents pass through
+  llsd label-image SRC DST
+                          copy a distribution image with the labels llsd reads its
+                          base config from (see llsd label-image --help)
   llsd version            print the version
 `
 
@@ -41,6 +44,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return validate(args[1:], stdout, stderr)
 	case "render":
 		return renderCommand(args[1:], stdout, stderr)
+	case "label-image":
+		return labelImage(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "llsd", Version())
 		return 0

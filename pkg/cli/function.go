@@ -28,6 +28,12 @@ Function config (optional):
   spec:
     imageOverrides: {starter: registry.internal/llamastack/distribution-starter:0.7.1}
     ingress: {className: nginx, domain: apps.example.com, controllerNamespace: ingress-nginx}
+    registry: {enabled: true, insecureHosts: ["registry.lab:5000"]}
+
+registry.enabled reads base configs from the distribution images' labels (written by
+llsd label-image), cached by digest in $LLSD_CACHE_DIR or ~/.cache/llsd/oci. Off by default:
+without it llsd never touches the network. Under kustomize's container mode the function
+needs network: true in its container spec.
 
 Errors are results with the object and field path, and the exit code is 1.
 `

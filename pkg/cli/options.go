@@ -5,6 +5,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/llamastack/llsd/pkg/krm"
@@ -17,6 +18,8 @@ const (
 	envIngressClass        = "LLSD_INGRESS_CLASS"
 	envIngressDomain       = "LLSD_INGRESS_DOMAIN"
 	envIngressControllerNS = "LLSD_INGRESS_CONTROLLER_NAMESPACE"
+	envRegistryEnabled     = "LLSD_REGISTRY_ENABLED"        // true: read base configs from image labels
+	envRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS" // host:port,...
 )
 
 func getenv(name string) string {
@@ -55,6 +58,18 @@ func renderOptions(docs []document) (krm.RenderOptions, error) {
 				return opts, fmt.Errorf("%s: %q is not name=image", envImageOverrides, pair)
 			}
 			opts.Spec.ImageOverrides[name] = image
+		}
+	}
+	if v := getenv(envRegistryEnabled); v != "" {
+		enabled, err := strconv.ParseBool(v)
+		if err != nil {
+			return opts, fmt.Errorf("%s: %q is not true or false", envRegistryEnabled, v)
+		}
+		opts.Spec.Registry.Enabled = enabled
+	}
+	if v := getenv(envRegistryInsecure); v != "" {
+		for _, host := range strings.Split(v, ",") {
+			opts.Spec.Registry.InsecureHosts = append(opts.Spec.Registry.InsecureHosts, strings.TrimSpace(host))
 		}
 	}
 	for env, field := range map[string]*string{

@@ -17,6 +17,9 @@ type Options struct {
 	// ImageOverrides maps distribution names to images (mirrors, air-gapped registries).
 	// The server version is read from the override's tag.
 	ImageOverrides map[string]string
+	// Labels, when set (render option spec.registry.enabled), reads base configs from image
+	// labels, which take precedence over the embedded ones. Nil: offline, no registry request.
+	Labels LabelReader
 }
 
 // Resolved is a distribution ready for config generation.
@@ -37,6 +40,8 @@ type Resolved struct {
 	DistroName string
 	// EnableProviders are base provider ids to enable unconditionally (remote-vllm: vllm).
 	EnableProviders []string
+	// Warnings say when a base config other than the image's own was used.
+	Warnings []string
 }
 
 var distributionPath = field.NewPath("spec", "distribution")
@@ -50,6 +55,9 @@ func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Er
 	entries, err := Catalog()
 	if err != nil {
 		return nil, field.InternalError(distributionPath, err)
+	}
+	if opts.Labels != nil {
+		return resolveWithLabels(spec, entries, opts)
 	}
 	if spec.Name != "" {
 		return resolveName(spec.Name, entries, opts)
@@ -86,16 +94,25 @@ func lookup(name string, entries map[string]Entry, opts Options) (Entry, string,
 // tagged version; anything else needs a base config from elsewhere.
 func resolveImage(image string, entries map[string]Entry) (*Resolved, *field.Error) {
 	path := distributionPath.Child("image")
+	if entry, ok := officialEntry(image, entries); ok {
+		return fromEmbedded(path, "", entry, image)
+	}
+	return nil, field.Invalid(path, image, "llsd has no base config.yaml for this image (only the official "+
+		"llamastack/distribution-{"+strings.Join(officialNames(entries), ",")+"} images are built in): "+
+		"use distribution.name, label the image (`llsd label-image`) and render with RenderOptions spec.registry.enabled: true, "+
+		"or set spec.overrideConfig.configMapName to a ConfigMap with a complete config.yaml")
+}
+
+// officialEntry finds the catalog entry whose image repository image is in.
+func officialEntry(image string, entries map[string]Entry) (Entry, bool) {
 	repo := imageRepository(image)
 	for _, name := range sortedKeys(entries) {
 		entry := entries[name]
 		if entry.Removed == "" && entry.BaseConfig == "" && imageRepository(entry.Image) == repo {
-			return fromEmbedded(path, "", entry, image)
+			return entry, true
 		}
 	}
-	return nil, field.Invalid(path, image, "llsd has no base config.yaml for this image (only the official "+
-		"llamastack/distribution-{"+strings.Join(officialNames(entries), ",")+"} images are built in): "+
-		"use distribution.name, or set spec.overrideConfig.configMapName to a ConfigMap with a complete config.yaml")
+	return Entry{}, false
 }
 
 func fromEmbedded(path *field.Path, name string, entry Entry, image string) (*Resolved, *field.Error) {

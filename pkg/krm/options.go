@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/oci"
 	"github.com/llamastack/llsd/pkg/pipeline"
 	"github.com/llamastack/llsd/pkg/render"
 )
@@ -49,10 +50,13 @@ type IngressOptions struct {
 	ControllerNamespace string `json:"controllerNamespace,omitempty"`
 }
 
-// RegistryOptions allow reading base configs from image labels (not implemented yet:
-// enabling it is an error rather than a silent no-op).
+// RegistryOptions allow reading base configs from image labels (pkg/oci). Off by default:
+// an offline render never touches the network.
 type RegistryOptions struct {
-	Enabled       bool     `json:"enabled,omitempty"`
+	// Enabled reads each distribution image's config labels; they take precedence over the
+	// embedded configs. Results are cached by digest in $LLSD_CACHE_DIR or ~/.cache/llsd/oci.
+	Enabled bool `json:"enabled,omitempty"`
+	// InsecureHosts are registries (host:port) reached over plain HTTP.
 	InsecureHosts []string `json:"insecureHosts,omitempty"`
 }
 
@@ -63,16 +67,17 @@ func ParseOptions(data []byte) (RenderOptions, error) {
 	if err := yaml.UnmarshalStrict(data, &o); err != nil {
 		return o, fmt.Errorf("%s %s: %v", OptionsKind, OptionsAPIVersion, err)
 	}
-	if o.Spec.Registry.Enabled {
-		return o, fmt.Errorf("spec.registry.enabled: reading base configs from image labels is not available in this llsd version")
-	}
 	return o, nil
 }
 
 // PipelineOptions turns render options into the pipeline's.
 func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
+	dist := distribution.Options{ImageOverrides: o.Spec.ImageOverrides}
+	if o.Spec.Registry.Enabled {
+		dist.Labels = &oci.Client{InsecureHosts: o.Spec.Registry.InsecureHosts, Cache: &oci.Cache{Dir: oci.DefaultCacheDir()}}
+	}
 	return pipeline.Options{
-		Distribution: distribution.Options{ImageOverrides: o.Spec.ImageOverrides},
+		Distribution: dist,
 		Render: render.Options{
 			IngressClassName:           o.Spec.Ingress.ClassName,
 			IngressDomain:              o.Spec.Ingress.Domain,

@@ -76,7 +76,11 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 		ReceiptResourceCount: strconv.Itoa(res.ResourceCount),
 		ReceiptRenderer:      "llsd " + opts.RendererVersion,
 	})
-	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: res.Warnings}, nil
+	warnings := make([]config.Warning, 0, len(dist.Warnings)+len(res.Warnings))
+	for _, w := range dist.Warnings {
+		warnings = append(warnings, config.Warning{Field: "spec.distribution", Message: w})
+	}
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: append(warnings, res.Warnings...)}, nil
 }
 
 // mountable rejects references a pod cannot mount: a CA bundle ConfigMap in another

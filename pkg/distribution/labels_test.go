@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package distribution_test
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/oci"
+)
+
+// customConfig is a config a custom image might ship: the starter 0.7 config, renamed.
+func customConfig(t *testing.T, version string) string {
+	data, err := distributions.FS.ReadFile("starter/" + version + ".yaml")
+	require.NoError(t, err)
+	return strings.Replace(string(data), "distro_name: starter", "distro_name: acme", 1)
+}
+
+func labelled(t *testing.T, config, version string) map[string]string {
+	labels := map[string]string{oci.LabelBase64: base64.StdEncoding.EncodeToString([]byte(config))}
+	if version != "" {
+		labels[oci.LabelVersion] = version
+	}
+	return labels
+}
+
+func TestResolveFromLabels(t *testing.T) {
+	reg := registrytest.New(t)
+	push := func(t *testing.T, repoTag string, labels map[string]string) string {
+		ref := reg.Push(t, repoTag, registrytest.Image(t, labels, nil))
+		tag, _, _ := strings.Cut(ref, "@")
+		return tag
+	}
+	for _, tc := range []struct {
+		reason        string
+		spec          func(t *testing.T) v1alpha2.DistributionSpec
+		overrides     func(t *testing.T) map[string]string
+		version       distribution.Version
+		versionSource string
+		distro        string
+		warning       string
+		err           string
+	}{
+		{
+			reason: "a custom image's labelled config is its base, versioned by its label",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/llama:1.0", labelled(t, customConfig(t, "0.7"), "0.7.1"))}
+			},
+			version: "0.7", versionSource: `version label "0.7.1"`, distro: "acme",
+		},
+		{
+			reason: "without a version label, the tag tells",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/llama:0.6.2-acme", labelled(t, customConfig(t, "0.6"), ""))}
+			},
+			version: "0.6", versionSource: `image tag "0.6.2-acme"`, distro: "acme",
+		},
+		{
+			reason: "the seed's version label 2 (the config format, not the server) is no version; the structure tells",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/llama:latest", labelled(t, customConfig(t, "0.7"), "2"))}
+			},
+			version: "0.7", versionSource: "the labelled config's structure", distro: "acme",
+		},
+		{
+			reason: "a mirror named by imageOverrides is read from the internal registry",
+			spec:   func(*testing.T) v1alpha2.DistributionSpec { return v1alpha2.DistributionSpec{Name: "starter"} },
+			overrides: func(t *testing.T) map[string]string {
+				return map[string]string{"starter": push(t, "mirror/starter:0.7.1", labelled(t, customConfig(t, "0.7"), ""))}
+			},
+			version: "0.7", versionSource: `image tag "0.7.1"`, distro: "acme",
+		},
+		{
+			reason: "a mirror without labels falls back to the embedded config, and says so",
+			spec:   func(*testing.T) v1alpha2.DistributionSpec { return v1alpha2.DistributionSpec{Name: "starter"} },
+			overrides: func(t *testing.T) map[string]string {
+				return map[string]string{"starter": push(t, "mirror/plain:0.6.0", nil)}
+			},
+			version: "0.6", versionSource: `image tag "0.6.0"`, distro: "starter",
+			warning: "has no config labels: using the embedded starter/0.6.yaml config",
+		},
+		{
+			reason: "a catalog image the registry does not have falls back with the registry's error",
+			spec:   func(*testing.T) v1alpha2.DistributionSpec { return v1alpha2.DistributionSpec{Name: "starter"} },
+			overrides: func(*testing.T) map[string]string {
+				return map[string]string{"starter": reg.Host + "/mirror/absent:0.7.1"}
+			},
+			version: "0.7", versionSource: `image tag "0.7.1"`, distro: "starter",
+			warning: "is not in its registry",
+		},
+		{
+			reason: "a custom image without labels cannot be rendered",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/plain:1.0", map[string]string{"maintainer": "acme"})}
+			},
+			err: "missing config labels. Add labels using `llsd label-image",
+		},
+		{
+			reason: "a labelled config of an unsupported server version",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/old:1.0", labelled(t, customConfig(t, "0.7"), "0.5.0"))}
+			},
+			err: `Unsupported config.yaml version 0.5. Supported versions: 0.6, 0.7 (the version was read from version label "0.5.0")`,
+		},
+		{
+			reason: "a label that is not YAML",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/broken:0.7.1", labelled(t, "apis: [inference\n", ""))}
+			},
+			err: "is not a YAML mapping",
+		},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			opts := distribution.Options{Labels: &oci.Client{Cache: &oci.Cache{Dir: t.TempDir()}}}
+			if tc.overrides != nil {
+				opts.ImageOverrides = tc.overrides(t)
+			}
+			d, ferr := distribution.Resolve(tc.spec(t), opts)
+			if tc.err != "" {
+				require.NotNil(t, ferr)
+				assert.Contains(t, ferr.Error(), tc.err)
+				return
+			}
+			require.Nil(t, ferr)
+			assert.Equal(t, tc.version, d.Version)
+			assert.Contains(t, d.VersionSource, tc.versionSource)
+			assert.Equal(t, tc.distro, d.DistroName)
+			if tc.warning == "" {
+				assert.Empty(t, d.Warnings)
+				assert.Contains(t, d.BaseSource, "label "+oci.LabelBase64+" of "+reg.Host)
+			} else {
+				require.Len(t, d.Warnings, 1)
+				assert.Contains(t, d.Warnings[0], tc.warning)
+			}
+		})
+	}
+}
+
+// Without registry access nothing is asked of a registry, even for an image that has labels.
+func TestOfflineNeverAsksTheRegistry(t *testing.T) {
+	reg := registrytest.New(t)
+	ref := reg.Push(t, "acme/llama:0.7.1", registrytest.Image(t, labelled(t, customConfig(t, "0.7"), ""), nil))
+	_, ferr := distribution.Resolve(v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{ImageOverrides: map[string]string{"starter": ref}})
+	require.Nil(t, ferr)
+	_, ferr = distribution.Resolve(v1alpha2.DistributionSpec{Image: ref}, distribution.Options{})
+	require.NotNil(t, ferr)
+	assert.Contains(t, ferr.Error(), "RenderOptions spec.registry.enabled: true")
+	assert.Zero(t, reg.Requests(""))
+}
