@@ -19,5 +19,7 @@ FROM scratch
 # kustomize and kpt run functions as the user nobody, which must resolve inside the image.
 COPY --from=build /out/passwd /etc/passwd
 COPY --from=build /out/llsd /usr/local/bin/llsd
+# The Argo CD plugin runs `llsd render` by name in this image.
+ENV PATH=/usr/local/bin
 USER 65534:65534
 ENTRYPOINT ["/usr/local/bin/llsd"]
