@@ -26,7 +26,7 @@ func customDistroImage(t *testing.T) v1.Image {
 	site := "usr/local/lib/python3.12/site-packages/"
 	return registrytest.ImageWithConfig(t, v1.Config{Env: []string{"DISTRO_NAME=acme"}}, map[string]string{
 		site + "llama_stack/distributions/acme/config.yaml": config,
-		site + "llama_stack-0.7.1.dist-info/METADATA":      "Name: llama_stack\nVersion: 0.7.1\n",
+		site + "llama_stack-0.7.1.dist-info/METADATA":       "Name: llama_stack\nVersion: 0.7.1\n",
 	})
 }
 
