@@ -23,13 +23,7 @@ var imageBuild struct {
 }
 
 func podmanPath(t *testing.T) string {
-	if p := os.Getenv("PODMAN"); p != "" {
-		return p
-	}
-	if p, err := exec.LookPath("podman"); err == nil {
-		return p
-	}
-	return tool(t, "PODMAN", "install podman and runc (apt-get install podman runc) or set PODMAN")
+	return toolOnPath(t, "PODMAN", "podman", "install podman and runc (apt-get install podman runc) or set PODMAN")
 }
 
 // llsdImage builds the image from the repository's Dockerfile as `make image` does: the

@@ -54,6 +54,17 @@ func tool(t *testing.T, env, how string) string {
 	return path
 }
 
+// toolOnPath is the tool named by env, else the binary on PATH, else it skips (fails in CI).
+func toolOnPath(t *testing.T, env, binary, how string) string {
+	if p := os.Getenv(env); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath(binary); err == nil {
+		return p
+	}
+	return tool(t, env, how)
+}
+
 func run(t *testing.T, dir string, name string, args ...string) []byte {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir

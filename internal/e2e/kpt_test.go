@@ -5,7 +5,6 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -17,13 +16,7 @@ import (
 
 // kpt is on the CI machine; locally it skips when absent.
 func kptPath(t *testing.T) string {
-	if p := os.Getenv("KPT"); p != "" {
-		return p
-	}
-	if p, err := exec.LookPath("kpt"); err == nil {
-		return p
-	}
-	return tool(t, "KPT", "install kpt 1.0.0-beta.56 or set KPT")
+	return toolOnPath(t, "KPT", "kpt", "install kpt 1.0.0-beta.56 or set KPT")
 }
 
 func kptPackage(t *testing.T) string {

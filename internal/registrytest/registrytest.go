@@ -143,21 +143,20 @@ func (r *Registry) Close() { r.server.Close() }
 // Push writes img as Host/repo:tag and returns its reference pinned by digest
 // (Host/repo:tag@sha256:...). The push is not counted.
 func (r *Registry) Push(t testing.TB, repoTag string, img v1.Image) string {
-	ref, err := name.ParseReference(r.Host+"/"+repoTag, name.Insecure) // the test registry speaks plain HTTP
-	require.NoError(t, err)
-	require.NoError(t, remote.Write(ref, img, r.credentials()...))
-	digest, err := img.Digest()
-	require.NoError(t, err)
-	r.Reset()
-	return ref.String() + "@" + digest.String()
+	return push(t, r, repoTag, img, remote.Write)
 }
 
 // PushIndex writes a multi-platform index as Host/repo:tag, like Push.
 func (r *Registry) PushIndex(t testing.TB, repoTag string, idx v1.ImageIndex) string {
+	return push(t, r, repoTag, idx, remote.WriteIndex)
+}
+
+func push[T interface{ Digest() (v1.Hash, error) }](t testing.TB, r *Registry, repoTag string, obj T,
+	write func(name.Reference, T, ...remote.Option) error) string {
 	ref, err := name.ParseReference(r.Host+"/"+repoTag, name.Insecure) // the test registry speaks plain HTTP
 	require.NoError(t, err)
-	require.NoError(t, remote.WriteIndex(ref, idx, r.credentials()...))
-	digest, err := idx.Digest()
+	require.NoError(t, write(ref, obj, r.credentials()...))
+	digest, err := obj.Digest()
 	require.NoError(t, err)
 	r.Reset()
 	return ref.String() + "@" + digest.String()

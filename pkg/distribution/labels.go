@@ -72,17 +72,7 @@ func fromLabels(path *field.Path, name string, entry Entry, image string, l *oci
 	if !v.IsSupported() {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}
-	distro, _ := base["distro_name"].(string)
-	return &Resolved{
-		Name:            name,
-		Image:           image,
-		Version:         v,
-		VersionSource:   source,
-		Base:            base,
-		BaseSource:      l.Source,
-		DistroName:      distro,
-		EnableProviders: entry.EnableProviders,
-	}, nil
+	return newResolved(name, image, entry, v, source, base, l.Source), nil
 }
 
 func labelledVersion(image string, l *oci.BaseConfig, base map[string]any) (Version, string, bool) {

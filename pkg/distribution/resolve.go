@@ -138,17 +138,21 @@ func fromEmbedded(path *field.Path, name string, entry Entry, image string) (*Re
 		return nil, field.Invalid(path, image, fmt.Sprintf("llsd has no %s base config for llama-stack %s (it has %s)",
 			baseName, v, strings.Join(embeddedVersions(baseName), ", ")))
 	}
+	return newResolved(name, image, entry, v, source, base, fmt.Sprintf("embedded %s/%s.yaml", baseName, v)), nil
+}
+
+func newResolved(name, image string, entry Entry, v Version, versionSource string, base map[string]any, baseSource string) *Resolved {
 	distro, _ := base["distro_name"].(string)
 	return &Resolved{
 		Name:            name,
 		Image:           image,
 		Version:         v,
-		VersionSource:   source,
+		VersionSource:   versionSource,
 		Base:            base,
-		BaseSource:      fmt.Sprintf("embedded %s/%s.yaml", baseName, v),
+		BaseSource:      baseSource,
 		DistroName:      distro,
 		EnableProviders: entry.EnableProviders,
-	}, nil
+	}
 }
 
 func officialNames(entries map[string]Entry) []string {

@@ -5,6 +5,8 @@ package oci_test
 import (
 	"encoding/base64"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -266,6 +268,15 @@ func TestAuth(t *testing.T) {
 	assert.NotContains(t, err.Error(), "wrong", "credentials never appear in messages")
 
 	got, err := (&oci.Client{Keychain: registrytest.Keychain{User: "robot", Password: "s3cret-token"}}).BaseConfig(ref)
+	require.NoError(t, err)
+	assert.Equal(t, baseConfig, string(got.Config))
+
+	// By default the credentials are docker's: $DOCKER_CONFIG/config.json, as `docker login` writes it.
+	dockerConfig := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dockerConfig, "config.json"), []byte(`{"auths": {"`+reg.Host+`": {"auth": "`+
+		b64("robot:s3cret-token")+`"}}}`), 0o600))
+	t.Setenv("DOCKER_CONFIG", dockerConfig)
+	got, err = client(t).BaseConfig(ref)
 	require.NoError(t, err)
 	assert.Equal(t, baseConfig, string(got.Config))
 }
