@@ -24,6 +24,7 @@ const (
 	ReceiptConfigHash    = "llamastack.io/config-hash"
 	ReceiptServerVersion = "llamastack.io/server-version"
 	ReceiptImage         = "llamastack.io/image"
+	ReceiptBaseConfig    = "llamastack.io/base-config"
 	ReceiptProviderCount = "llamastack.io/provider-count"
 	ReceiptResourceCount = "llamastack.io/resource-count"
 	ReceiptRenderer      = "llamastack.io/rendered-by"
@@ -72,6 +73,7 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 		ReceiptConfigHash:    out.ConfigHash,
 		ReceiptServerVersion: string(res.Version),
 		ReceiptImage:         dist.Image,
+		ReceiptBaseConfig:    dist.BaseSource,
 		ReceiptProviderCount: strconv.Itoa(res.ProviderCount),
 		ReceiptResourceCount: strconv.Itoa(res.ResourceCount),
 		ReceiptRenderer:      "llsd " + opts.RendererVersion,
