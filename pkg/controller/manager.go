@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package controller is llsd's in-cluster half: the v1alpha1 <-> v1alpha2 conversion webhook
+// and a reconciler that writes status from the render receipt and the live objects. It
+// never renders and never changes workloads.
+package controller
+
+import (
+	"context"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// Options configure the controller process.
+type Options struct {
+	// MetricsAddr serves Prometheus metrics ("0" turns them off).
+	MetricsAddr string
+	// ProbeAddr serves /healthz and /readyz ("0" turns them off).
+	ProbeAddr string
+	// WebhookHost and WebhookPort are where /convert listens (TLS).
+	WebhookHost string
+	WebhookPort int
+	// CertDir holds tls.crt and tls.key for the webhook.
+	CertDir string
+	// LeaderElection lets one of several replicas write status; all serve the webhook.
+	LeaderElection          bool
+	LeaderElectionNamespace string
+	// SecretRecheck is how often unresolved secret references are looked up again.
+	SecretRecheck time.Duration
+	// Now is the status clock, for tests.
+	Now func() metav1.Time
+	// Restartable allows more than one manager in a process (tests restart the controller);
+	// controller-runtime otherwise refuses a second controller of the same name.
+	Restartable bool
+}
+
+// Scheme has llsd's two API versions and the core types the controller reads.
+func Scheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(s))
+	utilruntime.Must(v1alpha1.AddToScheme(s))
+	utilruntime.Must(v1alpha2.AddToScheme(s))
+	return s
+}
+
+// NewManager builds the manager: the conversion webhook, the status reconciler, health
+// checks and metrics. Only objects labelled app.kubernetes.io/managed-by=llsd are cached
+// (the upstream operator ran out of memory caching every ConfigMap of the cluster); Secrets
+// and overrideConfig ConfigMaps are read directly, one object at a time.
+func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
+	scheme := Scheme()
+	managed := labels.SelectorFromSet(labels.Set{render.LabelManagedBy: render.ManagedBy})
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                  scheme,
+		Metrics:                 metricsserver.Options{BindAddress: opts.MetricsAddr},
+		HealthProbeBindAddress:  opts.ProbeAddr,
+		LeaderElection:          opts.LeaderElection,
+		LeaderElectionID:        "llsd-controller.llamastack.io",
+		LeaderElectionNamespace: opts.LeaderElectionNamespace,
+		WebhookServer:           webhook.NewServer(webhook.Options{Host: opts.WebhookHost, Port: opts.WebhookPort, CertDir: opts.CertDir}),
+		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
+			&corev1.ConfigMap{}:     {Label: managed},
+			&appsv1.Deployment{}:    {Label: managed},
+			&corev1.Service{}:       {Label: managed},
+			&networkingv1.Ingress{}: {Label: managed},
+		}},
+		Client: client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	mgr.GetWebhookServer().Register("/convert", conversion.NewWebhookHandler(scheme))
+
+	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now}
+	if r.SecretRecheck == 0 {
+		r.SecretRecheck = 30 * time.Second
+	}
+	byInstance := handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
+		name := o.GetLabels()[render.LabelInstance]
+		if name == "" {
+			return nil
+		}
+		return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: name}}}
+	})
+	err = ctrl.NewControllerManagedBy(mgr).
+		Named("llsd-status").
+		For(&v1alpha2.LlamaStackDistribution{}).
+		Watches(&appsv1.Deployment{}, byInstance).
+		Watches(&corev1.ConfigMap{}, byInstance).
+		Watches(&corev1.Service{}, byInstance).
+		Watches(&networkingv1.Ingress{}, byInstance).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 4, SkipNameValidation: &opts.Restartable}).
+		Complete(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return nil, err
+	}
+	if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
+		return nil, err
+	}
+	return mgr, nil
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package controller
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/pipeline"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// StatusReconciler writes the status of LlamaStackDistributions from their render receipt
+// and the live objects. It never renders and never changes anything but status.
+type StatusReconciler struct {
+	// Client reads LlamaStackDistributions and the rendered objects from the manager's cache,
+	// which holds only objects labelled app.kubernetes.io/managed-by=llsd.
+	Client client.Client
+	// Reader reads Secrets and overrideConfig ConfigMaps directly from the API server, so that
+	// neither is cached cluster-wide. Secret values are only checked for their keys.
+	Reader client.Reader
+	// SecretRecheck is how often unresolved secret references and a missing overrideConfig
+	// ConfigMap are checked again. Neither is watched: that would need list/watch on every
+	// Secret and ConfigMap of the cluster.
+	SecretRecheck time.Duration
+	// Now is the clock, for tests.
+	Now func() metav1.Time
+}
+
+// Reconcile recomputes one object's status and writes it when it changed.
+func (r *StatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var obj v1alpha2.LlamaStackDistribution
+	if err := r.Client.Get(ctx, req.NamespacedName, &obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	o, err := r.observe(ctx, &obj)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	status := computeStatus(&obj, o)
+	var result ctrl.Result
+	if len(o.SecretProblems) > 0 || (obj.Spec.OverrideConfig != nil && !o.ConfigMapFound) {
+		result.RequeueAfter = r.SecretRecheck // neither Secrets nor the user's ConfigMaps are watched
+	}
+	if equality.Semantic.DeepEqual(status, obj.Status) {
+		return result, nil
+	}
+	patch := client.MergeFrom(obj.DeepCopy())
+	obj.Status = status
+	if err := r.Client.Status().Patch(ctx, &obj, patch); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	return result, nil
+}
+
+// observe reads what the status is derived from. A missing object is an observation, not
+// an error.
+func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStackDistribution) (observed, error) {
+	o := observed{Now: r.now()}
+	names := render.NamesFor(obj)
+	key := func(name string) types.NamespacedName { return types.NamespacedName{Namespace: obj.Namespace, Name: name} }
+
+	var cm *corev1.ConfigMap
+	var err error
+	if obj.Spec.OverrideConfig != nil { // the user's ConfigMap: not labelled, so not in the cache
+		cm, err = get(ctx, r.Reader, key(obj.Spec.OverrideConfig.ConfigMapName), &corev1.ConfigMap{})
+	} else if name := obj.GetAnnotations()[pipeline.ReceiptConfigMap]; name != "" {
+		cm, err = get(ctx, r.Client, key(name), &corev1.ConfigMap{})
+	}
+	if err != nil {
+		return o, err
+	}
+	o.ConfigMapFound = cm != nil
+	if o.Deployment, err = get(ctx, r.Client, key(names.Deployment()), &appsv1.Deployment{}); err != nil {
+		return o, err
+	}
+	if o.Service, err = get(ctx, r.Client, key(names.Service()), &corev1.Service{}); err != nil {
+		return o, err
+	}
+	if obj.Spec.ExposeEnabled() {
+		if o.Ingress, err = get(ctx, r.Client, key(names.Ingress()), &networkingv1.Ingress{}); err != nil {
+			return o, err
+		}
+	}
+	return o, r.checkSecrets(ctx, obj, &o)
+}
+
+// checkSecrets looks up every referenced Secret once and checks that the keys are there.
+// Messages name the field, the Secret and the key, never a value.
+func (r *StatusReconciler) checkSecrets(ctx context.Context, obj *v1alpha2.LlamaStackDistribution, o *observed) error {
+	secrets := map[string]*corev1.Secret{}
+	for _, ref := range secretRefs(obj) {
+		o.SecretCount++
+		s, seen := secrets[ref.Name]
+		if !seen {
+			var err error
+			if s, err = get(ctx, r.Reader, types.NamespacedName{Namespace: obj.Namespace, Name: ref.Name}, &corev1.Secret{}); err != nil {
+				return err
+			}
+			secrets[ref.Name] = s
+		}
+		if s == nil {
+			o.MissingSecret = true
+			o.SecretProblems = append(o.SecretProblems, fmt.Sprintf("%s: Secret %q not found in namespace %s", ref.Field, ref.Name, obj.Namespace))
+			continue
+		}
+		for _, k := range ref.Keys {
+			if _, ok := s.Data[k]; !ok {
+				o.SecretProblems = append(o.SecretProblems, fmt.Sprintf("%s: Secret %q has no key %q", ref.Field, ref.Name, k))
+			}
+		}
+	}
+	return nil
+}
+
+func (r *StatusReconciler) now() metav1.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return metav1.NewTime(time.Now().UTC().Truncate(time.Second))
+}
+
+// get returns the object, or nil when it does not exist.
+func get[T client.Object](ctx context.Context, c client.Reader, key types.NamespacedName, obj T) (T, error) {
+	var none T
+	if err := c.Get(ctx, key, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return none, nil
+		}
+		return none, err
+	}
+	return obj, nil
+}

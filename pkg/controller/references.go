@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package controller
+
+import (
+	"fmt"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// secretRef is one Secret key the server needs, with the spec field that names it.
+type secretRef struct {
+	Field string
+	Name  string
+	// Keys that must be in the Secret's data.
+	Keys []string
+}
+
+// secretRefs lists every Secret key a LlamaStackDistribution's pod reads, in spec order.
+// Optional env references (valueFrom.secretKeyRef.optional) are left out: the pod starts
+// without them.
+func secretRefs(obj *v1alpha2.LlamaStackDistribution) []secretRef {
+	var refs []secretRef
+	add := func(p *field.Path, s *v1alpha2.SecretKeySource) {
+		if s != nil {
+			refs = append(refs, secretRef{Field: p.String(), Name: s.SecretKeyRef.Name, Keys: []string{s.SecretKeyRef.Key}})
+		}
+	}
+	spec := &obj.Spec
+	for _, api := range spec.Providers.APIs() {
+		for i := range api.Providers {
+			p := &api.Providers[i]
+			path := field.NewPath("spec", "providers", string(api.Name)).Index(i)
+			add(path.Child("apiKey"), p.APIKey)
+			for _, k := range sortedKeys(p.SecretRefs) {
+				s := p.SecretRefs[k]
+				add(path.Child("secretRefs").Key(k), &s)
+			}
+		}
+	}
+	if st := spec.Storage; st != nil {
+		if st.KV != nil {
+			add(field.NewPath("spec", "storage", "kv", "password"), st.KV.Password)
+		}
+		if st.SQL != nil {
+			add(field.NewPath("spec", "storage", "sql", "connectionString"), st.SQL.ConnectionString)
+		}
+	}
+	if tls := spec.Networking.GetTLS(); tls != nil && tls.SecretName != "" {
+		refs = append(refs, secretRef{Field: "spec.networking.tls.secretName", Name: tls.SecretName, Keys: []string{"tls.crt", "tls.key"}})
+	}
+	if w := spec.Workload; w != nil && w.Overrides != nil {
+		for i, env := range w.Overrides.Env {
+			if env.ValueFrom == nil || env.ValueFrom.SecretKeyRef == nil {
+				continue
+			}
+			s := env.ValueFrom.SecretKeyRef
+			if s.Optional != nil && *s.Optional {
+				continue
+			}
+			refs = append(refs, secretRef{Field: fmt.Sprintf("spec.workload.overrides.env[%d].valueFrom.secretKeyRef", i), Name: s.Name, Keys: []string{s.Key}})
+		}
+	}
+	return refs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package controller
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/pipeline"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// Condition types.
+const (
+	ConditionConfigGenerated   = "ConfigGenerated"
+	ConditionSecretsResolved   = "SecretsResolved"
+	ConditionDeploymentUpdated = "DeploymentUpdated"
+	ConditionAvailable         = "Available"
+)
+
+// Condition reasons.
+const (
+	ReasonConfigGenerationSucceeded = "ConfigGenerationSucceeded"
+	ReasonNotRendered               = "NotRendered"
+	ReasonConfigMapMissing          = "ConfigMapMissing"
+	ReasonOverrideConfigFound       = "OverrideConfigFound"
+	ReasonOverrideConfigMapMissing  = "OverrideConfigMapMissing"
+	ReasonAllSecretsFound           = "AllSecretsFound"
+	ReasonSecretNotFound            = "SecretNotFound"
+	ReasonSecretKeyNotFound         = "SecretKeyNotFound"
+	ReasonDeploymentUpToDate        = "DeploymentUpToDate"
+	ReasonDeploymentMissing         = "DeploymentMissing"
+	ReasonDeploymentOutdated        = "DeploymentOutdated"
+	ReasonRolloutInProgress         = "RolloutInProgress"
+	ReasonMinimumReplicasAvailable  = "MinimumReplicasAvailable"
+	ReasonDeploymentUnavailable     = "DeploymentUnavailable"
+)
+
+// observed is what the reconciler read for one LlamaStackDistribution.
+type observed struct {
+	// ConfigMapFound: the receipt's ConfigMap, or the overrideConfig ConfigMap, exists.
+	ConfigMapFound bool
+	Deployment     *appsv1.Deployment
+	Service        *corev1.Service
+	Ingress        *networkingv1.Ingress
+	// SecretProblems are "field: problem" lines; MissingSecret is true when one is a
+	// missing Secret rather than a missing key.
+	SecretProblems []string
+	MissingSecret  bool
+	SecretCount    int
+	Now            metav1.Time
+}
+
+// computeStatus derives the status from the render receipt on obj and what was observed.
+// Conditions keep their lastTransitionTime while their status does not change.
+func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.LlamaStackDistributionStatus {
+	receipt := obj.GetAnnotations()
+	st := v1alpha2.LlamaStackDistributionStatus{
+		ObservedGeneration: obj.Generation,
+		Conditions:         append([]metav1.Condition(nil), obj.Status.Conditions...),
+	}
+	set := func(t string, v verdict) {
+		status := metav1.ConditionFalse
+		if v.ok {
+			status = metav1.ConditionTrue
+		}
+		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: t, Status: status, Reason: v.reason,
+			Message: v.message, ObservedGeneration: obj.Generation, LastTransitionTime: o.Now})
+	}
+	set(ConditionConfigGenerated, configCondition(obj, o))
+	set(ConditionSecretsResolved, secretsCondition(o))
+	set(ConditionDeploymentUpdated, deploymentCondition(obj, o))
+	set(ConditionAvailable, availableCondition(obj, o))
+
+	st.Phase = phase(obj, st.Conditions)
+	st.ConfigGeneration = configGeneration(obj, o)
+	st.ResolvedDistribution = resolvedDistribution(obj)
+	st.Version = v1alpha2.VersionInfo{
+		OperatorVersion:         strings.TrimPrefix(receipt[pipeline.ReceiptRenderer], "llsd "),
+		LlamaStackServerVersion: receipt[pipeline.ReceiptServerVersion],
+		LastUpdated:             obj.Status.Version.LastUpdated,
+	}
+	if st.Version.OperatorVersion != obj.Status.Version.OperatorVersion || st.Version.LlamaStackServerVersion != obj.Status.Version.LlamaStackServerVersion {
+		st.Version.LastUpdated = o.Now
+	}
+	st.DistributionConfig = v1alpha2.DistributionConfig{ActiveDistribution: obj.Spec.Distribution.Name, AvailableDistributions: catalogImages()}
+	if st.DistributionConfig.ActiveDistribution == "" {
+		st.DistributionConfig.ActiveDistribution = "custom"
+	}
+	if o.Deployment != nil {
+		st.AvailableReplicas = o.Deployment.Status.AvailableReplicas
+	}
+	st.ServiceURL = serviceURL(obj, o.Service)
+	st.RouteURL = routeURL(o.Ingress)
+	return st
+}
+
+// verdict is a condition's outcome.
+type verdict struct {
+	ok              bool
+	reason, message string
+}
+
+func rendered(obj *v1alpha2.LlamaStackDistribution) bool {
+	return obj.GetAnnotations()[pipeline.ReceiptConfigMap] != ""
+}
+
+func configCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
+	receipt := obj.GetAnnotations()
+	name := receipt[pipeline.ReceiptConfigMap]
+	switch {
+	case !rendered(obj):
+		return verdict{false, ReasonNotRendered, "this LlamaStackDistribution was applied without being rendered by llsd (it has no " +
+			pipeline.ReceiptConfigMap + " annotation): apply the output of kustomize build, kpt fn render or llsd render"}
+	case obj.Spec.OverrideConfig != nil && !o.ConfigMapFound:
+		return verdict{false, ReasonOverrideConfigMapMissing, fmt.Sprintf("spec.overrideConfig.configMapName: ConfigMap %q not found in namespace %s: create it with a config.yaml key",
+			obj.Spec.OverrideConfig.ConfigMapName, obj.Namespace)}
+	case obj.Spec.OverrideConfig != nil:
+		return verdict{true, ReasonOverrideConfigFound, fmt.Sprintf("Using config.yaml from ConfigMap %s", name)}
+	case !o.ConfigMapFound:
+		return verdict{false, ReasonConfigMapMissing, fmt.Sprintf("ConfigMap %s from the render receipt does not exist in namespace %s: apply every object llsd rendered, not only the LlamaStackDistribution",
+			name, obj.Namespace)}
+	}
+	return verdict{true, ReasonConfigGenerationSucceeded, fmt.Sprintf("Generated config.yaml with %s providers and %s resources (ConfigMap %s, llama-stack %s)",
+		receipt[pipeline.ReceiptProviderCount], receipt[pipeline.ReceiptResourceCount], name, receipt[pipeline.ReceiptServerVersion])}
+}
+
+func secretsCondition(o observed) verdict {
+	switch {
+	case len(o.SecretProblems) > 0 && o.MissingSecret:
+		return verdict{false, ReasonSecretNotFound, strings.Join(o.SecretProblems, "; ")}
+	case len(o.SecretProblems) > 0:
+		return verdict{false, ReasonSecretKeyNotFound, strings.Join(o.SecretProblems, "; ")}
+	}
+	return verdict{true, ReasonAllSecretsFound, fmt.Sprintf("Resolved %d secret references", o.SecretCount)}
+}
+
+func deploymentCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
+	d := o.Deployment
+	if d == nil {
+		return verdict{false, ReasonDeploymentMissing, fmt.Sprintf("Deployment %s not found in namespace %s: apply the rendered objects", obj.Name, obj.Namespace)}
+	}
+	want := obj.GetAnnotations()[pipeline.ReceiptConfigHash]
+	got := d.Spec.Template.Annotations[render.AnnotationHash]
+	if want != "" && got != want {
+		return verdict{false, ReasonDeploymentOutdated, fmt.Sprintf("Deployment %s runs config %s, the render receipt says %s: apply the rendered Deployment",
+			d.Name, short(got), short(want))}
+	}
+	replicas := int32(1)
+	if d.Spec.Replicas != nil {
+		replicas = *d.Spec.Replicas
+	}
+	if d.Status.ObservedGeneration < d.Generation || d.Status.UpdatedReplicas < replicas {
+		return verdict{false, ReasonRolloutInProgress, fmt.Sprintf("Deployment %s: %d of %d pods run the current template", d.Name, d.Status.UpdatedReplicas, replicas)}
+	}
+	return verdict{true, ReasonDeploymentUpToDate, fmt.Sprintf("Deployment %s runs config %s", d.Name, short(got))}
+}
+
+func availableCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
+	d := o.Deployment
+	if d == nil {
+		return verdict{false, ReasonDeploymentMissing, fmt.Sprintf("Deployment %s not found in namespace %s", obj.Name, obj.Namespace)}
+	}
+	if d.Status.AvailableReplicas < 1 {
+		return verdict{false, ReasonDeploymentUnavailable, fmt.Sprintf("Deployment %s has no available replica yet (%d ready of %d)",
+			d.Name, d.Status.ReadyReplicas, d.Status.Replicas)}
+	}
+	return verdict{true, ReasonMinimumReplicasAvailable, fmt.Sprintf("%d of %d replicas available", d.Status.AvailableReplicas, d.Status.Replicas)}
+}
+
+func phase(obj *v1alpha2.LlamaStackDistribution, conds []metav1.Condition) v1alpha2.DistributionPhase {
+	isTrue := func(t string) bool { return meta.IsStatusConditionTrue(conds, t) }
+	switch {
+	case obj.DeletionTimestamp != nil:
+		return v1alpha2.PhaseTerminating
+	case !rendered(obj):
+		return v1alpha2.PhasePending
+	case !isTrue(ConditionConfigGenerated) || !isTrue(ConditionSecretsResolved):
+		return v1alpha2.PhaseFailed
+	case isTrue(ConditionAvailable) && isTrue(ConditionDeploymentUpdated):
+		return v1alpha2.PhaseReady
+	}
+	return v1alpha2.PhaseInitializing
+}
+
+func configGeneration(obj *v1alpha2.LlamaStackDistribution, o observed) *v1alpha2.ConfigGenerationStatus {
+	if !rendered(obj) {
+		return nil
+	}
+	receipt := obj.GetAnnotations()
+	atoi := func(k string) int32 { n, _ := strconv.Atoi(receipt[k]); return int32(n) }
+	cg := &v1alpha2.ConfigGenerationStatus{
+		ConfigMapName: receipt[pipeline.ReceiptConfigMap],
+		GeneratedAt:   o.Now,
+		ProviderCount: atoi(pipeline.ReceiptProviderCount),
+		ResourceCount: atoi(pipeline.ReceiptResourceCount),
+		ConfigVersion: receipt[pipeline.ReceiptServerVersion],
+	}
+	if prev := obj.Status.ConfigGeneration; prev != nil && prev.ConfigMapName == cg.ConfigMapName {
+		cg.GeneratedAt = prev.GeneratedAt // when the controller first saw this config
+	}
+	return cg
+}
+
+func resolvedDistribution(obj *v1alpha2.LlamaStackDistribution) *v1alpha2.ResolvedDistributionStatus {
+	if !rendered(obj) {
+		return nil
+	}
+	receipt := obj.GetAnnotations()
+	source := "embedded"
+	switch base := receipt[pipeline.ReceiptBaseConfig]; {
+	case obj.Spec.OverrideConfig != nil:
+		source = "override"
+	case strings.HasPrefix(base, "label "):
+		source = "oci-label"
+	}
+	return &v1alpha2.ResolvedDistributionStatus{Image: receipt[pipeline.ReceiptImage], ConfigSource: source, ConfigHash: receipt[pipeline.ReceiptConfigHash]}
+}
+
+// serviceURL is the in-cluster URL of the rendered Service.
+func serviceURL(obj *v1alpha2.LlamaStackDistribution, svc *corev1.Service) string {
+	if svc == nil || len(svc.Spec.Ports) == 0 {
+		return ""
+	}
+	scheme := "http"
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled {
+		scheme = "https"
+	}
+	return fmt.Sprintf("%s://%s.%s.svc.cluster.local:%d", scheme, svc.Name, svc.Namespace, svc.Spec.Ports[0].Port)
+}
+
+// routeURL is the external URL once the Ingress has an address.
+func routeURL(ing *networkingv1.Ingress) *string {
+	if ing == nil || len(ing.Status.LoadBalancer.Ingress) == 0 {
+		return nil
+	}
+	host := ing.Status.LoadBalancer.Ingress[0].Hostname
+	if host == "" {
+		host = ing.Status.LoadBalancer.Ingress[0].IP
+	}
+	if len(ing.Spec.Rules) > 0 && ing.Spec.Rules[0].Host != "" {
+		host = ing.Spec.Rules[0].Host
+	}
+	scheme := "http"
+	if len(ing.Spec.TLS) > 0 {
+		scheme = "https"
+	}
+	url := scheme + "://" + host
+	return &url
+}
+
+func short(hash string) string {
+	if len(hash) > 10 {
+		return hash[:10]
+	}
+	if hash == "" {
+		return "(none)"
+	}
+	return hash
+}
+
+// catalogImages maps the catalog's names to images (v1alpha1's availableDistributions).
+func catalogImages() map[string]string {
+	entries, err := distribution.Catalog()
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for name, e := range entries {
+		if e.Removed == "" {
+			out[name] = e.Image
+		}
+	}
+	return out
+}

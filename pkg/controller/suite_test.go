@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package controller_test
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/controller"
+)
+
+// One real kube-apiserver + etcd for the package; each test starts the controller it needs.
+var (
+	cfg       *rest.Config
+	k8sClient client.Client
+	webhook   *envtest.WebhookInstallOptions
+)
+
+func TestMain(m *testing.M) {
+	if reason := testenv.MissingAssets(); reason != "" {
+		if testenv.InCI() {
+			fmt.Fprintln(os.Stderr, "FAIL: the controller suite cannot run in CI:", reason)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "skipping the controller suite:", reason)
+		os.Exit(m.Run())
+	}
+	os.Exit(runWithAPIServer(m))
+}
+
+func runWithAPIServer(m *testing.M) int {
+	scheme := controller.Scheme()
+	env := &envtest.Environment{
+		Scheme:                scheme,
+		CRDInstallOptions:     envtest.CRDInstallOptions{Scheme: scheme},
+		WebhookInstallOptions: envtest.WebhookInstallOptions{},
+	}
+	var err error
+	if cfg, err = testenv.Start(env); err != nil {
+		fmt.Fprintln(os.Stderr, "starting the API server:", err)
+		return 1
+	}
+	defer func() { _ = env.Stop() }()
+	webhook = &env.WebhookInstallOptions
+	if k8sClient, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+func requireAPIServer(t *testing.T) {
+	t.Helper()
+	if k8sClient == nil {
+		t.Skip(testenv.MissingAssets())
+	}
+}
+
+// startController runs the controller (webhook and status) until the test ends or stop is
+// called, and returns once the webhook accepts TLS connections.
+func startController(t *testing.T) (stop func()) {
+	t.Helper()
+	mgr, err := controller.NewManager(cfg, controller.Options{
+		MetricsAddr: "0", ProbeAddr: "0",
+		WebhookHost: webhook.LocalServingHost, WebhookPort: webhook.LocalServingPort, CertDir: webhook.LocalServingCertDir,
+		SecretRecheck: 100 * time.Millisecond, Restartable: true,
+	})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	require.NoError(t, waitForTLS(net.JoinHostPort(webhook.LocalServingHost, fmt.Sprint(webhook.LocalServingPort))))
+	stopped := false
+	stop = func() {
+		if !stopped {
+			stopped = true
+			cancel()
+			require.NoError(t, <-done)
+		}
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func waitForTLS(addr string) error {
+	var err error
+	for range 200 {
+		var conn *tls.Conn
+		conn, err = tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // readiness probe only
+		if err == nil {
+			return conn.Close()
+		}
+		time.Sleep(25 * time.Millisecond) // polling a listener, not timing a result
+	}
+	return err
+}
+
+// namespace creates a namespace for one test.
+func namespace(t *testing.T) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "llsd-test-"}}
+	require.NoError(t, k8sClient.Create(context.Background(), ns))
+	return ns.Name
+}
