@@ -70,7 +70,9 @@ func (r *StatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStackDistribution) (observed, error) {
 	o := observed{Now: r.now()}
 	names := render.NamesFor(obj)
-	key := func(name string) types.NamespacedName { return types.NamespacedName{Namespace: obj.Namespace, Name: name} }
+	key := func(name string) types.NamespacedName {
+		return types.NamespacedName{Namespace: obj.Namespace, Name: name}
+	}
 
 	var cm *corev1.ConfigMap
 	var err error
