@@ -31,6 +31,8 @@ Usage:
   llsd label-image SRC DST
                           copy a distribution image with the labels llsd reads its
                           base config from (see llsd label-image --help)
+  llsd controller         run the companion controller in a cluster: conversion
+                          webhook and status (see llsd controller --help)
   llsd version            print the version
 `
 
@@ -46,6 +48,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return renderCommand(args[1:], stdout, stderr)
 	case "label-image":
 		return labelImage(args[1:], stdout, stderr)
+	case "controller":
+		return controllerCommand(args[1:], stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "llsd", Version())
 		return 0

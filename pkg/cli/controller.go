@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/go-logr/logr"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/llamastack/llsd/pkg/controller"
+)
+
+const controllerUsage = `Usage: llsd controller [flags]
+
+Runs the companion controller in a cluster: the v1alpha1 <-> v1alpha2 conversion webhook
+(/convert, TLS) and the status of every LlamaStackDistribution, derived from its render
+receipt and the live objects. It never renders and never changes workloads. Install it
+with examples/install (kustomize).
+
+Flags:
+`
+
+// controllerCommand is `llsd controller`.
+func controllerCommand(args []string, stderr io.Writer) int {
+	flags := flag.NewFlagSet("controller", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.Usage = func() { fmt.Fprint(stderr, controllerUsage); flags.PrintDefaults() }
+	opts := controller.Options{}
+	var certs controller.CertOptions
+	flags.StringVar(&opts.MetricsAddr, "metrics-bind-address", ":8080", `Prometheus metrics ("0": off)`)
+	flags.StringVar(&opts.ProbeAddr, "health-probe-bind-address", ":8081", `/healthz and /readyz ("0": off)`)
+	flags.IntVar(&opts.WebhookPort, "webhook-port", 9443, "the conversion webhook's TLS port")
+	flags.StringVar(&opts.CertDir, "cert-dir", "/tmp/k8s-webhook-server/serving-certs", "tls.crt and tls.key of the webhook")
+	flags.BoolVar(&opts.LeaderElection, "leader-elect", false, "one replica writes status; all serve the webhook")
+	flags.StringVar(&opts.LeaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader lease (default: the pod's)")
+	flags.DurationVar(&opts.SecretRecheck, "secret-recheck", 0, "how often missing Secrets and overrideConfig ConfigMaps are looked up again (default 30s)")
+	flags.StringVar(&certs.SecretName, "self-signed-certs", "", "without cert-manager: keep a self-signed CA and serving certificate in this\nSecret of the controller's namespace, write them to --cert-dir and the CA into the CRD")
+	flags.StringVar(&certs.Namespace, "namespace", "llsd-system", "the controller's namespace (for --self-signed-certs)")
+	flags.StringVar(&certs.ServiceName, "webhook-service", "llsd-webhook", "the webhook Service (for --self-signed-certs)")
+	if err := flags.Parse(args); err == flag.ErrHelp {
+		return 0
+	} else if err != nil || flags.NArg() > 0 {
+		if err == nil {
+			flags.Usage()
+		}
+		return 2
+	}
+	log := logr.FromSlogHandler(slog.NewJSONHandler(stderr, nil))
+	ctrl.SetLogger(log)
+	cfg, err := ctrl.GetConfig()
+	if err != nil {
+		fmt.Fprintln(stderr, "llsd controller:", err)
+		return 1
+	}
+	ctx := ctrl.SetupSignalHandler()
+	if certs.SecretName != "" {
+		certs.CertDir, certs.CRDName = opts.CertDir, controller.CRDName
+		if err := controller.EnsureSelfSignedCerts(ctx, cfg, certs); err != nil {
+			fmt.Fprintln(stderr, "llsd controller: webhook certificates:", err)
+			return 1
+		}
+	}
+	mgr, err := controller.NewManager(cfg, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "llsd controller:", err)
+		return 1
+	}
+	log.Info("starting", "version", Version())
+	if err := mgr.Start(ctx); err != nil {
+		fmt.Fprintln(stderr, "llsd controller:", err)
+		return 1
+	}
+	return 0
+}
