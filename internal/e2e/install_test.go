@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package e2e
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	psaapi "k8s.io/pod-security-admission/api"
+	"k8s.io/pod-security-admission/policy"
+	"sigs.k8s.io/yaml"
+)
+
+// The controller's install manifests render with kustomize in both TLS variants, and the
+// controller pod passes the restricted Pod Security Standard with a read-only root.
+func TestInstallManifests(t *testing.T) {
+	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
+	root := filepath.Join("..", "..", "examples", "install")
+	evaluator, err := policy.NewEvaluator(policy.DefaultChecks())
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		overlay string
+		want    []string
+		check   func(t *testing.T, out string, d *appsv1.Deployment)
+	}{
+		{"cert-manager", []string{"Certificate/llsd-webhook", "Issuer/llsd-selfsigned"}, func(t *testing.T, out string, d *appsv1.Deployment) {
+			assert.Contains(t, out, "cert-manager.io/inject-ca-from: llsd-system/llsd-webhook")
+			assert.Contains(t, d.Spec.Template.Spec.Volumes[len(d.Spec.Template.Spec.Volumes)-1].Secret.SecretName, "llsd-webhook-tls")
+		}},
+		{"self-signed", []string{"Role/llsd-controller-certs", "ClusterRole/llsd-controller-certs"}, func(t *testing.T, _ string, d *appsv1.Deployment) {
+			assert.Contains(t, d.Spec.Template.Spec.Containers[0].Args, "--self-signed-certs=llsd-webhook-tls")
+		}},
+	} {
+		t.Run(tc.overlay, func(t *testing.T) {
+			out := run(t, "", kustomize, "build", filepath.Join(root, tc.overlay))
+			objs := objects(t, out)
+			for _, want := range append(tc.want, "CustomResourceDefinition/llamastackdistributions.llamastack.io", "Namespace/llsd-system",
+				"ServiceAccount/llsd-controller", "ClusterRole/llsd-controller", "Role/llsd-controller-leader-election",
+				"Deployment/llsd-controller", "Service/llsd-webhook") {
+				assert.Contains(t, objs, want)
+			}
+			data, err := yaml.Marshal(objs["Deployment/llsd-controller"])
+			require.NoError(t, err)
+			var d appsv1.Deployment
+			require.NoError(t, yaml.UnmarshalStrict(data, &d))
+			for _, r := range evaluator.EvaluatePod(psaapi.LevelVersion{Level: psaapi.LevelRestricted, Version: psaapi.LatestVersion()},
+				&d.Spec.Template.ObjectMeta, &d.Spec.Template.Spec) {
+				assert.True(t, r.Allowed, "%s: %s", r.ForbiddenReason, r.ForbiddenDetail)
+			}
+			assert.True(t, *d.Spec.Template.Spec.Containers[0].SecurityContext.ReadOnlyRootFilesystem)
+			tc.check(t, string(out), &d)
+		})
+	}
+}
+
+// Every RBAC rule of the install manifests says why it is there: the line before each rule
+// is a comment.
+func TestEveryRBACRuleIsJustified(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "install", "*", "rbac.yaml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, file := range files {
+		f, err := os.Open(file)
+		require.NoError(t, err)
+		sc := bufio.NewScanner(f)
+		previous, line, rules := "", 0, 0
+		for sc.Scan() {
+			line++
+			text := strings.TrimSpace(sc.Text())
+			if strings.HasPrefix(text, "- apiGroups:") {
+				rules++
+				assert.True(t, strings.HasPrefix(previous, "#"), "%s:%d: a rule without a comment saying why", file, line)
+			}
+			if text != "" {
+				previous = text
+			}
+		}
+		f.Close()
+		assert.Positive(t, rules, file)
+	}
+}
