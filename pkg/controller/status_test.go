@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package controller
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+func TestURLs(t *testing.T) {
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "chat-service", Namespace: "ai"},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 8321}}}}
+	tlsOn := &v1alpha2.LlamaStackDistribution{Spec: v1alpha2.LlamaStackDistributionSpec{
+		Networking: &v1alpha2.NetworkingSpec{TLS: &v1alpha2.TLSSpec{Enabled: true, SecretName: "tls"}}}}
+	ingress := func(host, lbHost, lbIP string, tls bool) *networkingv1.Ingress {
+		ing := &networkingv1.Ingress{}
+		if host != "" {
+			ing.Spec.Rules = []networkingv1.IngressRule{{Host: host}}
+		}
+		if tls {
+			ing.Spec.TLS = []networkingv1.IngressTLS{{Hosts: []string{host}}}
+		}
+		if lbHost != "" || lbIP != "" {
+			ing.Status.LoadBalancer.Ingress = []networkingv1.IngressLoadBalancerIngress{{Hostname: lbHost, IP: lbIP}}
+		}
+		return ing
+	}
+	str := func(s string) *string { return &s }
+	for _, tc := range []struct {
+		reason string
+		got    any
+		want   any
+	}{
+		{"plain HTTP service", serviceURL(&v1alpha2.LlamaStackDistribution{}, svc), "http://chat-service.ai.svc.cluster.local:8321"},
+		{"TLS service", serviceURL(tlsOn, svc), "https://chat-service.ai.svc.cluster.local:8321"},
+		{"no Service yet", serviceURL(tlsOn, nil), ""},
+		{"an Ingress without an address has no route yet", routeURL(ingress("chat.example.com", "", "", true)), (*string)(nil)},
+		{"the rule's host, once the Ingress has an address", routeURL(ingress("chat.example.com", "", "10.0.0.1", true)), str("https://chat.example.com")},
+		{"no host rule: the load balancer's name", routeURL(ingress("", "lb.example.net", "", false)), str("http://lb.example.net")},
+		{"no host rule: the load balancer's IP", routeURL(ingress("", "", "10.0.0.1", false)), str("http://10.0.0.1")},
+	} {
+		t.Run(tc.reason, func(t *testing.T) { assert.Equal(t, tc.want, tc.got) })
+	}
+}
+
+// A condition that keeps its status keeps its lastTransitionTime; one that flips gets now.
+func TestConditionsKeepTheirTransitionTime(t *testing.T) {
+	earlier := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	now := metav1.NewTime(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
+	obj := &v1alpha2.LlamaStackDistribution{ObjectMeta: metav1.ObjectMeta{Name: "chat", Namespace: "ai"}}
+	first := computeStatus(obj, observed{Now: earlier})
+	obj.Status = first
+	second := computeStatus(obj, observed{Now: now, SecretProblems: []string{"x"}, MissingSecret: true})
+	assert.Equal(t, earlier, meta.FindStatusCondition(second.Conditions, ConditionConfigGenerated).LastTransitionTime, "still NotRendered")
+	assert.Equal(t, now, meta.FindStatusCondition(second.Conditions, ConditionSecretsResolved).LastTransitionTime, "flipped to False")
+}
