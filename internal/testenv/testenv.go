@@ -6,10 +6,14 @@
 package testenv
 
 import (
+	"crypto/tls"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
+	"testing"
+	"time"
 
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -43,6 +47,21 @@ func Start(env *envtest.Environment) (*rest.Config, error) {
 	return env.Start()
 }
 
+// Main is TestMain for a package whose tests need the API server: with the assets it calls
+// withAPIServer (which starts the server and runs m); without them it runs the tests, which
+// skip, or, in CI, fails the package.
+func Main(m *testing.M, suite string, withAPIServer func() int) {
+	if reason := MissingAssets(); reason != "" {
+		if InCI() {
+			fmt.Fprintf(os.Stderr, "FAIL: %s cannot run in CI: %s\n", suite, reason)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "skipping %s: %s\n", suite, reason)
+		os.Exit(m.Run())
+	}
+	os.Exit(withAPIServer())
+}
+
 // Need skips the test when reason is not empty (a tool or data it needs is missing), and
 // fails it in CI, where everything must be present.
 func Need(t interface {
@@ -58,4 +77,18 @@ func Need(t interface {
 		t.Fatal(reason)
 	}
 	t.Skip(reason)
+}
+
+// WaitForTLS waits until a TLS server (a webhook) accepts connections at addr.
+func WaitForTLS(addr string) error {
+	var err error
+	for range 200 {
+		var conn *tls.Conn
+		conn, err = tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // readiness probe only
+		if err == nil {
+			return conn.Close()
+		}
+		time.Sleep(25 * time.Millisecond) // polling a listener, not timing a result
+	}
+	return err
 }

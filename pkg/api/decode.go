@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -169,7 +170,7 @@ func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
 		if len(v) == 0 && secretRefs {
 			errs = append(errs, field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least 1 properties", path)))
 		}
-		for _, key := range sortedKeys(v) {
+		for _, key := range slices.Sorted(maps.Keys(v)) {
 			child := path.Child(key)
 			if secretRefs {
 				child = path.Key(key)
@@ -235,13 +236,4 @@ func jsonType(goKind string) string {
 		return "integer"
 	}
 	return goKind
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -6,14 +6,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/tls"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -37,15 +35,7 @@ import (
 var k8sClient client.Client
 
 func TestMain(m *testing.M) {
-	if reason := testenv.MissingAssets(); reason != "" {
-		if testenv.InCI() {
-			fmt.Fprintln(os.Stderr, "FAIL: the API server parity suite cannot run in CI:", reason)
-			os.Exit(1)
-		}
-		fmt.Fprintln(os.Stderr, "skipping the API server parity suite:", reason)
-		os.Exit(m.Run())
-	}
-	os.Exit(runWithAPIServer(m))
+	testenv.Main(m, "the API server parity suite", func() int { return runWithAPIServer(m) })
 }
 
 func runWithAPIServer(m *testing.M) int {
@@ -67,7 +57,7 @@ func runWithAPIServer(m *testing.M) int {
 	server := webhook.NewServer(webhook.Options{Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir})
 	server.Register("/convert", conversion.NewWebhookHandler(scheme))
 	go func() { _ = server.Start(ctx) }()
-	if err := waitForTLS(net.JoinHostPort(wio.LocalServingHost, fmt.Sprint(wio.LocalServingPort))); err != nil {
+	if err := testenv.WaitForTLS(net.JoinHostPort(wio.LocalServingHost, fmt.Sprint(wio.LocalServingPort))); err != nil {
 		fmt.Fprintln(os.Stderr, "conversion webhook:", err)
 		return 1
 	}
@@ -78,19 +68,6 @@ func runWithAPIServer(m *testing.M) int {
 		return 1
 	}
 	return m.Run()
-}
-
-func waitForTLS(addr string) error {
-	var err error
-	for range 100 {
-		var conn *tls.Conn
-		conn, err = tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // readiness probe only
-		if err == nil {
-			return conn.Close()
-		}
-		time.Sleep(50 * time.Millisecond) // polling a listener, not timing a result
-	}
-	return err
 }
 
 func requireAPIServer(t *testing.T) {

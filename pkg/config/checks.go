@@ -4,7 +4,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -21,7 +23,7 @@ func (g *generator) checkBackendReferences() {
 		family, _, _ := strings.Cut(t, "_")
 		return family
 	}
-	for _, store := range sortedKeys(stores) {
+	for _, store := range slices.Sorted(maps.Keys(stores)) {
 		ref := mapAt(stores, store)
 		want := "sql"
 		if store == "metadata" || store == "prompts" || store == "connectors" {
@@ -29,7 +31,7 @@ func (g *generator) checkBackendReferences() {
 		}
 		g.checkBackend(fmt.Sprintf("storage.stores.%s", store), ref, want, family)
 	}
-	for _, api := range sortedKeys(mapAt(g.cfg, "providers")) {
+	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for i, entry := range providerList(g.cfg, api) {
 			walkBackendRefs(mapAt(entry, "config"), fmt.Sprintf("providers.%s[%d].config", api, i), func(where string, ref map[string]any) {
 				want := "kv"
@@ -56,7 +58,7 @@ func (g *generator) checkBackend(where string, ref map[string]any, want string, 
 
 // walkBackendRefs calls fn for every {backend: ...} reference inside a provider config.
 func walkBackendRefs(m map[string]any, where string, fn func(string, map[string]any)) {
-	for _, key := range sortedKeys(m) {
+	for _, key := range slices.Sorted(maps.Keys(m)) {
 		child, ok := m[key].(map[string]any)
 		if !ok {
 			continue
@@ -76,7 +78,7 @@ var emptyDefault = regexp.MustCompile(`^\$\{env\.([A-Z0-9_]+):=\}$`)
 // vLLM URL would crash at start.
 func (g *generator) checkDistributionProviders() {
 	for _, id := range g.dist.EnableProviders {
-		for _, api := range sortedKeys(mapAt(g.cfg, "providers")) {
+		for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 			for _, entry := range providerList(g.cfg, api) {
 				if entry["provider_id"] != id {
 					continue
@@ -133,7 +135,7 @@ func (g *generator) warnRequiredEnv() {
 func walkStrings(v any, where string, fn func(string, string)) {
 	switch t := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			walkStrings(t[k], where+"."+k, fn)
 		}
 	case []any:

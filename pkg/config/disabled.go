@@ -4,6 +4,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -88,7 +90,7 @@ func (g *generator) removeAPI(api string) {
 // dropDanglingReferences removes registered resources and defaults whose provider is gone.
 func (g *generator) dropDanglingReferences() {
 	rr := mapAt(g.cfg, "registered_resources")
-	for _, kind := range sortedKeys(rr) {
+	for _, kind := range slices.Sorted(maps.Keys(rr)) {
 		items, ok := rr[kind].([]any)
 		if !ok {
 			continue
@@ -145,7 +147,7 @@ func (g *generator) shieldExists(id string) bool {
 // checkDependencies fails when a remaining API needs one that spec.disabled removed: the
 // server would stop at start with "required dependency ... is not available".
 func (g *generator) checkDependencies(removed map[string]int) {
-	for _, api := range sortedKeys(mapAt(g.cfg, "providers")) {
+	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		if len(providerList(g.cfg, api)) == 0 {
 			continue
 		}
@@ -197,7 +199,7 @@ func crName(api string) string {
 // distribution always enables (remote-vllm: vllm).
 func (g *generator) enableDistributionProviders() {
 	for _, id := range g.dist.EnableProviders {
-		for _, api := range sortedKeys(mapAt(g.cfg, "providers")) {
+		for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 			for _, entry := range providerList(g.cfg, api) {
 				if entryID(entry["provider_id"]) == id {
 					entry["provider_id"] = id

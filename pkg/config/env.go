@@ -3,6 +3,8 @@
 package config
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -48,7 +50,7 @@ func (g *generator) addValue(name, value string, path *field.Path) {
 
 func (e envVars) list() []corev1.EnvVar {
 	out := make([]corev1.EnvVar, 0, len(e))
-	for _, name := range sortedKeys(e) {
+	for _, name := range slices.Sorted(maps.Keys(e)) {
 		v := e[name]
 		if v.secret == nil {
 			out = append(out, corev1.EnvVar{Name: name, Value: v.value})

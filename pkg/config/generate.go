@@ -28,7 +28,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -151,7 +152,7 @@ func (g *generator) rejectUnsupported() {
 // counts returns the providers and registered resources the server will load whatever
 // the environment: entries whose provider_id is a literal, not an ${env...} condition.
 func counts(cfg map[string]any) (providers, resources int) {
-	for _, api := range sortedKeys(mapAt(cfg, "providers")) {
+	for _, api := range slices.Sorted(maps.Keys(mapAt(cfg, "providers"))) {
 		for _, entry := range providerList(cfg, api) {
 			if isLiteral(entry["provider_id"]) {
 				providers++
@@ -167,13 +168,4 @@ func counts(cfg map[string]any) (providers, resources int) {
 		}
 	}
 	return providers, resources
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

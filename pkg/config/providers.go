@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -85,7 +86,7 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 	if p.APIKey != nil {
 		g.applyCredential(config, settings, id, providerType, fm, p, path.Child("apiKey"))
 	}
-	for _, key := range sortedKeys(p.SecretRefs) {
+	for _, key := range slices.Sorted(maps.Keys(p.SecretRefs)) {
 		keyPath := path.Child("secretRefs").Key(key)
 		if p.APIKey != nil && key == fm.Credential {
 			g.errs = append(g.errs, field.Duplicate(keyPath, key+" is also set by apiKey: keep one of them"))

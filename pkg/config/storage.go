@@ -4,7 +4,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -113,7 +115,7 @@ func (g *generator) backendName(family string) string {
 		return ref
 	}
 	var found []string
-	for _, name := range sortedKeys(backends) {
+	for _, name := range slices.Sorted(maps.Keys(backends)) {
 		if t, _ := mapAt(backends, name)["type"].(string); strings.HasPrefix(t, family) {
 			found = append(found, name)
 		}

@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -51,7 +52,7 @@ func (g *generator) applyTools() {
 		path := resourcesPath.Child("tools").Index(i)
 		key, ok := toolAliases[strings.TrimPrefix(name, "builtin::")]
 		if !ok {
-			g.errs = append(g.errs, field.NotSupported(path, name, sortedKeys(toolGroups)))
+			g.errs = append(g.errs, field.NotSupported(path, name, slices.Sorted(maps.Keys(toolGroups))))
 			continue
 		}
 		group := toolGroups[key]

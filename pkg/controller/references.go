@@ -4,7 +4,8 @@ package controller
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -35,7 +36,7 @@ func secretRefs(obj *v1alpha2.LlamaStackDistribution) []secretRef {
 			p := &api.Providers[i]
 			path := field.NewPath("spec", "providers", string(api.Name)).Index(i)
 			add(path.Child("apiKey"), p.APIKey)
-			for _, k := range sortedKeys(p.SecretRefs) {
+			for _, k := range slices.Sorted(maps.Keys(p.SecretRefs)) {
 				s := p.SecretRefs[k]
 				add(path.Child("secretRefs").Key(k), &s)
 			}
@@ -65,13 +66,4 @@ func secretRefs(obj *v1alpha2.LlamaStackDistribution) []secretRef {
 		}
 	}
 	return refs
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -4,7 +4,6 @@ package controller_test
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"net"
 	"os"
@@ -30,15 +29,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	if reason := testenv.MissingAssets(); reason != "" {
-		if testenv.InCI() {
-			fmt.Fprintln(os.Stderr, "FAIL: the controller suite cannot run in CI:", reason)
-			os.Exit(1)
-		}
-		fmt.Fprintln(os.Stderr, "skipping the controller suite:", reason)
-		os.Exit(m.Run())
-	}
-	os.Exit(runWithAPIServer(m))
+	testenv.Main(m, "the controller suite", func() int { return runWithAPIServer(m) })
 }
 
 func runWithAPIServer(m *testing.M) int {
@@ -82,7 +73,7 @@ func startController(t *testing.T) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- mgr.Start(ctx) }()
-	require.NoError(t, waitForTLS(net.JoinHostPort(webhook.LocalServingHost, fmt.Sprint(webhook.LocalServingPort))))
+	require.NoError(t, testenv.WaitForTLS(net.JoinHostPort(webhook.LocalServingHost, fmt.Sprint(webhook.LocalServingPort))))
 	stopped := false
 	stop = func() {
 		if !stopped {
@@ -93,19 +84,6 @@ func startController(t *testing.T) (stop func()) {
 	}
 	t.Cleanup(stop)
 	return stop
-}
-
-func waitForTLS(addr string) error {
-	var err error
-	for range 200 {
-		var conn *tls.Conn
-		conn, err = tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // readiness probe only
-		if err == nil {
-			return conn.Close()
-		}
-		time.Sleep(25 * time.Millisecond) // polling a listener, not timing a result
-	}
-	return err
 }
 
 // namespace creates a namespace for one test.

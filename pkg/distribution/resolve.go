@@ -4,7 +4,8 @@ package distribution
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -106,7 +107,7 @@ func resolveImage(image string, entries map[string]Entry) (*Resolved, *field.Err
 // officialEntry finds the catalog entry whose image repository image is in.
 func officialEntry(image string, entries map[string]Entry) (Entry, bool) {
 	repo := imageRepository(image)
-	for _, name := range sortedKeys(entries) {
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
 		entry := entries[name]
 		if entry.Removed == "" && entry.BaseConfig == "" && imageRepository(entry.Image) == repo {
 			return entry, true
@@ -157,21 +158,12 @@ func newResolved(name, image string, entry Entry, v Version, versionSource strin
 
 func officialNames(entries map[string]Entry) []string {
 	var names []string
-	for _, name := range sortedKeys(entries) {
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
 		if e := entries[name]; e.Removed == "" && e.BaseConfig == "" {
 			names = append(names, name)
 		}
 	}
 	return names
-}
-
-func sortedKeys(m map[string]Entry) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // ResolveImage returns only the image of spec.distribution, for a spec that brings its own
