@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -34,7 +35,7 @@ import (
 
 // `llsd controller` as a process, the way the install manifests run it (self-signed
 // certificates), against a real API server through a kubeconfig: it becomes ready, writes
-// status, and stops cleanly on SIGTERM.
+// status, serves health and metrics, and stops cleanly on SIGTERM.
 func TestControllerProcess(t *testing.T) {
 	testenv.Need(t, testenv.MissingAssets())
 	env := &envtest.Environment{}
@@ -65,9 +66,9 @@ func TestControllerProcess(t *testing.T) {
 			Service: &apiextensionsv1.ServiceReference{Namespace: "llsd-system", Name: "llsd-webhook", Path: ptr("/convert")}}}}
 	require.NoError(t, c.Update(ctx, &crd))
 
-	probe := freeAddr(t)
+	probe, metrics := freeAddr(t), freeAddr(t)
 	cmd := exec.Command(llsdBinary, "controller", "--self-signed-certs=llsd-webhook-tls", "--cert-dir", filepath.Join(dir, "certs"),
-		"--webhook-port", fmt.Sprint(freePort(t)), "--metrics-bind-address", "0", "--health-probe-bind-address", probe)
+		"--webhook-port", fmt.Sprint(freePort(t)), "--metrics-bind-address", metrics, "--health-probe-bind-address", probe)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(dir, "kubeconfig"))
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
@@ -97,6 +98,17 @@ func TestControllerProcess(t *testing.T) {
 		require.NotNil(col, cond)
 		assert.Equal(col, controller.ReasonNotRendered, cond.Reason)
 	}, 30*time.Second, 100*time.Millisecond, "no status: %s", &logs)
+
+	for url, want := range map[string]string{"http://" + probe + "/healthz": "ok",
+		"http://" + metrics + "/metrics": `controller_runtime_reconcile_total{controller="llsd-status",result="success"}`} {
+		resp, err := http.Get(url)
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusOK, resp.StatusCode, url)
+		assert.Contains(t, string(body), want, url)
+	}
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	select {
