@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
@@ -60,6 +61,19 @@ func Main(m *testing.M, suite string, withAPIServer func() int) {
 		os.Exit(m.Run())
 	}
 	os.Exit(withAPIServer())
+}
+
+// StartWithConversion starts an API server whose CRD converts v1alpha1 <-> v1alpha2 through a
+// webhook the test serves: envtest points the CRD at env.WebhookInstallOptions' local
+// address and certificate.
+func StartWithConversion(scheme *k8sruntime.Scheme) (*envtest.Environment, *rest.Config, error) {
+	env := &envtest.Environment{
+		Scheme:                scheme,
+		CRDInstallOptions:     envtest.CRDInstallOptions{Scheme: scheme},
+		WebhookInstallOptions: envtest.WebhookInstallOptions{},
+	}
+	cfg, err := Start(env)
+	return env, cfg, err
 }
 
 // Need skips the test when reason is not empty (a tool or data it needs is missing), and

@@ -17,7 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 	"sigs.k8s.io/yaml"
@@ -40,11 +39,7 @@ func TestMain(m *testing.M) {
 
 func runWithAPIServer(m *testing.M) int {
 	scheme := api.NewScheme()
-	env := &envtest.Environment{
-		CRDInstallOptions:     envtest.CRDInstallOptions{Scheme: scheme},
-		WebhookInstallOptions: envtest.WebhookInstallOptions{},
-	}
-	cfg, err := testenv.Start(env)
+	env, cfg, err := testenv.StartWithConversion(scheme)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting the API server:", err)
 		return 1

@@ -34,18 +34,13 @@ func TestMain(m *testing.M) {
 
 func runWithAPIServer(m *testing.M) int {
 	scheme := controller.Scheme()
-	env := &envtest.Environment{
-		Scheme:                scheme,
-		CRDInstallOptions:     envtest.CRDInstallOptions{Scheme: scheme},
-		WebhookInstallOptions: envtest.WebhookInstallOptions{},
-	}
-	var err error
-	if cfg, err = testenv.Start(env); err != nil {
+	env, restCfg, err := testenv.StartWithConversion(scheme)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting the API server:", err)
 		return 1
 	}
 	defer func() { _ = env.Stop() }()
-	webhook = &env.WebhookInstallOptions
+	cfg, webhook = restCfg, &env.WebhookInstallOptions
 	if k8sClient, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
