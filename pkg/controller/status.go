@@ -31,6 +31,7 @@ const (
 const (
 	ReasonConfigGenerationSucceeded = "ConfigGenerationSucceeded"
 	ReasonNotRendered               = "NotRendered"
+	ReasonRenderStale               = "RenderStale"
 	ReasonConfigMapMissing          = "ConfigMapMissing"
 	ReasonOverrideConfigFound       = "OverrideConfigFound"
 	ReasonOverrideConfigMapMissing  = "OverrideConfigMapMissing"
@@ -121,6 +122,9 @@ func configCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
 	case !rendered(obj):
 		return verdict{false, ReasonNotRendered, "this LlamaStackDistribution was applied without being rendered by llsd (it has no " +
 			pipeline.ReceiptConfigMap + " annotation): apply the output of kustomize build, kpt fn render or llsd render"}
+	case receipt[pipeline.ReceiptSpecHash] != "" && receipt[pipeline.ReceiptSpecHash] != pipeline.SpecHash(&obj.Spec):
+		return verdict{false, ReasonRenderStale, "the spec changed after llsd rendered it (an edit made in the cluster, or a patch " +
+			"applied after llsd in the kustomization): the generated config does not have it; change the source and render again"}
 	case obj.Spec.OverrideConfig != nil && !o.ConfigMapFound:
 		return verdict{false, ReasonOverrideConfigMapMissing, fmt.Sprintf("spec.overrideConfig.configMapName: ConfigMap %q not found in namespace %s: create it with a config.yaml key",
 			obj.Spec.OverrideConfig.ConfigMapName, obj.Namespace)}

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/llamastack/llsd/pkg/api"
@@ -28,7 +29,11 @@ metadata: {name: chat}
 spec:
   distribution: {name: starter}
   providers:
-    inference: {provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: vllm-creds, key: token}}}
+    inference:
+      provider: vllm
+      endpoint: "http://vllm:8000/v1"
+      apiKey: {secretKeyRef: {name: vllm-creds, key: token}}
+      settings: {tls_verify: false, max_tokens: 4096}
   resources:
     models: [llama3]
   storage:
@@ -163,6 +168,20 @@ func TestStatusLifecycle(t *testing.T) {
 		assert.Equal(c, v1alpha2.PhaseReady, st.Phase)
 	})
 	assert.Equal(t, int32(1), st.AvailableReplicas)
+
+	// An edit in the cluster is not in the generated config: the receipt's spec hash tells.
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var obj v1alpha2.LlamaStackDistribution
+		if err := k8sClient.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: "chat"}, &obj); err != nil {
+			return err
+		}
+		obj.Spec.Resources.Models[0].Name = "llama4"
+		return k8sClient.Update(context.Background(), &obj)
+	}))
+	eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+		hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionFalse, controller.ReasonRenderStale)
+		assert.Equal(c, v1alpha2.PhaseFailed, st.Phase)
+	})
 
 	// A Deployment that does not run the receipt's config is reported.
 	d.Spec.Template.Annotations["llamastack.io/config-hash"] = "0000000000aaaa"

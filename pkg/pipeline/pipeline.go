@@ -6,6 +6,9 @@
 package pipeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -28,7 +31,12 @@ const (
 	ReceiptProviderCount = "llamastack.io/provider-count"
 	ReceiptResourceCount = "llamastack.io/resource-count"
 	ReceiptRenderer      = "llamastack.io/rendered-by"
+	ReceiptSpecHash      = "llamastack.io/spec-hash"
 )
+
+// receiptKeys are all receipt annotations: a new render replaces every one of them.
+var receiptKeys = []string{ReceiptConfigMap, ReceiptConfigHash, ReceiptServerVersion, ReceiptImage, ReceiptBaseConfig,
+	ReceiptProviderCount, ReceiptResourceCount, ReceiptRenderer, ReceiptSpecHash}
 
 // Options are the render options.
 type Options struct {
@@ -126,6 +134,23 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result
 }
 
 // withReceipt returns a copy of obj with the receipt annotations (replacing an older receipt).
+// SpecHash identifies a canonical spec: sha256 (16 hex) of its JSON with sorted keys, so the
+// spec the API server returns hashes the same as the one rendered. The controller compares
+// it with the receipt to tell an object edited after its render.
+func SpecHash(spec *v1alpha2.LlamaStackDistributionSpec) string {
+	data, err := json.Marshal(spec)
+	if err != nil {
+		return ""
+	}
+	var tree any // through a generic tree: map keys sorted, embedded JSON (settings) normalised
+	if err := json.Unmarshal(data, &tree); err != nil {
+		return ""
+	}
+	data, _ = json.Marshal(tree)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
 func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt map[string]string) *v1alpha2.LlamaStackDistribution {
 	out := obj.DeepCopy()
 	out.APIVersion = v1alpha2.GroupVersion.String()
@@ -133,10 +158,10 @@ func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt map[string]string
 	if out.Annotations == nil {
 		out.Annotations = map[string]string{}
 	}
-	for _, key := range []string{ReceiptConfigMap, ReceiptConfigHash, ReceiptServerVersion, ReceiptImage,
-		ReceiptProviderCount, ReceiptResourceCount, ReceiptRenderer} {
+	for _, key := range receiptKeys {
 		delete(out.Annotations, key)
 	}
+	receipt[ReceiptSpecHash] = SpecHash(&out.Spec)
 	for k, v := range receipt {
 		if v != "" {
 			out.Annotations[k] = v
