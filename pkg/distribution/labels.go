@@ -23,28 +23,23 @@ type LabelReader interface {
 // image fails with what to do.
 func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
 	path, image := distributionPath.Child("image"), spec.Image
-	var embedded func() (*Resolved, *field.Error)
-	entry := Entry{}
+	entry, hasEmbedded := officialEntry(image, entries)
 	if spec.Name != "" {
 		var ferr *field.Error
 		if entry, image, ferr = lookup(spec.Name, entries, opts); ferr != nil {
 			return nil, ferr
 		}
-		path = distributionPath.Child("name")
-		embedded = func() (*Resolved, *field.Error) { return resolveName(spec.Name, entries, opts) }
-	} else if official, ok := officialEntry(image, entries); ok {
-		entry = official
-		embedded = func() (*Resolved, *field.Error) { return resolveImage(image, entries) }
+		path, hasEmbedded = distributionPath.Child("name"), true
 	}
 
 	labelled, err := opts.Labels.BaseConfig(image)
 	if err == nil {
 		return fromLabels(path, spec.Name, entry, image, labelled)
 	}
-	if embedded == nil {
+	if !hasEmbedded {
 		return nil, field.Invalid(path, image, err.Error())
 	}
-	r, ferr := embedded()
+	r, ferr := fromEmbedded(path, spec.Name, entry, image)
 	if ferr != nil {
 		return nil, field.Invalid(path, image, fmt.Sprintf("%v; and no embedded config fits: %s", err, ferr.Detail))
 	}

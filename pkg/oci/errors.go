@@ -5,9 +5,7 @@ package oci
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 
 	"github.com/google/go-containerregistry/pkg/v1/remote/transport"
 )
@@ -74,10 +72,5 @@ func classify(image string, err error) *Error {
 			return &Error{Kind: NotFound, Image: image, Err: err}
 		}
 	}
-	var netErr net.Error
-	var urlErr *url.Error
-	if errors.As(err, &netErr) || errors.As(err, &urlErr) {
-		return &Error{Kind: Unreachable, Image: image, Err: err}
-	}
-	return &Error{Kind: Unreachable, Image: image, Err: err}
+	return &Error{Kind: Unreachable, Image: image, Err: err} // connection refused, DNS, TLS, timeouts, 5xx
 }
