@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -68,7 +67,7 @@ func TestControllerProcess(t *testing.T) {
 
 	probe, metrics := freeAddr(t), freeAddr(t)
 	cmd := exec.Command(llsdBinary, "controller", "--self-signed-certs=llsd-webhook-tls", "--cert-dir", filepath.Join(dir, "certs"),
-		"--webhook-port", fmt.Sprint(freePort(t)), "--metrics-bind-address", metrics, "--health-probe-bind-address", probe)
+		"--webhook-port", fmt.Sprint(testenv.FreePort(t)), "--metrics-bind-address", metrics, "--health-probe-bind-address", probe)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(dir, "kubeconfig"))
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
@@ -120,13 +119,6 @@ func TestControllerProcess(t *testing.T) {
 	assert.NotContains(t, logs.String(), string(secret.Data["tls.key"]), "no key material in the logs")
 }
 
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-func freeAddr(t *testing.T) string { return fmt.Sprintf("127.0.0.1:%d", freePort(t)) }
+func freeAddr(t *testing.T) string { return fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t)) }
 
 func ptr[T any](v T) *T { return &v }

@@ -106,3 +106,13 @@ func WaitForTLS(addr string) error {
 	}
 	return err
 }
+
+// FreePort is a TCP port on 127.0.0.1 that was free a moment ago, for a server a test starts.
+func FreePort(t interface{ Fatal(...any) }) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

@@ -5,7 +5,6 @@ package controller_test
 import (
 	"bytes"
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/controller"
 )
@@ -101,7 +101,7 @@ func TestInstallRBACIsEnough(t *testing.T) {
 
 	// Status, as the ServiceAccount. The webhook is not exercised here (it needs no RBAC).
 	mgr, err := controller.NewManager(sa, controller.Options{
-		MetricsAddr: "0", ProbeAddr: "0", WebhookHost: "127.0.0.1", WebhookPort: freePort(t), CertDir: webhook.LocalServingCertDir,
+		MetricsAddr: "0", ProbeAddr: "0", WebhookHost: "127.0.0.1", WebhookPort: testenv.FreePort(t), CertDir: webhook.LocalServingCertDir,
 		LeaderElection: true, LeaderElectionNamespace: controllerNamespace, SecretRecheck: 100 * time.Millisecond, Restartable: true,
 	})
 	require.NoError(t, err)
@@ -123,11 +123,4 @@ func TestInstallRBACIsEnough(t *testing.T) {
 	var d appsv1.Deployment
 	require.NoError(t, k8sClient.Get(ctx, types.NamespacedName{Namespace: ns, Name: "chat"}, &d))
 	assert.NotNil(t, d.Spec.Replicas, "the controller left the Deployment alone")
-}
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

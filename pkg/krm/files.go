@@ -36,9 +36,10 @@ func (f fileIndexes) place(llsd *fn.KubeObject, objs fn.KubeObjects) fn.KubeObje
 	}
 	pkg := llsd.GetAnnotation(packagePathAnnotation)
 	dest := path.Join(path.Dir(src), llsd.GetName()+".generated.yaml")
+	file := pkg + "\x00" + dest
 	for _, o := range objs[1:] {
-		index := strconv.Itoa(f[pkg+"\x00"+dest])
-		f[pkg+"\x00"+dest]++
+		index := strconv.Itoa(f[file])
+		f[file]++
 		for _, a := range [][2]string{{legacyIndexAnnotation, index}, {legacyPathAnnotation, dest},
 			{indexAnnotation, index}, {pathAnnotation, dest}, {packagePathAnnotation, pkg}} {
 			if a[1] != "" {
