@@ -17,22 +17,41 @@ import (
 var envRef = regexp.MustCompile(`\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?}`)
 
 // Substitute expands ${env.X}, ${env.X:=default} and ${env.X:+value} in every string value
-// of tree, converting results like the server does, and applies the server's list rules.
+// of tree, converting results like the server does, and applies the server's list rules
+// (those of 0.7; SubstituteFor names the version and the server's home directory).
 func Substitute(tree any, getenv func(string) string) (any, error) {
-	return substitute(tree, getenv, "")
+	home, _ := os.UserHomeDir()
+	return SubstituteFor("0.7", tree, getenv, home)
 }
 
-func substitute(v any, getenv func(string) string, path string) (any, error) {
+// SubstituteFor is the substitution of one server version, for a server process whose home
+// directory (what ~ expands to) is home.
+func SubstituteFor(version string, tree any, getenv func(string) string, home string) (any, error) {
+	s := substituter{getenv: getenv, home: home, idKeys: resourceIDKeys}
+	if version == "0.6" {
+		s.idKeys = append(append([]string(nil), resourceIDKeys...), "toolgroup_id")
+	}
+	return s.substitute(tree, "")
+}
+
+type substituter struct {
+	getenv func(string) string
+	home   string
+	// idKeys are the keys whose empty value drops a list item.
+	idKeys []string
+}
+
+func (s substituter) substitute(v any, path string) (any, error) {
 	switch t := v.(type) {
 	case map[string]any:
 		if path == ".server.auth" {
-			if err := clearEmptyAuthProvider(t, getenv, path); err != nil {
+			if err := s.clearEmptyAuthProvider(t, path); err != nil {
 				return nil, err
 			}
 		}
 		out := make(map[string]any, len(t))
 		for k, val := range t {
-			n, err := substitute(val, getenv, path+"."+k)
+			n, err := s.substitute(val, path+"."+k)
 			if err != nil {
 				return nil, err
 			}
@@ -40,23 +59,24 @@ func substitute(v any, getenv func(string) string, path string) (any, error) {
 		}
 		return out, nil
 	case []any:
-		return substituteList(t, getenv, path)
+		return s.substituteList(t, path)
 	case string:
-		return substituteString(t, getenv, path)
+		return s.substituteString(t, path)
 	}
 	return v, nil
 }
 
-// resourceIDKeys are the keys whose empty value drops a list item (stack.py, 0.6 and 0.7).
+// resourceIDKeys are the keys whose empty value drops a list item (stack.py RESOURCE_ID_FIELDS,
+// 0.7; 0.6 also toolgroup_id).
 var resourceIDKeys = []string{"model_id", "shield_id", "vector_store_id", "dataset_id", "scoring_fn_id", "benchmark_id"}
 
-func substituteList(items []any, getenv func(string) string, path string) (any, error) {
+func (s substituter) substituteList(items []any, path string) (any, error) {
 	out := make([]any, 0, len(items))
 	for i, item := range items {
 		itemPath := fmt.Sprintf("%s[%d]", path, i)
 		if m, ok := item.(map[string]any); ok {
 			if id, ok := m["provider_id"].(string); ok {
-				resolved, err := substituteString(id, getenv, itemPath+".provider_id")
+				resolved, err := s.substituteString(id, itemPath+".provider_id")
 				if err != nil {
 					return nil, err
 				}
@@ -65,11 +85,11 @@ func substituteList(items []any, getenv func(string) string, path string) (any, 
 				}
 			}
 		}
-		n, err := substitute(item, getenv, itemPath)
+		n, err := s.substitute(item, itemPath)
 		if err != nil {
 			return nil, err
 		}
-		if m, ok := n.(map[string]any); ok && hasEmptyResourceID(m) {
+		if m, ok := n.(map[string]any); ok && s.hasEmptyResourceID(m) {
 			continue
 		}
 		out = append(out, n)
@@ -77,8 +97,8 @@ func substituteList(items []any, getenv func(string) string, path string) (any, 
 	return out, nil
 }
 
-func hasEmptyResourceID(m map[string]any) bool {
-	for _, key := range resourceIDKeys {
+func (s substituter) hasEmptyResourceID(m map[string]any) bool {
+	for _, key := range s.idKeys {
 		if v, ok := m[key]; ok && (v == nil || v == "") {
 			return true
 		}
@@ -87,7 +107,7 @@ func hasEmptyResourceID(m map[string]any) bool {
 }
 
 // clearEmptyAuthProvider drops server.auth.provider_config when its type resolves empty.
-func clearEmptyAuthProvider(auth map[string]any, getenv func(string) string, path string) error {
+func (s substituter) clearEmptyAuthProvider(auth map[string]any, path string) error {
 	pc, ok := auth["provider_config"].(map[string]any)
 	if !ok {
 		return nil
@@ -96,7 +116,7 @@ func clearEmptyAuthProvider(auth map[string]any, getenv func(string) string, pat
 	if !ok {
 		return nil
 	}
-	resolved, err := substituteString(typ, getenv, path+".provider_config.type")
+	resolved, err := s.substituteString(typ, path+".provider_config.type")
 	if err != nil {
 		return err
 	}
@@ -106,11 +126,11 @@ func clearEmptyAuthProvider(auth map[string]any, getenv func(string) string, pat
 	return nil
 }
 
-func substituteString(s string, getenv func(string) string, path string) (any, error) {
+func (s substituter) substituteString(str string, path string) (any, error) {
 	var missing error
-	out := envRef.ReplaceAllStringFunc(s, func(match string) string {
+	out := envRef.ReplaceAllStringFunc(str, func(match string) string {
 		g := envRef.FindStringSubmatch(match)
-		value := getenv(g[1])
+		value := s.getenv(g[1])
 		var r string
 		switch g[2] {
 		case "=":
@@ -127,24 +147,26 @@ func substituteString(s string, getenv func(string) string, path string) (any, e
 			}
 			r = value
 		}
-		return expandUser(r)
+		return s.expandUser(r)
 	})
 	if missing != nil {
 		return nil, missing
 	}
-	if out == s {
-		return s, nil
+	if out == str {
+		return str, nil
 	}
 	return convert(out), nil
 }
 
 // expandUser is os.path.expanduser for the server's user.
-func expandUser(s string) string {
-	if s == "~" || strings.HasPrefix(s, "~/") {
-		home, _ := os.UserHomeDir()
-		return home + s[1:]
+func (s substituter) expandUser(str string) string {
+	if str == "~" {
+		return s.home
 	}
-	return s
+	if strings.HasPrefix(str, "~/") {
+		return strings.TrimSuffix(s.home, "/") + str[1:]
+	}
+	return str
 }
 
 // convert is _convert_string_to_proper_type: only strings a substitution changed are

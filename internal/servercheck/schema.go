@@ -77,20 +77,23 @@ func Schema(file string) (*jsonschema.Schema, error) {
 // against the strict schema of the server version ("0.6", "0.7"): unknown keys, which the
 // server silently ignores, are errors here.
 func ValidateStrict(version string, tree any, getenv func(string) string) error {
+	expanded, err := SubstituteFor(version, tree, getenv, "/")
+	if err != nil {
+		return err
+	}
+	return validateExpanded(version, expanded)
+}
+
+func validateExpanded(version string, expanded any) error {
 	file, ok := SchemaFiles[version]
 	if !ok {
 		return fmt.Errorf("no schema for server version %q", version)
 	}
-	return ValidateWith(file, tree, getenv)
+	return validateFile(file, expanded)
 }
 
-// ValidateWith is ValidateStrict with a named schema file.
-func ValidateWith(file string, tree any, getenv func(string) string) error {
+func validateFile(file string, expanded any) error {
 	s, err := Schema(file)
-	if err != nil {
-		return err
-	}
-	expanded, err := Substitute(tree, getenv)
 	if err != nil {
 		return err
 	}

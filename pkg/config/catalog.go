@@ -2,48 +2,6 @@
 
 package config
 
-import (
-	"strings"
-
-	"github.com/llamastack/llsd/pkg/distribution"
-)
-
-// knownTypes lists every provider_type the server registers, per version and API, for the
-// APIs spec.providers configures (from the servers' provider registries; a test compares
-// them with ../shared/llama-stack/provider-fields).
-var knownTypes = map[distribution.Version]map[string]string{
-	"0.6": {
-		"inference": "inline::sentence-transformers remote::anthropic remote::azure remote::bedrock remote::cerebras " +
-			"remote::databricks remote::fireworks remote::gemini remote::groq remote::hf::endpoint remote::hf::serverless " +
-			"remote::llama-cpp-server remote::llama-openai-compat remote::nvidia remote::oci remote::ollama remote::openai " +
-			"remote::passthrough remote::runpod remote::sambanova remote::tgi remote::together remote::vertexai remote::vllm remote::watsonx",
-		"safety": "inline::code-scanner inline::llama-guard inline::prompt-guard remote::bedrock remote::nvidia " +
-			"remote::passthrough remote::sambanova",
-		"vector_io": "inline::chromadb inline::faiss inline::meta-reference inline::milvus inline::qdrant inline::sqlite-vec " +
-			"inline::sqlite_vec remote::chromadb remote::elasticsearch remote::milvus remote::oci remote::pgvector remote::qdrant remote::weaviate",
-		"tool_runtime": "inline::rag-runtime remote::bing-search remote::brave-search remote::model-context-protocol " +
-			"remote::tavily-search remote::wolfram-alpha",
-	},
-	"0.7": {
-		"inference": "inline::sentence-transformers inline::transformers remote::anthropic remote::azure remote::bedrock " +
-			"remote::cerebras remote::databricks remote::fireworks remote::gemini remote::groq remote::llama-cpp-server " +
-			"remote::llama-openai-compat remote::nvidia remote::oci remote::ollama remote::openai remote::passthrough " +
-			"remote::runpod remote::sambanova remote::together remote::vertexai remote::vllm remote::watsonx",
-		"safety": "inline::code-scanner inline::llama-guard inline::prompt-guard remote::bedrock remote::nvidia " +
-			"remote::passthrough remote::sambanova",
-		"vector_io": "inline::builtin inline::chromadb inline::faiss inline::milvus inline::qdrant inline::sqlite-vec " +
-			"inline::sqlite_vec remote::chromadb remote::elasticsearch remote::infinispan remote::milvus remote::oci " +
-			"remote::pgvector remote::qdrant remote::weaviate",
-		"tool_runtime": "inline::file-search remote::bing-search remote::brave-search remote::model-context-protocol " +
-			"remote::tavily-search remote::wolfram-alpha",
-	},
-}
-
-// KnownTypes returns the provider types of one server version and API.
-func KnownTypes(v distribution.Version, api string) []string {
-	return strings.Fields(knownTypes[v][api])
-}
-
 // fieldMap says where a provider keeps what spec.providers[] expresses as typed fields.
 type fieldMap struct {
 	// Endpoint is the config key for endpoint ("" when the provider has none).
@@ -143,4 +101,24 @@ func fieldMapFor(api, providerType string) fieldMap {
 		return fieldMaps[providerType]
 	}
 	return fieldMap{}
+}
+
+// keys lists the config keys the field map writes.
+func (fm fieldMap) keys() []string {
+	var keys []string
+	for _, k := range []string{fm.Endpoint, fm.Credential, fm.DBPath} {
+		if k != "" {
+			keys = append(keys, k)
+		}
+	}
+	if fm.Persistence {
+		keys = append(keys, "persistence")
+	}
+	if fm.PostgresEndpoint {
+		keys = append(keys, "host", "port", "db")
+	}
+	for _, r := range fm.Required {
+		keys = append(keys, r.Key)
+	}
+	return keys
 }

@@ -37,6 +37,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // Result is a generated config and what the server container needs to run it.
@@ -71,6 +72,7 @@ func (w Warning) String() string { return w.Field + ": " + w.Message }
 type generator struct {
 	spec *v1alpha2.LlamaStackDistributionSpec
 	dist *distribution.Resolved
+	prof *profile.Profile
 	cfg  map[string]any
 	// shipped are the provider types of the base config per API: what the image installs.
 	shipped map[string]map[string]bool
@@ -85,9 +87,13 @@ type generator struct {
 // Generate writes the config.yaml of obj on the base config of dist. obj must be defaulted
 // and valid (v1alpha2.Default, v1alpha2.Validate); errors name the field to fix.
 func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved) (*Result, field.ErrorList) {
+	if err := dist.Profile.Load(); err != nil {
+		return nil, field.ErrorList{field.InternalError(field.NewPath("spec", "distribution"), err)}
+	}
 	g := &generator{
 		spec:    &obj.Spec,
 		dist:    dist,
+		prof:    dist.Profile,
 		cfg:     configyaml.DeepCopy(dist.Base).(map[string]any),
 		crIDs:   map[string][]string{},
 		env:     envVars{},

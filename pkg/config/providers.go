@@ -120,7 +120,7 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 // resolveType maps a spec provider name to a provider_type the target image ships.
 func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.Path) (string, bool) {
 	known := map[string]bool{}
-	for _, t := range KnownTypes(g.dist.Version, api) {
+	for _, t := range g.prof.ProviderTypes(api) {
 		known[t] = true
 	}
 	for _, t := range g.candidateTypes(api, name, hasEndpoint) {
@@ -177,7 +177,7 @@ func (g *generator) imageName() string {
 // shippedNames lists the names a spec may use for the API's providers in this image:
 // the short name, or the full type of an inline provider that has a remote namesake.
 func (g *generator) shippedNames(api string) []string {
-	known := KnownTypes(g.dist.Version, api)
+	known := g.prof.ProviderTypes(api)
 	var names []string
 	for _, t := range known {
 		if !g.shipped[api][t] {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/pkg/configyaml"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // Entry is one distribution of distributions/distributions.json.
@@ -99,7 +100,7 @@ func embeddedBase(name string, v Version) (map[string]any, error) {
 // embeddedVersions lists the server versions with an embedded base config for name.
 func embeddedVersions(name string) []string {
 	var versions []string
-	for _, v := range Supported {
+	for _, v := range profile.Supported() {
 		if _, err := distributions.FS.Open(fmt.Sprintf("%s/%s.yaml", name, v)); err == nil {
 			versions = append(versions, string(v))
 		}

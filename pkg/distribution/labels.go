@@ -11,6 +11,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/oci"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // LabelReader reads the base config an image carries in its labels (*oci.Client).
@@ -64,7 +65,7 @@ func fromLabels(path *field.Path, name string, entry Entry, image string, l *oci
 		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of the config in %s: "+
 			"label the image with %s=<server version> (`llsd label-image` does) or use a version tag such as 0.7.1", l.Source, oci.LabelVersion))
 	}
-	if !v.IsSupported() {
+	if _, ok := profile.For(v); !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}
 	return newResolved(name, image, entry, v, source, base, l.Source), nil

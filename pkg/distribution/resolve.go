@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // Options are the render options that affect resolution.
@@ -31,6 +32,8 @@ type Resolved struct {
 	Image string
 	// Version is the llama-stack server version of Image.
 	Version Version
+	// Profile is what llsd knows about that version.
+	Profile *profile.Profile
 	// VersionSource says where Version was read, for messages: `image tag "0.7.1"`.
 	VersionSource string
 	// Base is a private copy of the base config.yaml, as a plain tree.
@@ -128,7 +131,7 @@ func fromEmbedded(path *field.Path, name string, entry Entry, image string) (*Re
 			"use a version tag such as %s (a digest may follow: :0.7.1@sha256:...)", image, tag, ImageTag(entry.Image)))
 	}
 	source := fmt.Sprintf("image tag %q", tag)
-	if !v.IsSupported() {
+	if _, ok := profile.For(v); !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}
 	base, err := embeddedBase(baseName, v)
@@ -144,10 +147,12 @@ func fromEmbedded(path *field.Path, name string, entry Entry, image string) (*Re
 
 func newResolved(name, image string, entry Entry, v Version, versionSource string, base map[string]any, baseSource string) *Resolved {
 	distro, _ := base["distro_name"].(string)
+	prof, _ := profile.For(v) // callers checked that v is supported
 	return &Resolved{
 		Name:            name,
 		Image:           image,
 		Version:         v,
+		Profile:         prof,
 		VersionSource:   versionSource,
 		Base:            base,
 		BaseSource:      baseSource,

@@ -6,29 +6,18 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // Version is a llama-stack server version, major.minor: "0.7".
-type Version string
-
-// Supported are the server versions llsd generates configs for: n and n-1.
-var Supported = []Version{"0.6", "0.7"}
-
-// IsSupported reports whether llsd generates configs for v.
-func (v Version) IsSupported() bool {
-	for _, s := range Supported {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
+type Version = profile.Version
 
 // UnsupportedError is the message for a server version llsd cannot generate for.
 func UnsupportedError(v Version, source string) string {
-	list := make([]string, len(Supported))
-	for i, s := range Supported {
-		list[i] = string(s)
+	var list []string
+	for _, s := range profile.Supported() {
+		list = append(list, string(s))
 	}
 	return fmt.Sprintf("Unsupported config.yaml version %s. Supported versions: %s (the version was read from %s)",
 		v, strings.Join(list, ", "), source)

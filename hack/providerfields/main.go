@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// providerfields writes the provider catalog of each server profile
+// (pkg/profile/providers/<version>.json) from the servers' provider field lists in
+// ../shared/llama-stack/provider-fields: every provider type per API with its config keys, the
+// required ones and the secret ones. A test proves the checked-in files equal to a fresh run.
+// Run from the repository root: go run ./hack/providerfields
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/pkg/profile"
+)
+
+// sources maps each server version to its provider field list.
+var sources = map[string]string{
+	"0.6": "provider-config-fields-v0.6.0.txt",
+	"0.7": "provider-config-fields-v0.7.1.txt",
+	"0.8": "provider-config-fields-HEAD.txt",
+}
+
+func main() {
+	for version, src := range sources {
+		out, err := generate(version, src)
+		if err == nil {
+			err = os.WriteFile(filepath.Join("pkg", "profile", "providers", version+".json"), out, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "providerfields:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// generate reads one field list and returns the catalog file's bytes.
+func generate(version, src string) ([]byte, error) {
+	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "provider-fields", src))
+	if err != nil {
+		return nil, err
+	}
+	catalog, err := parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	err = enc.Encode(profile.ProviderFile{Source: "llama-stack provider fields " + strings.TrimSuffix(src, ".txt"), APIs: catalog})
+	return buf.Bytes(), err
+}
+
+var (
+	// - inference / remote::vllm (VLLMInferenceAdapterConfig):
+	providerLine = regexp.MustCompile(`^- ([a-z_]+) / ([a-z0-9:_-]+) \(\w+\):$`)
+	// base_url: string(uri) | null = null    kvstore*: KVStoreReference
+	fieldLine = regexp.MustCompile(`^    ([A-Za-z0-9_]+)(\*?): (.*)$`)
+)
+
+// parse reads "- <api> / <type> (<ConfigClass>):" headers, each followed by its fields
+// "    <key>[*]: <type>[ = <default>]" (* = required, string(password) = a secret).
+func parse(data []byte) (map[string]map[string][]profile.Field, error) {
+	catalog := map[string]map[string][]profile.Field{}
+	var api, providerType string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), " ")
+		if m := providerLine.FindStringSubmatch(line); m != nil {
+			api, providerType = m[1], m[2]
+			if catalog[api] == nil {
+				catalog[api] = map[string][]profile.Field{}
+			}
+			catalog[api][providerType] = []profile.Field{}
+			continue
+		}
+		if m := fieldLine.FindStringSubmatch(line); m != nil && providerType != "" {
+			catalog[api][providerType] = append(catalog[api][providerType], profile.Field{
+				Name: m[1], Required: m[2] == "*", Secret: strings.Contains(m[3], "(password)"),
+			})
+			continue
+		}
+		if line != "" {
+			return nil, fmt.Errorf("line %d: unexpected %q", n, line)
+		}
+	}
+	return catalog, sc.Err()
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testenv"
+)
+
+// The checked-in catalogs are what the generator writes from the servers' field lists.
+func TestCatalogsAreGenerated(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	for version, src := range sources {
+		want, err := generate(version, src)
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join("..", "..", "pkg", "profile", "providers", version+".json"))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "pkg/profile/providers/%s.json is stale: run go run ./hack/providerfields", version)
+	}
+}

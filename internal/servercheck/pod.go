@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package servercheck
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/llamastack/llsd/pkg/configyaml"
+)
+
+// PodOf is the pod a container of a rendered Deployment gets: its plain variables, a fixture
+// value for each Secret variable (FixtureEnv, also for the variables llsd's launcher sets at
+// start), home "/" (the image user has no passwd entry) and its writable volume mounts.
+func PodOf(c corev1.Container) Pod {
+	values := map[string]string{}
+	secret := FixtureEnv(nil)
+	for _, e := range c.Env {
+		switch {
+		case e.ValueFrom == nil:
+			values[e.Name] = e.Value
+		case e.ValueFrom.SecretKeyRef != nil:
+			values[e.Name] = secret(e.Name)
+			if values[e.Name] == "" {
+				values[e.Name] = "fixture-secret"
+			}
+		}
+	}
+	var writable []string
+	for _, m := range c.VolumeMounts {
+		if !m.ReadOnly {
+			writable = append(writable, m.MountPath)
+		}
+	}
+	return Pod{Getenv: FixtureEnv(values), Home: "/", Writable: writable}
+}
+
+// CheckDeployment checks a rendered server as it starts: config.yaml (the content of the
+// generated ConfigMap) read by the server container of dep, against the strict schema of the
+// server version and its start-up rules.
+func CheckDeployment(version string, config []byte, dep *appsv1.Deployment, container string) ([]Problem, error) {
+	cfg, err := configyaml.UnmarshalMap(config)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range dep.Spec.Template.Spec.Containers {
+		if c.Name != container {
+			continue
+		}
+		pod := PodOf(c)
+		expanded, err := SubstituteFor(version, cfg, pod.Getenv, pod.Home)
+		if err == nil {
+			err = validateExpanded(version, expanded)
+		}
+		if err != nil {
+			return []Problem{{Rule: "schema", Message: err.Error()}}, nil
+		}
+		return Startup(version, cfg, pod), nil
+	}
+	return nil, fmt.Errorf("the Deployment %s has no container %s", dep.Name, container)
+}

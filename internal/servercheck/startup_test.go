@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package servercheck_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/configyaml"
+)
+
+// referenceConfigs reads the configs of §13 of the start-up reference ("configs that pass
+// the JSON schema but fail at start-up or silently misbehave"), by their number.
+func referenceConfigs(t *testing.T) map[int]map[string]any {
+	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "reference", "llama-stack-startup-checks.md"))
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(data), "\n## 13.")
+	require.True(t, ok, "the reference has no section 13")
+	section, _, _ = strings.Cut(section, "\n### ")
+	item := regexp.MustCompile("(?s)\\n(\\d+)\\. \\*\\*.*?```yaml\\n(.*?)```")
+	configs := map[int]map[string]any{}
+	for _, m := range item.FindAllStringSubmatch(section, -1) {
+		n, _ := strconv.Atoi(m[1])
+		cfg, err := configyaml.UnmarshalMap([]byte(dedent(m[2])))
+		require.NoError(t, err, "reference config %d", n)
+		configs[n] = cfg
+	}
+	return configs
+}
+
+// dedent removes the indentation of a YAML block nested in a Markdown list item.
+func dedent(block string) string {
+	lines := strings.Split(block, "\n")
+	indent := len(lines[0]) - len(strings.TrimLeft(lines[0], " "))
+	for i, l := range lines {
+		if len(l) >= indent {
+			lines[i] = l[indent:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Every config of the reference is caught by the rule that describes it, and by no other:
+// the rules neither miss a start-up failure nor invent one.
+func TestStartupCatchesTheReferenceConfigs(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	configs := referenceConfigs(t)
+	require.Len(t, configs, 21)
+	pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.llama", "/data"}}
+	for _, tc := range []struct {
+		n       int
+		version string
+		rules   []string
+		reason  string
+	}{
+		{1, "0.7", []string{"R2"}, "a resource names a provider that an unset variable disabled"},
+		{2, "0.7", []string{"E1"}, "a bare ${env.X} inside a disabled provider is still substituted"},
+		{3, "0.7", []string{"K2"}, "the default embedding model is referred to by its alias"},
+		{4, "0.7", []string{"K3"}, "the default reranker needs the provider that lists it"},
+		{4, "0.6", nil, "0.6 has no reranker check"},
+		{5, "0.7", []string{"P6"}, "apis lists files, whose only provider is disabled"},
+		{6, "0.7", []string{"P5"}, "batches needs the inference router, which apis leaves out"},
+		{7, "0.7", []string{"S1"}, "a KV reference names a SQL backend"},
+		{8, "0.7", []string{"P8"}, "pgvector without persistence"},
+		{9, "0.7", []string{"S4"}, "a kv_postgres table name that is not an identifier"},
+		{10, "0.7", []string{"S2", "S3"}, "a literal ~ in sqlite paths"},
+		{11, "0.7", []string{"S3"}, "a sql_sqlite directory nobody creates"},
+		{13, "0.7", []string{"R9"}, "0.7 discards tool groups"},
+		{13, "0.6", nil, "0.6 registers tool groups"},
+		{14, "0.7", []string{"V7"}, "0.7 wants file_search in the header template"},
+		{14, "0.6", nil, "0.6 wants knowledge_search"},
+		{15, "0.7", []string{"K6", "R4"}, "an invalid code-scanner id and a default shield that is not registered"},
+		{16, "0.7", []string{"R5"}, "a vector store on a model the provider only lists"},
+		{17, "0.6", []string{"H2"}, "several workers without a host on 0.6"},
+		{17, "0.7", nil, "0.7 binds :: for several workers"},
+		{18, "0.7", []string{"H3"}, "half a TLS pair"},
+		{19, "0.7", []string{"H5"}, "a route policy that does not permit the probes"},
+		{20, "0.7", []string{"H7"}, "a quota the probes consume"},
+		{21, "0.7", []string{"R7"}, "datasets need a datasetio provider named localfs"},
+	} {
+		problems := servercheck.Startup(tc.version, configyaml.DeepCopy(configs[tc.n]).(map[string]any), pod)
+		assert.Equal(t, tc.rules, rules(problems, false), "config %d on %s: %s\n%v", tc.n, tc.version, tc.reason, problems)
+	}
+	network := servercheck.Startup("0.7", configs[12], pod)
+	assert.Equal(t, []string{"N2"}, rules(network, true), "config 12: an Ollama model is checked against Ollama, which only a running server can do")
+}
+
+// rules lists the distinct rules of the problems that are (network) or are not decided by
+// contacting another service.
+func rules(problems []servercheck.Problem, network bool) []string {
+	var out []string
+	for _, p := range problems {
+		if p.Network == network {
+			out = append(out, p.Rule)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// The rules the reference names without an example of its own.
+func TestStartupRules(t *testing.T) {
+	base := func() map[string]any {
+		return map[string]any{
+			"distro_name": "gen",
+			"providers": map[string]any{
+				"inference": []any{map[string]any{"provider_id": "vllm", "provider_type": "remote::vllm",
+					"config": map[string]any{"base_url": "http://vllm:8000/v1"}}},
+				"safety": []any{map[string]any{"provider_id": "llama-guard", "provider_type": "inline::llama-guard"}},
+			},
+			"storage": map[string]any{"backends": map[string]any{
+				"kv_default":  map[string]any{"type": "kv_sqlite", "db_path": "/data/kvstore.db"},
+				"sql_default": map[string]any{"type": "sql_sqlite", "db_path": "/data/sql_store.db"},
+			}},
+		}
+	}
+	pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/data"}}
+	shield := func(target string) map[string]any {
+		return map[string]any{"shield_id": "guard", "provider_id": "llama-guard", "provider_shield_id": target}
+	}
+	for _, tc := range []struct {
+		reason string
+		edit   func(cfg map[string]any)
+		env    map[string]string
+		rules  []string
+	}{
+		{"a valid config passes", func(map[string]any) {}, nil, nil},
+		{"vLLM without a URL stops the start", func(cfg map[string]any) {
+			entryAt(cfg, "inference").(map[string]any)["config"] = map[string]any{"base_url": "${env.VLLM_URL:=}"}
+		}, nil, []string{"P8"}},
+		{"a Llama Guard shield must name a model the inference router finds", func(cfg map[string]any) {
+			registered(cfg)["shields"] = []any{shield("llama-guard3:1b")}
+		}, nil, []string{"R4"}},
+		{"provider/model of an enabled inference provider is found without registration", func(cfg map[string]any) {
+			registered(cfg)["shields"] = []any{shield("vllm/llama-guard3:1b")}
+		}, nil, nil},
+		{"a registered model identifier is found", func(cfg map[string]any) {
+			registered(cfg)["models"] = []any{map[string]any{"model_id": "guard-model", "provider_id": "vllm", "provider_model_id": "meta/guard"}}
+			registered(cfg)["shields"] = []any{shield("vllm/meta/guard")}
+		}, nil, nil},
+		{"a non-numeric port variable crashes the CLI", func(map[string]any) {}, map[string]string{"LLAMA_STACK_PORT": "tcp://10.0.0.1:8321"}, []string{"H1"}},
+		{"a store on a missing backend", func(cfg map[string]any) {
+			cfg["storage"].(map[string]any)["stores"] = map[string]any{"metadata": map[string]any{"backend": "kv_missing", "namespace": "r"}}
+		}, nil, []string{"V2"}},
+		{"a null conversations store", func(cfg map[string]any) {
+			cfg["storage"].(map[string]any)["stores"] = map[string]any{"conversations": nil}
+		}, nil, []string{"S6"}},
+		{"files outside every volume", func(cfg map[string]any) {
+			cfg["storage"].(map[string]any)["backends"].(map[string]any)["kv_default"].(map[string]any)["db_path"] = "/tmp/kv.db"
+		}, nil, []string{"S2"}},
+		{"a routing table is not a provider API", func(cfg map[string]any) {
+			cfg["providers"].(map[string]any)["models"] = []any{}
+		}, nil, []string{"P1"}},
+		{"an API of another version", func(cfg map[string]any) {
+			cfg["providers"].(map[string]any)["agents"] = []any{}
+		}, nil, []string{"P1"}},
+	} {
+		cfg := base()
+		tc.edit(cfg)
+		env := func(name string) string { return tc.env[name] }
+		p := pod
+		p.Getenv = env
+		problems := servercheck.Startup("0.7", cfg, p)
+		assert.Equal(t, tc.rules, rules(problems, false), "%s\n%v", tc.reason, problems)
+	}
+}
+
+func entryAt(cfg map[string]any, api string) any {
+	return cfg["providers"].(map[string]any)[api].([]any)[0]
+}
+
+func registered(cfg map[string]any) map[string]any {
+	rr, ok := cfg["registered_resources"].(map[string]any)
+	if !ok {
+		rr = map[string]any{}
+		cfg["registered_resources"] = rr
+	}
+	return rr
+}
