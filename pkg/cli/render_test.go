@@ -45,7 +45,7 @@ func TestRenderPrintsTheManifests(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	for _, want := range []string{"kind: LlamaStackDistribution", "kind: ConfigMap", "name: my-stack-config-",
 		"kind: Deployment", "kind: Service", "kind: Namespace", "llamastack.io/config-map: my-stack-config-",
-		"name: LLSD_VLLM_API_TOKEN"} {
+		"name: LLSD_VLLM_API_KEY"} {
 		assert.Contains(t, out, want)
 	}
 	assert.NotContains(t, out, "status:")

@@ -42,13 +42,10 @@ var resourceAPI = map[string]string{
 	"datasets": "datasetio", "scoring_fns": "scoring", "benchmarks": "eval",
 }
 
-// apiNeeds are the APIs an API cannot start without (the providers' api_dependencies).
-var apiNeeds = map[string][]string{
-	"agents":          {"inference", "vector_io", "tool_runtime", "files"},
-	"responses":       {"inference", "vector_io", "tool_runtime", "files"},
-	"vector_io":       {"inference"},
-	"batches":         {"inference", "files"},
-	"file_processors": {"files"},
+// routingTables maps the routing tables providers depend on to the API that serves them.
+var routingTables = map[string]string{
+	"models": "inference", "shields": "safety", "vector_stores": "vector_io", "tool_groups": "tool_runtime",
+	"datasets": "datasetio", "scoring_functions": "scoring", "benchmarks": "eval",
 }
 
 // applyDisabled removes each disabled API from apis, its providers, and whatever points at
@@ -163,26 +160,22 @@ func (g *generator) checkDependencies(removed map[string]int) {
 	}
 }
 
-// needs lists the APIs api depends on, including its providers' own dependencies.
+// needs lists the APIs the providers of api depend on (a routing table counts as the API that
+// serves it; internal APIs such as conversations always exist).
 func (g *generator) needs(api string) []string {
-	needs := append([]string(nil), apiNeeds[api]...)
+	var needs []string
 	for _, entry := range providerList(g.cfg, api) {
-		switch entry["provider_type"] {
-		case "inline::file-search", "inline::rag-runtime":
-			needs = append(needs, "vector_io", "inference", "files")
-		case "inline::llama-guard":
-			needs = append(needs, "inference")
+		t, _ := entry["provider_type"].(string)
+		for _, need := range g.prof.Needs(api, t) {
+			if served, ok := routingTables[need]; ok {
+				need = served
+			}
+			if !slices.Contains(needs, need) {
+				needs = append(needs, need)
+			}
 		}
 	}
-	seen := map[string]bool{}
-	out := needs[:0]
-	for _, n := range needs {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	return out
+	return needs
 }
 
 // crName is the spec.disabled spelling of a server API.

@@ -19,9 +19,9 @@
 //	inference:
 //	  - provider_id: vllm
 //	    provider_type: remote::vllm
-//	    config: {base_url: http://vllm:8000/v1, api_token: "${env.LLSD_VLLM_API_TOKEN}"}
+//	    config: {base_url: http://vllm:8000/v1, api_token: "${env.LLSD_VLLM_API_KEY}"}
 //
-// the container gets LLSD_VLLM_API_TOKEN from the Secret, and llama3 is registered with vllm.
+// the container gets LLSD_VLLM_API_KEY from the Secret, and llama3 is registered with vllm.
 package config
 
 import (

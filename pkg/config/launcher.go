@@ -22,9 +22,11 @@ func (l launcherNeeds) script() []byte {
 	return launcherScript
 }
 
-// StartCommand is the server container's command when the config needs the launcher:
-// the image's own python3 runs the launcher, which then execs the server on configPath.
-// Without the launcher the image's entrypoint runs the config named by RUN_CONFIG_PATH.
-func StartCommand(launcherPath, configPath string) []string {
-	return []string{"python3", launcherPath, "--", "llama", "stack", "run", configPath}
+// StartCommand is the server container's command when the config needs the launcher: the
+// image's own python3 runs the launcher, which then execs the image's entrypoint, which starts
+// the server on $RUN_CONFIG_PATH as it would without the launcher (opentelemetry-instrument
+// included when OTEL_* variables are set). Without the launcher the image's entrypoint runs
+// directly.
+func StartCommand(launcherPath, entrypoint string) []string {
+	return []string{"python3", launcherPath, "--", entrypoint}
 }

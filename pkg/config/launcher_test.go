@@ -21,9 +21,10 @@ import (
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
-// standInServer is put on PATH as `llama`: it prints the arguments and the environment it
-// was started with, as the real server would receive them.
-const standInServer = `#!/usr/bin/env python3
+// standInEntrypoint stands for the image's entrypoint: it prints the arguments and the
+// environment it was started with, as the real entrypoint (and the server it starts) would
+// receive them.
+const standInEntrypoint = `#!/usr/bin/env python3
 import json, os, sys
 json.dump({"args": sys.argv[1:], "env": dict(os.environ)}, sys.stdout)
 `
@@ -42,16 +43,16 @@ func startPod(t *testing.T, res *config.Result, secrets map[string]string) (star
 	}
 	require.NotNil(t, res.Launcher, "this config needs no launcher")
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	require.NoError(t, os.MkdirAll(bin, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(bin, "llama"), []byte(standInServer), 0o755))
+	entrypoint := filepath.Join(dir, "entrypoint.sh")
+	require.NoError(t, os.WriteFile(entrypoint, []byte(standInEntrypoint), 0o755))
 	configPath, launcherPath := filepath.Join(dir, "config.yaml"), filepath.Join(dir, "launcher.py")
 	require.NoError(t, os.WriteFile(configPath, res.Config, 0o644))
 	require.NoError(t, os.WriteFile(launcherPath, res.Launcher, 0o644))
 
-	command := config.StartCommand(launcherPath, configPath)
+	command := config.StartCommand(launcherPath, entrypoint)
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Env = []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "HOME=" + dir}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "RUN_CONFIG_PATH=" + configPath,
+		"OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4317"}
 	for _, e := range res.Env {
 		switch {
 		case e.ValueFrom == nil:
@@ -66,7 +67,10 @@ func startPod(t *testing.T, res *config.Result, secrets map[string]string) (star
 	var got started
 	if err == nil {
 		require.NoError(t, json.Unmarshal(stdout.Bytes(), &got), stdout.String())
-		assert.Equal(t, []string{"stack", "run", configPath}, got.Args)
+		assert.Empty(t, got.Args, "the entrypoint starts the server on $RUN_CONFIG_PATH")
+		assert.Equal(t, configPath, got.Env["RUN_CONFIG_PATH"])
+		assert.Equal(t, "http://collector:4317", got.Env["OTEL_EXPORTER_OTLP_ENDPOINT"],
+			"OTEL_* variables reach the entrypoint, which then runs the server under opentelemetry-instrument")
 	}
 	return got, stderr.String(), err
 }

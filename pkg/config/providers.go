@@ -287,7 +287,7 @@ func (g *generator) applyCredential(config, settings map[string]any, id, provide
 	if _, ok := settings[fm.Credential]; ok {
 		g.warn(path, "overrides settings.%s: the secret wins", fm.Credential)
 	}
-	name := EnvName(id, fm.Credential)
+	name := EnvName(id, "api_key") // FR-032: the same variable whatever the provider calls the key
 	g.addSecret(name, p.APIKey.SecretKeyRef, path)
 	config[fm.Credential] = Placeholder(name)
 }

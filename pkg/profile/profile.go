@@ -19,6 +19,9 @@ type Version string
 // Profile describes one server version.
 type Profile struct {
 	Version Version
+	// Entrypoint is the image's entrypoint: it starts the server on $RUN_CONFIG_PATH, under
+	// opentelemetry-instrument when any OTEL_* variable is set.
+	Entrypoint string
 	// Dependencies are the APIs a provider cannot start without, keyed "api provider_type"
 	// (the api_dependencies of the server's provider registry; optional ones left out).
 	Dependencies map[string][]string

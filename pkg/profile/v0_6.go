@@ -4,7 +4,8 @@ package profile
 
 // v06 is llama-stack 0.6 (tag v0.6.0).
 var v06 = &Profile{
-	Version: "0.6",
+	Version:    "0.6",
+	Entrypoint: "/usr/local/bin/llama-stack-entrypoint.sh",
 	Dependencies: withVectorIO(map[string][]string{
 		"agents inline::meta-reference":         {"inference", "vector_io", "tool_runtime", "tool_groups", "conversations", "prompts", "files", "connectors"},
 		"batches inline::reference":             {"inference", "files", "models"},

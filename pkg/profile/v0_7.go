@@ -4,7 +4,8 @@ package profile
 
 // v07 is llama-stack 0.7 (tag v0.7.1), the last release named llama-stack.
 var v07 = &Profile{
-	Version: "0.7",
+	Version:    "0.7",
+	Entrypoint: "/usr/local/bin/llama-stack-entrypoint.sh",
 	Dependencies: withVectorIO(map[string][]string{
 		"batches inline::reference":        {"inference", "files", "models"},
 		"eval inline::builtin":             {"datasetio", "datasets", "scoring", "inference", "responses"},

@@ -43,6 +43,9 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 		Spec: corev1.PodSpec{
 			ServiceAccountName:           m.names.ServiceAccount(),
 			AutomountServiceAccountToken: boolPtr(false),
+			// Service links would put <SERVICE>_PORT=tcp://... variables into the pod; a
+			// Service named llama-stack would set LLAMA_STACK_PORT, the server's port.
+			EnableServiceLinks: boolPtr(false),
 			SecurityContext: &corev1.PodSecurityContext{
 				RunAsNonRoot:   boolPtr(true),
 				RunAsUser:      int64Ptr(runAsUser),
@@ -106,7 +109,7 @@ func container(in Input) corev1.Container {
 		VolumeMounts:   volumeMounts(in),
 	}
 	if in.Config.Launcher != nil {
-		c.Command = config.StartCommand(launcherPath, configPath)
+		c.Command = config.StartCommand(launcherPath, in.Distribution.Profile.Entrypoint)
 	}
 	if w := obj.Spec.Workload; w != nil {
 		c.Resources = w.Resources
