@@ -5,7 +5,6 @@ package config
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -71,33 +70,6 @@ func walkBackendRefs(m map[string]any, where string, fn func(string, map[string]
 	}
 }
 
-var emptyDefault = regexp.MustCompile(`^\$\{env\.([A-Z0-9_]+):=\}$`)
-
-// checkDistributionProviders fails when a provider the distribution always enables still
-// has its required endpoint only as ${env.X:=} and nothing sets X: remote-vllm without a
-// vLLM URL would crash at start.
-func (g *generator) checkDistributionProviders() {
-	for _, id := range g.dist.EnableProviders {
-		for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
-			for _, entry := range providerList(g.cfg, api) {
-				if entry["provider_id"] != id {
-					continue
-				}
-				t, _ := entry["provider_type"].(string)
-				for _, r := range fieldMapFor(api, t).Required {
-					value, _ := mapAt(entry, "config")[r.Key].(string)
-					if m := emptyDefault.FindStringSubmatch(value); m != nil && !g.overrideEnvSets(m[1]) {
-						g.errs = append(g.errs, field.Required(field.NewPath("spec", "providers", "inference"), fmt.Sprintf(
-							"the %s distribution needs %s's %s: add a provider with id %s (for example "+
-								"{provider: vllm, endpoint: http://vllm:8000/v1}), or set %s in spec.workload.overrides.env",
-							g.dist.Name, id, r.Key, id, m[1])))
-					}
-				}
-			}
-		}
-	}
-}
-
 func (g *generator) overrideEnvSets(name string) bool {
 	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
 		return false
@@ -108,27 +80,6 @@ func (g *generator) overrideEnvSets(name string) bool {
 		}
 	}
 	return false
-}
-
-var requiredEnvRef = regexp.MustCompile(`\$\{env\.([A-Z0-9_]+)\}`)
-
-// warnRequiredEnv warns about ${env.X} references (no default) that neither llsd nor
-// spec.workload.overrides.env provides: the server stops at start when X is unset
-// (postgres-demo's INFERENCE_MODEL, for example).
-func (g *generator) warnRequiredEnv() {
-	seen := map[string]bool{}
-	walkStrings(g.cfg, "", func(where, s string) {
-		for _, m := range requiredEnvRef.FindAllStringSubmatch(s, -1) {
-			name := m[1]
-			if seen[name] || strings.HasPrefix(name, "LLSD_") || g.overrideEnvSets(name) {
-				continue
-			}
-			seen[name] = true
-			g.warn(field.NewPath("spec", "workload", "overrides", "env"),
-				"the config requires environment variable %s (at %s) and the server stops at start without it: set it here",
-				name, strings.TrimPrefix(where, "."))
-		}
-	})
 }
 
 // walkStrings calls fn for every string value in the tree, in a fixed order.

@@ -51,7 +51,7 @@ var routingTables = map[string]string{
 // applyDisabled removes each disabled API from apis, its providers, and whatever points at
 // them: registered resources, vector_stores and safety defaults.
 func (g *generator) applyDisabled() {
-	removed := map[string]int{}
+	removed := g.removed
 	for i, name := range g.spec.Disabled {
 		path := field.NewPath("spec", "disabled").Index(i)
 		d, ok := disabledName[name]
@@ -63,11 +63,9 @@ func (g *generator) applyDisabled() {
 		delete(mapAt(g.cfg, "providers"), d.server)
 		g.removeAPI(d.server)
 	}
-	if len(removed) == 0 {
-		return
+	if len(removed) > 0 {
+		g.dropDanglingReferences()
 	}
-	g.dropDanglingReferences()
-	g.checkDependencies(removed)
 }
 
 func (g *generator) removeAPI(api string) {
@@ -141,41 +139,56 @@ func (g *generator) shieldExists(id string) bool {
 	return false
 }
 
-// checkDependencies fails when a remaining API needs one that spec.disabled removed: the
-// server would stop at start with "required dependency ... is not available".
-func (g *generator) checkDependencies(removed map[string]int) {
+// checkDependencies fails when a provider needs an API the config does not serve, because
+// spec.disabled removed it or the base lacks it: the server would stop at start with
+// "required dependency ... is not available".
+func (g *generator) checkDependencies() {
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
-		if len(providerList(g.cfg, api)) == 0 {
-			continue
-		}
-		for _, need := range g.needs(api) {
-			i, gone := removed[need]
-			if !gone {
-				continue
+		var reported []string
+		for _, entry := range providerList(g.cfg, api) {
+			t, _ := entry["provider_type"].(string)
+			if !isLiteral(entry["provider_id"]) {
+				continue // enabled only by a variable: it may never start
 			}
-			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "disabled").Index(i), g.spec.Disabled[i],
-				fmt.Sprintf("%s needs %s, so the server would not start: also disable %s, or keep %s",
-					api, need, crName(api), g.spec.Disabled[i])))
+			for _, need := range g.prof.Needs(api, t) {
+				if served, ok := routingTables[need]; ok {
+					need = served
+				}
+				if internalAPIs[need] || g.serves(need) || slices.Contains(reported, need) {
+					continue
+				}
+				reported = append(reported, need)
+				if i, gone := g.removed[need]; gone {
+					g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "disabled").Index(i), g.spec.Disabled[i],
+						fmt.Sprintf("%s needs %s, so the server would not start: also disable %s, or keep %s",
+							api, need, crName(api), g.spec.Disabled[i])))
+					continue
+				}
+				g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "distribution"), g.imageName(), fmt.Sprintf(
+					"the distribution's %s provider %v (%s) needs the %s API, which its config does not serve, so the server "+
+						"would not start: disable %s (spec.disabled), or use a config that has a %s provider",
+					api, entry["provider_id"], t, need, crName(api), need)))
+			}
 		}
 	}
 }
 
-// needs lists the APIs the providers of api depend on (a routing table counts as the API that
-// serves it; internal APIs such as conversations always exist).
-func (g *generator) needs(api string) []string {
-	var needs []string
-	for _, entry := range providerList(g.cfg, api) {
-		t, _ := entry["provider_type"].(string)
-		for _, need := range g.prof.Needs(api, t) {
-			if served, ok := routingTables[need]; ok {
-				need = served
-			}
-			if !slices.Contains(needs, need) {
-				needs = append(needs, need)
-			}
+// internalAPIs always exist in the server and take no providers.
+var internalAPIs = map[string]bool{
+	"inspect": true, "providers": true, "admin": true, "prompts": true, "conversations": true, "connectors": true,
+}
+
+// serves reports whether the config serves an API other providers can depend on: a router
+// (inference, safety, ...) when apis is empty or lists it, any other API when one of its
+// providers is enabled whatever the environment.
+func (g *generator) serves(api string) bool {
+	for _, router := range routingTables {
+		if router == api {
+			apis, _ := g.cfg["apis"].([]any)
+			return len(apis) == 0 || slices.Contains(apis, any(api))
 		}
 	}
-	return needs
+	return len(enabledIDs(g.cfg, api)) > 0
 }
 
 // crName is the spec.disabled spelling of a server API.
@@ -188,16 +201,3 @@ func crName(api string) string {
 	return api
 }
 
-// enableDistributionProviders drops the ${env.X:+id} condition of the providers a
-// distribution always enables (remote-vllm: vllm).
-func (g *generator) enableDistributionProviders() {
-	for _, id := range g.dist.EnableProviders {
-		for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
-			for _, entry := range providerList(g.cfg, api) {
-				if entryID(entry["provider_id"]) == id {
-					entry["provider_id"] = id
-				}
-			}
-		}
-	}
-}

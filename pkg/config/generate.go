@@ -80,6 +80,8 @@ type generator struct {
 	crIDs    map[string][]string
 	env      envVars
 	launcher launcherNeeds
+	// removed are the server APIs spec.disabled removed, with their index in it.
+	removed map[string]int
 	errs     field.ErrorList
 	warnings []Warning
 }
@@ -96,22 +98,28 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		prof:    dist.Profile,
 		cfg:     configyaml.DeepCopy(dist.Base).(map[string]any),
 		crIDs:   map[string][]string{},
+		removed: map[string]int{},
 		env:     envVars{},
 		shipped: shippedTypes(dist.Base),
 	}
 	for _, step := range []func(){
 		g.enableDistributionProviders,
+		g.addDistributionProviders,
 		g.rejectUnsupported,
 		g.applyStorage,
 		g.applyProviders,
 		g.checkDistributionProviders,
 		g.applyDisabled,
+		g.checkDependencies,
 		g.applyModels,
 		g.applyShields,
+		g.fixDefaultShield,
 		g.applyTools,
 		g.applyServer,
 		g.checkBackendReferences,
-		g.warnRequiredEnv,
+		g.checkLocalStorage,
+		g.checkRequiredEnv,
+		g.warnOllamaModels,
 	} {
 		step()
 	}

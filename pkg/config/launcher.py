@@ -8,7 +8,9 @@ command given as its arguments. It never prints a secret value.
 
   LLSD_STORAGE_SQL_CONNECTION_STRING  postgresql://user:pass@host:5432/db?sslmode=require
                                       or host=... port=... dbname=... user=... password=...
-      -> LLSD_STORAGE_SQL_{HOST,PORT,DB,USER,PASSWORD}, PGSSLMODE, PGSSLROOTCERT
+      -> LLSD_STORAGE_SQL_{HOST,PORT,DB,USER,PASSWORD} for the server's SQLAlchemy URL,
+         LLSD_STORAGE_PG_{HOST,PORT,DB,USER,PASSWORD} unescaped for its psycopg2 key-value
+         backend, PGSSLMODE, PGSSLROOTCERT
   LLSD_STORAGE_KV_ENDPOINT + LLSD_STORAGE_KV_PASSWORD
       -> LLSD_STORAGE_KV_HOST=":<password>@<host>" (the server connects to redis://{host}:{port})
 """
@@ -19,6 +21,7 @@ import sys
 import urllib.parse
 
 SQL = "LLSD_STORAGE_SQL_"
+PG = "LLSD_STORAGE_PG_"
 KV = "LLSD_STORAGE_KV_"
 
 
@@ -135,6 +138,9 @@ def split_postgres(env):
     env[SQL + "DB"] = db
     env[SQL + "USER"] = urllib.parse.quote(user, safe="")
     env[SQL + "PASSWORD"] = urllib.parse.quote(password, safe="")
+    # kv_postgres passes the fields to psycopg2.connect as they are.
+    env[PG + "HOST"], env[PG + "PORT"], env[PG + "DB"] = host, port, db
+    env[PG + "USER"], env[PG + "PASSWORD"] = user, password
 
 
 def add_redis_password(env):

@@ -24,6 +24,12 @@ var (
 	EnvSQLDB               = EnvName("storage", "sql", "db")
 	EnvSQLUser             = EnvName("storage", "sql", "user")
 	EnvSQLPassword         = EnvName("storage", "sql", "password")
+	// The same connection unescaped, for the psycopg2 key-value backend (kv_postgres).
+	EnvPGHost     = EnvName("storage", "pg", "host")
+	EnvPGPort     = EnvName("storage", "pg", "port")
+	EnvPGDB       = EnvName("storage", "pg", "db")
+	EnvPGUser     = EnvName("storage", "pg", "user")
+	EnvPGPassword = EnvName("storage", "pg", "password")
 	EnvKVPassword          = EnvName("storage", "kv", "password")
 	EnvKVEndpoint          = EnvName("storage", "kv", "endpoint")
 	EnvKVHost              = EnvName("storage", "kv", "host")
@@ -87,6 +93,14 @@ func (g *generator) applySQL(sql *v1alpha2.SQLStorageSpec) {
 			"db":       Placeholder(EnvSQLDB),
 			"user":     Placeholder(EnvSQLUser),
 			"password": Placeholder(EnvSQLPassword),
+		}
+		// The distribution's Postgres key-value backend (postgres-demo's) moves to the same
+		// database: it would otherwise stay on the base's host, localhost by default.
+		for _, other := range slices.Sorted(maps.Keys(backends)) {
+			if b := mapAt(backends, other); b["type"] == "kv_postgres" {
+				b["host"], b["port"], b["db"] = Placeholder(EnvPGHost), Placeholder(EnvPGPort), Placeholder(EnvPGDB)
+				b["user"], b["password"] = Placeholder(EnvPGUser), Placeholder(EnvPGPassword)
+			}
 		}
 		g.addSecret(EnvSQLConnectionString, sql.ConnectionString.SecretKeyRef, storagePath.Child("sql", "connectionString"))
 		g.launcher.postgres = true

@@ -26,6 +26,10 @@ type Entry struct {
 	// EnableProviders are base provider ids enabled unconditionally (their ${env.X:+id}
 	// condition dropped).
 	EnableProviders []string `json:"enableProviders,omitempty"`
+	// AddProviders are provider entries per API that the image's own config lacks although
+	// its other providers need them (postgres-demo has no files provider, which responses and
+	// file-search depend on).
+	AddProviders map[string][]map[string]any `json:"addProviders,omitempty"`
 	// Removed, when set, explains why the distribution no longer exists and what to use.
 	Removed     string `json:"removed,omitempty"`
 	Description string `json:"description,omitempty"`

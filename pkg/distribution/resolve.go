@@ -44,6 +44,8 @@ type Resolved struct {
 	DistroName string
 	// EnableProviders are base provider ids to enable unconditionally (remote-vllm: vllm).
 	EnableProviders []string
+	// AddProviders are provider entries per API the base lacks (see Entry.AddProviders).
+	AddProviders map[string][]map[string]any
 	// Warnings say when a base config other than the image's own was used.
 	Warnings []string
 }
@@ -158,6 +160,7 @@ func newResolved(name, image string, entry Entry, v Version, versionSource strin
 		BaseSource:      baseSource,
 		DistroName:      distro,
 		EnableProviders: entry.EnableProviders,
+		AddProviders:    entry.AddProviders,
 	}
 }
 

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/pipeline"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// renderInput is one LlamaStackDistribution the suites render, with its options.
+type renderInput struct {
+	name string
+	doc  []byte
+	opts pipeline.Options
+}
+
+// renderInputs are the LlamaStackDistributions of every golden case that renders (config
+// and render suites) and every example.
+func renderInputs(t *testing.T) []renderInput {
+	var inputs []renderInput
+	root := filepath.Join("..", "..")
+	configCases, err := filepath.Glob(filepath.Join(root, "pkg", "config", "testdata", "*", "llsd.yaml"))
+	require.NoError(t, err)
+	renderCases, err := filepath.Glob(filepath.Join(root, "pkg", "render", "testdata", "*", "llsd.yaml"))
+	require.NoError(t, err)
+	for _, file := range append(configCases, renderCases...) {
+		dir := filepath.Dir(file)
+		if _, err := os.Stat(filepath.Join(dir, "error.txt")); err == nil {
+			continue
+		}
+		opts := pipeline.Options{RendererVersion: "test"}
+		if raw, err := os.ReadFile(filepath.Join(dir, "options.yaml")); err == nil {
+			target := any(&opts.Distribution)
+			if strings.Contains(dir, filepath.Join("render", "testdata")) {
+				target = &opts.Render
+			}
+			require.NoError(t, yaml.UnmarshalStrict(raw, target), dir)
+		}
+		doc, err := os.ReadFile(file)
+		require.NoError(t, err)
+		inputs = append(inputs, renderInput{name: strings.TrimPrefix(dir, root+"/"), doc: doc, opts: opts})
+	}
+	examples, err := filepath.Glob(filepath.Join(root, "examples", "*", "*.yaml"))
+	require.NoError(t, err)
+	more, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.yaml"))
+	require.NoError(t, err)
+	for _, file := range append(examples, more...) {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		for i, doc := range strings.Split(string(data), "\n---\n") {
+			if strings.Contains(doc, "kind: LlamaStackDistribution") && !strings.Contains(file, "expected") {
+				inputs = append(inputs, renderInput{name: strings.TrimPrefix(file, root+"/") + "#" + string(rune('0'+i)),
+					doc: []byte(doc), opts: pipeline.Options{RendererVersion: "test"}})
+			}
+		}
+	}
+	return inputs
+}
+
+// Every rendered server starts: its config.yaml, read with the environment and volumes of the
+// rendered Deployment, passes the server's strict schema and its start-up rules. What only a
+// contact with another service decides is a render warning.
+func TestRenderedServersStart(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	inputs := renderInputs(t)
+	require.Greater(t, len(inputs), 50)
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			obj, errs := api.Decode(in.doc)
+			require.Empty(t, errs)
+			res, errs := pipeline.Render(obj, in.opts)
+			require.Empty(t, errs)
+			checkStarts(t, res)
+		})
+	}
+}
+
+// checkStarts runs the start-up oracle on a rendered LlamaStackDistribution.
+func checkStarts(t *testing.T, res *pipeline.Result) {
+	var config []byte
+	var dep *appsv1.Deployment
+	for _, o := range res.Objects {
+		switch o := o.(type) {
+		case *corev1.ConfigMap:
+			config = []byte(o.Data[render.ConfigKey])
+		case *appsv1.Deployment:
+			dep = o
+		}
+	}
+	if config == nil {
+		return // overrideConfig: the user's config
+	}
+	require.NotNil(t, dep)
+	version := res.LLSD.Annotations[pipeline.ReceiptServerVersion]
+	problems, err := servercheck.CheckDeployment(version, config, dep, render.ContainerName)
+	require.NoError(t, err)
+	var warnings []string
+	for _, w := range res.Warnings {
+		warnings = append(warnings, w.String())
+	}
+	for _, p := range problems {
+		if p.Network {
+			assert.True(t, mentions(warnings, p.Subject), "%v needs a render warning about %q; warnings: %v", p, p.Subject, warnings)
+			continue
+		}
+		assert.Fail(t, "the server would not start, or misbehave", "%v", p)
+	}
+}
+
+func mentions(lines []string, subject string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, subject) {
+			return true
+		}
+	}
+	return false
+}
