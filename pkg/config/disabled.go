@@ -200,4 +200,3 @@ func crName(api string) string {
 	}
 	return api
 }
-

@@ -81,7 +81,7 @@ type generator struct {
 	env      envVars
 	launcher launcherNeeds
 	// removed are the server APIs spec.disabled removed, with their index in it.
-	removed map[string]int
+	removed  map[string]int
 	errs     field.ErrorList
 	warnings []Warning
 }

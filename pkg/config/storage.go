@@ -30,9 +30,9 @@ var (
 	EnvPGDB       = EnvName("storage", "pg", "db")
 	EnvPGUser     = EnvName("storage", "pg", "user")
 	EnvPGPassword = EnvName("storage", "pg", "password")
-	EnvKVPassword          = EnvName("storage", "kv", "password")
-	EnvKVEndpoint          = EnvName("storage", "kv", "endpoint")
-	EnvKVHost              = EnvName("storage", "kv", "host")
+	EnvKVPassword = EnvName("storage", "kv", "password")
+	EnvKVEndpoint = EnvName("storage", "kv", "endpoint")
+	EnvKVHost     = EnvName("storage", "kv", "host")
 )
 
 var storagePath = field.NewPath("spec", "storage")
