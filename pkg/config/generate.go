@@ -116,6 +116,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.fixDefaultShield,
 		g.applyTools,
 		g.applyServer,
+		g.applyStatePaths,
 		g.checkBackendReferences,
 		g.checkLocalStorage,
 		g.checkRequiredEnv,

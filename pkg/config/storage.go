@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -138,6 +139,28 @@ func (g *generator) backendName(family string) string {
 		return found[0]
 	}
 	return family + "default"
+}
+
+var stateDirDefault = regexp.MustCompile(`\$\{env\.([A-Z0-9_]+):=~/\.llama(/[^}]*)?\}`)
+
+// applyStatePaths moves the files the server writes under its state directory (~/.llama,
+// /.llama for the image's user) onto workload.storage's volume when it is mounted elsewhere:
+// each ${env.X:=~/.llama/...} default gets X=<mountPath>/... in the pod (SQLITE_STORE_DIR,
+// FILES_STORAGE_DIR, MILVUS_DB_PATH, ...), unless spec.workload.overrides.env sets X.
+func (g *generator) applyStatePaths() {
+	w := g.spec.Workload
+	if w == nil || w.Storage == nil || w.Storage.MountPath == "" || w.Storage.MountPath == v1alpha2.DefaultMountPath {
+		return
+	}
+	mount := strings.TrimSuffix(w.Storage.MountPath, "/")
+	path := field.NewPath("spec", "workload", "storage", "mountPath")
+	walkStrings(g.cfg, "", func(_, s string) {
+		for _, m := range stateDirDefault.FindAllStringSubmatch(s, -1) {
+			if _, set := g.env[m[1]]; !set && !g.overrideEnvSets(m[1]) {
+				g.addValue(m[1], mount+m[2], path)
+			}
+		}
+	})
 }
 
 // sqliteDir is where the distribution keeps its sqlite files; SQLITE_STORE_DIR moves them
