@@ -15,6 +15,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -79,6 +80,7 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 	before := len(g.errs)
 
 	settings := g.settings(p, path.Child("settings"))
+	g.checkConfigKeys(api, providerType, fm, settings, p.SecretRefs, path)
 	deepMerge(config, settings)
 	if p.Endpoint != "" {
 		g.applyEndpoint(config, settings, providerType, fm, p.Endpoint, path.Child("endpoint"))
@@ -116,6 +118,44 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 	}
 	return entry, true
 }
+
+// checkConfigKeys fails on settings and secretRefs keys the provider's config does not have
+// in this server version (the server would silently ignore them: url for vLLM's base_url),
+// and on credentials written in settings, which would land in a ConfigMap in clear.
+func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, settings map[string]any,
+	secretRefs map[string]v1alpha2.SecretKeySource, path *field.Path) {
+	fields, ok := g.prof.Fields(api, providerType)
+	if !ok {
+		return
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	unknown := func(p *field.Path, key string) {
+		g.errs = append(g.errs, field.Invalid(p, key, fmt.Sprintf("%s has no config key %s in llama-stack %s%s: its keys are %s",
+			providerType, key, g.dist.Version, suggest.DidYouMean(key, names), strings.Join(names, ", "))))
+	}
+	for _, key := range slices.Sorted(maps.Keys(settings)) {
+		i := slices.Index(names, key)
+		switch {
+		case i < 0:
+			unknown(path.Child("settings").Key(key), key)
+		case fields[i].Secret || key == fm.Credential || credentialKey.MatchString(key):
+			g.errs = append(g.errs, field.Forbidden(path.Child("settings").Key(key), fmt.Sprintf(
+				"%s is a credential, and settings are written into a ConfigMap in clear: put it in secretRefs.%s "+
+					"(or apiKey) to read it from a Secret", key, key)))
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(secretRefs)) {
+		if !slices.Contains(names, key) {
+			unknown(path.Child("secretRefs").Key(key), key)
+		}
+	}
+}
+
+// credentialKey matches config keys that hold credentials whatever their type in the server.
+var credentialKey = regexp.MustCompile(`(^|_)(password|passwd|secret|token|api_key|apikey|access_key|private_key|credential|credentials)($|_)`)
 
 // resolveType maps a spec provider name to a provider_type the target image ships.
 func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.Path) (string, bool) {
