@@ -17,6 +17,8 @@ type fieldMap struct {
 	Persistence bool
 	// DBPath is the key of a local database file ("" for none).
 	DBPath string
+	// OpenAIPath: the endpoint is an OpenAI-compatible server, whose API is under /v1.
+	OpenAIPath bool
 }
 
 type requirement struct {
@@ -37,14 +39,14 @@ var (
 // pydantic aliases the server reads, e.g. vLLM's credential is api_token).
 var fieldMaps = map[string]fieldMap{
 	// inference
-	"remote::vllm":                {Endpoint: "base_url", Credential: "api_token", Required: []requirement{needEndpoint("base_url")}},
-	"remote::ollama":              {Endpoint: "base_url", Credential: "auth_credential"},
+	"remote::vllm":                {Endpoint: "base_url", Credential: "api_token", Required: []requirement{needEndpoint("base_url")}, OpenAIPath: true},
+	"remote::ollama":              {Endpoint: "base_url", Credential: "auth_credential", OpenAIPath: true},
 	"remote::tgi":                 {Endpoint: "base_url", Credential: "auth_credential", Required: []requirement{needEndpoint("base_url")}},
 	"remote::hf::endpoint":        {Credential: "api_token", Required: []requirement{{"endpoint_name", "set settings.endpoint_name"}}},
 	"remote::hf::serverless":      {Credential: "api_token", Required: []requirement{{"huggingface_repo", "set settings.huggingface_repo"}}},
 	"remote::databricks":          {Endpoint: "base_url", Credential: "api_token", Required: []requirement{needEndpoint("base_url")}},
 	"remote::runpod":              {Endpoint: "base_url", Credential: "api_token", Required: []requirement{needEndpoint("base_url")}},
-	"remote::openai":              {Endpoint: "base_url", Credential: "api_key"},
+	"remote::openai":              {Endpoint: "base_url", Credential: "api_key", OpenAIPath: true},
 	"remote::azure":               {Endpoint: "base_url", Credential: "api_key", Required: []requirement{needEndpoint("base_url")}},
 	"remote::watsonx":             {Endpoint: "base_url", Credential: "api_key"},
 	"remote::together":            {Endpoint: "base_url", Credential: "api_key"},
@@ -54,7 +56,7 @@ var fieldMaps = map[string]fieldMap{
 	"remote::sambanova":           {Endpoint: "base_url", Credential: "api_key"},
 	"remote::cerebras":            {Endpoint: "base_url", Credential: "api_key"},
 	"remote::llama-openai-compat": {Endpoint: "base_url", Credential: "api_key"},
-	"remote::llama-cpp-server":    {Endpoint: "base_url", Credential: "api_key"},
+	"remote::llama-cpp-server":    {Endpoint: "base_url", Credential: "api_key", OpenAIPath: true},
 	"remote::passthrough":         {Endpoint: "base_url", Credential: "api_key", Required: []requirement{needEndpoint("base_url")}},
 	"remote::oci#inference":       {Credential: "api_key"},
 	"remote::bedrock":             {Credential: "api_key"},

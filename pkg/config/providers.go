@@ -315,7 +315,24 @@ func (g *generator) applyEndpoint(config, settings map[string]any, providerType 
 	if _, ok := settings[fm.Endpoint]; ok {
 		g.warn(path, "overrides settings.%s: endpoint wins", fm.Endpoint)
 	}
+	if fm.OpenAIPath {
+		endpoint = g.withOpenAIPath(endpoint, providerType, path)
+	}
 	config[fm.Endpoint] = endpoint
+}
+
+// withOpenAIPath adds /v1 to the endpoint of an OpenAI-compatible server that has no path:
+// the server calls <endpoint>/chat/completions, and vLLM, Ollama and llama.cpp serve that
+// under /v1. An endpoint with a path is taken as written (a proxy may serve another one).
+func (g *generator) withOpenAIPath(endpoint, providerType string, path *field.Path) string {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
+		return endpoint
+	}
+	u.Path = "/v1"
+	g.warn(path, "%s has no path: llsd uses %s, where %s finds the OpenAI-compatible API; write it so to silence this warning",
+		endpoint, u.String(), providerType)
+	return u.String()
 }
 
 func (g *generator) applyCredential(config, settings map[string]any, id, providerType string, fm fieldMap, p v1alpha2.ProviderSpec, path *field.Path) {
