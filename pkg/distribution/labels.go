@@ -35,12 +35,12 @@ func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry,
 
 	labelled, err := opts.Labels.BaseConfig(image)
 	if err == nil {
-		return fromLabels(path, spec.Name, entry, image, labelled)
+		return fromLabels(path, spec, entry, image, labelled)
 	}
 	if !hasEmbedded {
 		return nil, field.Invalid(path, image, err.Error())
 	}
-	r, ferr := fromEmbedded(path, spec.Name, entry, image)
+	r, ferr := fromEmbedded(path, spec, entry, image)
 	if ferr != nil {
 		return nil, field.Invalid(path, image, fmt.Sprintf("%v; and no embedded config fits: %s", err, ferr.Detail))
 	}
@@ -54,34 +54,37 @@ func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry,
 }
 
 // fromLabels resolves a labelled base config. Its server version comes from the version
-// label, else the image tag, else the config's structure.
-func fromLabels(path *field.Path, name string, entry Entry, image string, l *oci.BaseConfig) (*Resolved, *field.Error) {
+// label, else spec.distribution.serverVersion, else the tag of a catalog or official image
+// (a custom image's tag such as 1.0 or 2026.04 says nothing about the server), else the
+// config's structure.
+func fromLabels(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, image string, l *oci.BaseConfig) (*Resolved, *field.Error) {
 	base, err := configyaml.UnmarshalMap(l.Config)
 	if err != nil {
 		return nil, field.Invalid(path, image, fmt.Sprintf("the config in %s is not a YAML mapping: %v: relabel the image with `llsd label-image`", l.Source, err))
 	}
-	v, source, ok := labelledVersion(image, l, base)
-	if !ok {
+	var evidence []versionEvidence
+	if v, ok := VersionFromTag(l.Version); ok {
+		evidence = append(evidence, versionEvidence{v, fmt.Sprintf("version label %q", l.Version)})
+	}
+	v, source, conflict := decideVersion(evidence, spec.ServerVersion)
+	if conflict != "" {
+		return nil, field.Invalid(path, image, conflict)
+	}
+	if tag := ImageTag(image); v == "" && entry.Image != "" {
+		if tv, ok := VersionFromTag(tag); ok {
+			v, source = tv, fmt.Sprintf("image tag %q", tag)
+		}
+	}
+	if fv, how, ok := Fingerprint(base); v == "" && ok {
+		v, source = fv, "the labelled config's structure: "+how
+	}
+	if v == "" {
 		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of the config in %s: "+
-			"label the image with %s=<server version> (`llsd label-image` does) or use a version tag such as 0.7.1", l.Source, oci.LabelVersion))
+			"label the image with %s=<server version> (`llsd label-image` does), or set spec.distribution.serverVersion",
+			l.Source, oci.LabelVersion))
 	}
 	if _, ok := profile.For(v); !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}
-	return newResolved(name, image, entry, v, source, base, l.Source), nil
-}
-
-func labelledVersion(image string, l *oci.BaseConfig, base map[string]any) (Version, string, bool) {
-	if v, ok := VersionFromTag(l.Version); ok {
-		return v, fmt.Sprintf("version label %q", l.Version), true
-	}
-	if tag := ImageTag(image); tag != "" {
-		if v, ok := VersionFromTag(tag); ok {
-			return v, fmt.Sprintf("image tag %q", tag), true
-		}
-	}
-	if v, evidence, ok := Fingerprint(base); ok {
-		return v, "the labelled config's structure: " + evidence, true
-	}
-	return "", "", false
+	return newResolved(spec.Name, image, entry, v, source, base, l.Source), nil
 }

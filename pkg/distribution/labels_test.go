@@ -57,11 +57,34 @@ func TestResolveFromLabels(t *testing.T) {
 			version: "0.7", versionSource: `version label "0.7.1"`, distro: "acme",
 		},
 		{
-			reason: "without a version label, the tag tells",
+			reason: "without a version label, a custom image's tag says nothing about the server: its config's structure does",
 			spec: func(t *testing.T) v1alpha2.DistributionSpec {
-				return v1alpha2.DistributionSpec{Image: push(t, "acme/llama:0.6.2-acme", labelled(t, customConfig(t, "0.6"), ""))}
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/llama:0.7.1-acme", labelled(t, customConfig(t, "0.6"), ""))}
 			},
-			version: "0.6", versionSource: `image tag "0.6.2-acme"`, distro: "acme",
+			version: "0.6", versionSource: "the labelled config's structure", distro: "acme",
+		},
+		{
+			reason: "a config the structure cannot place needs spec.distribution.serverVersion",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/tiny:2026.04", labelled(t, "distro_name: acme\nproviders: {}\n", ""))}
+			},
+			err: "cannot tell the llama-stack version of the config in label " + oci.LabelBase64,
+		},
+		{
+			reason: "spec.distribution.serverVersion states what the image cannot",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{ServerVersion: "0.7",
+					Image: push(t, "acme/tiny:2026.04", labelled(t, "distro_name: acme\nproviders: {}\n", ""))}
+			},
+			version: "0.7", versionSource: "spec.distribution.serverVersion", distro: "acme",
+		},
+		{
+			reason: "a serverVersion that contradicts the image's version label is an error",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{ServerVersion: "0.6",
+					Image: push(t, "acme/llama:1.0", labelled(t, customConfig(t, "0.7"), "0.7.1"))}
+			},
+			err: `spec.distribution.serverVersion 0.6 contradicts the image, whose version label "0.7.1" says 0.7`,
 		},
 		{
 			reason: "the seed's version label 2 (the config format, not the server) is no version; the structure tells",

@@ -66,17 +66,17 @@ func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Er
 		return resolveWithLabels(spec, entries, opts)
 	}
 	if spec.Name != "" {
-		return resolveName(spec.Name, entries, opts)
+		return resolveName(spec, entries, opts)
 	}
-	return resolveImage(spec.Image, entries)
+	return resolveImage(spec, entries)
 }
 
-func resolveName(name string, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
-	entry, image, err := lookup(name, entries, opts)
+func resolveName(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
+	entry, image, err := lookup(spec.Name, entries, opts)
 	if err != nil {
 		return nil, err
 	}
-	return fromEmbedded(distributionPath.Child("name"), name, entry, image)
+	return fromEmbedded(distributionPath.Child("name"), spec, entry, image)
 }
 
 // lookup finds a deployable catalog entry and its image (the override when there is one).
@@ -98,10 +98,10 @@ func lookup(name string, entries map[string]Entry, opts Options) (Entry, string,
 
 // resolveImage accepts an official distribution image (llamastack/distribution-<name>) at a
 // tagged version; anything else needs a base config from elsewhere.
-func resolveImage(image string, entries map[string]Entry) (*Resolved, *field.Error) {
-	path := distributionPath.Child("image")
+func resolveImage(spec v1alpha2.DistributionSpec, entries map[string]Entry) (*Resolved, *field.Error) {
+	path, image := distributionPath.Child("image"), spec.Image
 	if entry, ok := officialEntry(image, entries); ok {
-		return fromEmbedded(path, "", entry, image)
+		return fromEmbedded(path, spec, entry, image)
 	}
 	return nil, field.Invalid(path, image, "llsd has no base config.yaml for this image (only the official "+
 		"llamastack/distribution-{"+strings.Join(officialNames(entries), ",")+"} images are built in): "+
@@ -121,18 +121,29 @@ func officialEntry(image string, entries map[string]Entry) (Entry, bool) {
 	return Entry{}, false
 }
 
-func fromEmbedded(path *field.Path, name string, entry Entry, image string) (*Resolved, *field.Error) {
+// fromEmbedded resolves a catalog distribution, or an official image, with llsd's embedded
+// base config. The version is the image tag's (the catalog image's, or the mirror's that
+// imageOverrides names), else spec.distribution.serverVersion.
+func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, image string) (*Resolved, *field.Error) {
+	name := spec.Name
 	baseName := entry.baseName(name)
 	if name == "" {
 		baseName = strings.TrimPrefix(imageRepository(entry.Image), "llamastack/distribution-")
 	}
 	tag := ImageTag(image)
-	v, ok := VersionFromTag(tag)
-	if !ok {
-		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of image %q from its tag %q: "+
-			"use a version tag such as %s (a digest may follow: :0.7.1@sha256:...)", image, tag, ImageTag(entry.Image)))
+	var evidence []versionEvidence
+	if v, ok := VersionFromTag(tag); ok {
+		evidence = append(evidence, versionEvidence{v, fmt.Sprintf("image tag %q", tag)})
 	}
-	source := fmt.Sprintf("image tag %q", tag)
+	v, source, conflict := decideVersion(evidence, spec.ServerVersion)
+	if conflict != "" {
+		return nil, field.Invalid(path, image, conflict)
+	}
+	if v == "" {
+		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of image %q from its tag %q: "+
+			"use a version tag such as %s (a digest may follow: :0.7.1@sha256:...), or set spec.distribution.serverVersion",
+			image, tag, ImageTag(entry.Image)))
+	}
 	if _, ok := profile.For(v); !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}

@@ -23,6 +23,30 @@ func UnsupportedError(v Version, source string) string {
 		v, strings.Join(list, ", "), source)
 }
 
+// versionEvidence is a server version an image states, and where it was read.
+type versionEvidence struct {
+	version Version
+	source  string
+}
+
+// decideVersion returns the first version the image states, else the one the spec states
+// (spec.distribution.serverVersion); "" when neither says. A spec that contradicts the image
+// is an error (the message is returned).
+func decideVersion(image []versionEvidence, stated string) (v Version, source, err string) {
+	if len(image) > 0 {
+		first := image[0]
+		if stated != "" && Version(stated) != first.version {
+			return "", "", fmt.Sprintf("spec.distribution.serverVersion %s contradicts the image, whose %s says %s: "+
+				"remove serverVersion, or fix it", stated, first.source, first.version)
+		}
+		return first.version, first.source, ""
+	}
+	if stated != "" {
+		return Version(stated), "spec.distribution.serverVersion", ""
+	}
+	return "", "", ""
+}
+
 var versionTag = regexp.MustCompile(`^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[-+][0-9A-Za-z.+-]*)?$`)
 
 // VersionFromTag reads the server version from an image tag such as 0.7.1, v0.6.0 or

@@ -120,6 +120,7 @@ func (dst *LlamaStackDistribution) ConvertFrom(hubRaw conversion.Hub) error {
 
 // restoreHubOnlySpec brings back what v1alpha1 cannot express after a v1alpha1 edit.
 func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
+	dst.Distribution.ServerVersion = saved.Distribution.ServerVersion
 	dst.Providers = saved.Providers
 	dst.Resources = saved.Resources
 	dst.Storage = saved.Storage

@@ -82,6 +82,15 @@ type DistributionSpec struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=512
 	Image string `json:"image,omitempty"`
+
+	// ServerVersion is the llama-stack server version of the image, major.minor (0.7), for a
+	// mirror or custom image whose version llsd cannot read: from the image's version label,
+	// the tag of an official image, or the structure of its config. When the image states
+	// its version too, the two must agree.
+	// +optional
+	// +kubebuilder:validation:MaxLength=16
+	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
+	ServerVersion string `json:"serverVersion,omitempty"`
 }
 
 // ProvidersSpec lists providers per API. When a list has more than one provider, each

@@ -21,12 +21,13 @@ const (
 	caKeyPattern     = `^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$`
 	absPathPattern   = `^/`
 	configKeyPattern = `^[a-z][a-z0-9_]*$`
+	versionPattern   = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
 )
 
 var compiled = map[string]*regexp.Regexp{}
 
 func init() {
-	for _, p := range []string{idPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern} {
+	for _, p := range []string{idPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern} {
 		compiled[p] = regexp.MustCompile(p)
 	}
 }

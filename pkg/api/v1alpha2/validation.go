@@ -35,6 +35,7 @@ func ValidateSpec(spec *LlamaStackDistributionSpec, path *field.Path) field.Erro
 func (c *checks) distribution(d *DistributionSpec, p *field.Path) {
 	c.optStr(p.Child("name"), d.Name, 63, "")
 	c.optStr(p.Child("image"), d.Image, 512, "")
+	c.optStr(p.Child("serverVersion"), d.ServerVersion, 16, versionPattern)
 	switch {
 	case d.Name != "" && d.Image != "":
 		c.add(field.Forbidden(p, "name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own"))
