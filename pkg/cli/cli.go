@@ -11,11 +11,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-
-	"sigs.k8s.io/yaml"
-
-	"github.com/llamastack/llsd/pkg/api"
-	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
 const usage = `llsd turns short LlamaStackDistribution resources into llama-stack servers on Kubernetes.
@@ -23,8 +18,8 @@ const usage = `llsd turns short LlamaStackDistribution resources into llama-stac
 Usage:
   llsd                    run as a KRM function: a ResourceList on stdin, the rendered
                           ResourceList on stdout (kustomize --enable-alpha-plugins, kpt)
-  llsd validate PATH...   check LlamaStackDistribution files (or directories of them)
-                          with the same rules, paths and messages as the API server
+  llsd validate PATH...   check LlamaStackDistribution files (or directories of them):
+                          everything llsd render checks, without printing manifests
   llsd render PATH...     print the manifests of the LlamaStackDistributions in PATH
                           (files or directories): each one canonical, with its config
                           ConfigMap, Deployment, Service, ...; other documents pass through
@@ -72,60 +67,22 @@ func Version() string {
 	return "devel"
 }
 
+// validate renders the LlamaStackDistributions of paths as `llsd render` would, with the same
+// options, and prints only the verdict: it refuses exactly what render refuses.
 func validate(paths []string, stdout, stderr io.Writer) int {
-	files, ok := inputFiles("validate", paths, stderr)
-	if !ok {
-		return 2
+	r, code := renderPaths("validate", paths, stderr)
+	if code != 0 {
+		return code
 	}
-	checked, failed := 0, 0
-	for _, file := range files {
-		docs, err := readDocuments(file)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", file, err)
-			failed++
-			continue
-		}
-		for _, doc := range docs {
-			if doc.Kind != v1alpha2.Kind {
-				continue
-			}
-			checked++
-			if !report(file, doc.raw, stderr) {
-				failed++
-			}
-		}
-	}
-	if checked == 0 && failed == 0 {
+	if r.checked == 0 && r.failed == 0 {
 		fmt.Fprintln(stderr, "llsd validate: no LlamaStackDistribution found in", strings.Join(paths, " "))
 		return 1
 	}
-	fmt.Fprintf(stdout, "%d LlamaStackDistribution(s) checked, %d invalid\n", checked, failed)
-	if failed > 0 {
+	fmt.Fprintf(stdout, "%d LlamaStackDistribution(s) checked, %d invalid\n", r.checked, r.failed)
+	if r.failed > 0 {
 		return 1
 	}
 	return 0
-}
-
-// report prints the errors of one document and says whether it was valid.
-func report(file string, doc []byte, w io.Writer) bool {
-	obj, errs := api.Decode(doc)
-	if len(errs) == 0 {
-		errs = v1alpha2.Validate(obj)
-	}
-	if len(errs) == 0 {
-		return true
-	}
-	name := "(unnamed)"
-	var meta struct {
-		Metadata struct{ Name string } `json:"metadata"`
-	}
-	if yaml.Unmarshal(doc, &meta) == nil && meta.Metadata.Name != "" {
-		name = meta.Metadata.Name
-	}
-	for _, e := range errs {
-		fmt.Fprintf(w, "%s: LlamaStackDistribution %s: %s\n", file, name, e.Error())
-	}
-	return false
 }
 
 // inputFiles lists the YAML files of the command's paths, or reports why it cannot.

@@ -22,42 +22,66 @@ import (
 // other documents passed through and objects llsd generated before left out. On any error
 // it prints nothing to stdout: never a partial set of manifests.
 func renderCommand(paths []string, stdout, stderr io.Writer) int {
-	files, ok := inputFiles("render", paths, stderr)
-	if !ok {
-		return 2
+	r, code := renderPaths("render", paths, stderr)
+	if code != 0 {
+		return code
 	}
+	if r.failed > 0 {
+		return 1
+	}
+	_, _ = stdout.Write(r.out.Bytes())
+	return 0
+}
+
+// rendered is what a render of some paths gave: the manifests, and how many
+// LlamaStackDistributions were rendered and how many of them failed.
+type rendered struct {
+	out             bytes.Buffer
+	checked, failed int
+}
+
+// renderPaths renders every document of the command's paths; `llsd render` prints the
+// result, `llsd validate` only its verdict, so both refuse exactly the same inputs. The exit
+// code is non-zero when the inputs cannot be read as a whole.
+func renderPaths(command string, paths []string, stderr io.Writer) (*rendered, int) {
+	files, ok := inputFiles(command, paths, stderr)
+	if !ok {
+		return nil, 2
+	}
+	r := &rendered{}
 	var docs []document
-	failed := false
 	for _, file := range files {
 		fileDocs, err := readDocuments(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)
-			failed = true
+			r.failed++
 		}
 		docs = append(docs, fileDocs...)
 	}
 	options, err := renderOptions(docs)
-	if err != nil {
-		fmt.Fprintln(stderr, "llsd render:", err)
-		return 1
+	if err == nil {
+		err = checkUnique(docs)
 	}
-	if err := checkUnique(docs); err != nil {
-		fmt.Fprintln(stderr, "llsd render:", err)
-		return 1
+	if err != nil {
+		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+		return nil, 1
 	}
 	opts := options.PipelineOptions(Version())
 	opts.ConfigMaps = configMaps(docs)
-	var out bytes.Buffer
 	for _, doc := range docs {
-		if !renderDocument(doc, opts, &out, stderr) {
-			failed = true
+		if isRendered(doc) {
+			r.checked++
+		}
+		if !renderDocument(doc, opts, &r.out, stderr) {
+			r.failed++
 		}
 	}
-	if failed {
-		return 1
-	}
-	_, _ = stdout.Write(out.Bytes())
-	return 0
+	return r, 0
+}
+
+// isRendered reports whether a document is a LlamaStackDistribution that llsd renders.
+func isRendered(doc document) bool {
+	return doc.Kind == v1alpha2.Kind && !doc.generated() && !doc.localConfig()
 }
 
 // renderDocument writes one input document's output: a LlamaStackDistribution becomes its
