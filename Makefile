@@ -99,9 +99,10 @@ lint: ## gofmt and go vet.
 	$(GO) vet ./...
 
 .PHONY: fuzz
-fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
+fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every rendered server to the start-up rules.
 	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzRoundTrip -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzGenerate -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./pkg/pipeline -run '^$$' -fuzz FuzzRender -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench
 bench: ## Run the benchmarks (numbers and how to read them: docs/benchmarks.md).

@@ -155,6 +155,17 @@ var fixedShieldIDs = map[string][]string{
 	"inline::prompt-guard": {"Prompt-Guard-86M"},
 }
 
+// shieldProviderName is the provider that runs a shield: the scanner whose id it is, else
+// llama-guard.
+func shieldProviderName(shield string) string {
+	for t, ids := range fixedShieldIDs {
+		if slices.Contains(ids, shield) {
+			return strings.TrimPrefix(t, "inline::")
+		}
+	}
+	return "llama-guard"
+}
+
 // servesShield reports whether a safety provider type can run a shield.
 func servesShield(providerType, shield string) bool {
 	if ids, ok := fixedShieldIDs[providerType]; ok {
@@ -181,7 +192,7 @@ func (g *generator) applyShields() {
 			func(candidates []string) string {
 				if len(candidates) == 0 {
 					return fmt.Sprintf("shield %s needs a safety provider that runs it, and the distribution enables none: "+
-						"add spec.providers.safety (for example provider: llama-guard)", shield)
+						"add spec.providers.safety (provider: %s)", shield, shieldProviderName(shield))
 				}
 				return fmt.Sprintf("shield %s needs a safety provider, and the distribution enables several that could run it "+
 					"(%s): add the one to use to spec.providers.safety", shield, strings.Join(candidates, ", "))

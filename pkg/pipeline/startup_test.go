@@ -30,7 +30,7 @@ type renderInput struct {
 
 // renderInputs are the LlamaStackDistributions of every golden case that renders (config
 // and render suites) and every example.
-func renderInputs(t *testing.T) []renderInput {
+func renderInputs(t testing.TB) []renderInput {
 	var inputs []renderInput
 	root := filepath.Join("..", "..")
 	configCases, err := filepath.Glob(filepath.Join(root, "pkg", "config", "testdata", "*", "llsd.yaml"))
@@ -128,4 +128,24 @@ func mentions(lines []string, subject string) bool {
 		}
 	}
 	return false
+}
+
+// FuzzRender: whatever LlamaStackDistribution renders, renders a server that starts. The
+// seeds are the golden cases and examples; `make fuzz` mutates them.
+func FuzzRender(f *testing.F) {
+	testenv.Need(f, servercheck.MissingShared())
+	for _, in := range renderInputs(f) {
+		f.Add(in.doc)
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		obj, errs := api.Decode(doc)
+		if len(errs) > 0 {
+			return
+		}
+		res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "fuzz"})
+		if len(errs) > 0 {
+			return
+		}
+		checkStarts(t, res)
+	})
 }
