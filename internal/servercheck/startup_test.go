@@ -164,6 +164,19 @@ func TestStartupRules(t *testing.T) {
 		{"an API of another version", func(cfg map[string]any) {
 			cfg["providers"].(map[string]any)["agents"] = []any{}
 		}, nil, []string{"P1"}},
+		{"an embedding model without its dimension", func(cfg map[string]any) {
+			registered(cfg)["models"] = []any{map[string]any{"model_id": "e", "provider_id": "vllm", "model_type": "embedding"}}
+		}, nil, []string{"R3"}},
+		{"one identifier registered twice with other fields", func(cfg map[string]any) {
+			registered(cfg)["models"] = []any{
+				map[string]any{"model_id": "a", "provider_id": "vllm", "provider_model_id": "m"},
+				map[string]any{"model_id": "b", "provider_id": "vllm", "provider_model_id": "m"}}
+		}, nil, []string{"X1"}},
+		{"a rewrite-query model that is not registered", func(cfg map[string]any) {
+			cfg["vector_stores"] = map[string]any{"rewrite_query_params": map[string]any{
+				"model": map[string]any{"provider_id": "sentence-transformers", "model_id": "x"}}}
+		}, nil, []string{"K4"}},
+		{"neither distro_name nor image_name", func(cfg map[string]any) { delete(cfg, "distro_name") }, nil, []string{"V1"}},
 	} {
 		cfg := base()
 		tc.edit(cfg)
@@ -173,6 +186,20 @@ func TestStartupRules(t *testing.T) {
 		problems := servercheck.Startup("0.7", cfg, p)
 		assert.Equal(t, tc.rules, rules(problems, false), "%s\n%v", tc.reason, problems)
 	}
+}
+
+// On 0.6, tool groups are registered, and an MCP group needs its endpoint.
+func TestStartupToolGroupsOn06(t *testing.T) {
+	cfg := map[string]any{
+		"distro_name": "gen",
+		"providers": map[string]any{"tool_runtime": []any{
+			map[string]any{"provider_id": "mcp", "provider_type": "remote::model-context-protocol"}}},
+		"registered_resources": map[string]any{"tool_groups": []any{
+			map[string]any{"toolgroup_id": "mcp::github", "provider_id": "mcp"}}},
+	}
+	pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.llama"}}
+	assert.Equal(t, []string{"R8"}, rules(servercheck.Startup("0.6", cfg, pod), false))
+	assert.Equal(t, []string{"R9"}, rules(servercheck.Startup("0.7", cfg, pod), false), "0.7 drops them instead")
 }
 
 func entryAt(cfg map[string]any, api string) any {
