@@ -159,3 +159,13 @@ func TestEditInOtherVersionKeepsHubFields(t *testing.T) {
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ") + "\n"
 }
+
+// A namespace the API server would refuse is an error at render time too.
+func TestValidateNamespace(t *testing.T) {
+	obj, errs := api.Decode([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\n" +
+		"metadata: {name: s, namespace: team.ai}\nspec: {distribution: {name: starter}}"))
+	require.Empty(t, errs)
+	errs = v1alpha2.Validate(obj)
+	require.Len(t, errs, 1)
+	assert.Equal(t, "metadata.namespace", errs[0].Field)
+}

@@ -80,5 +80,5 @@ func renderOptions(docs []document) (krm.RenderOptions, error) {
 			*field = v
 		}
 	}
-	return opts, nil
+	return opts, opts.Validate()
 }

@@ -48,6 +48,14 @@ func (g *generator) addValue(name, value string, path *field.Path) {
 	g.env[name] = envVar{value: value, field: path}
 }
 
+func (e envVars) fields() map[string]string {
+	out := make(map[string]string, len(e))
+	for name, v := range e {
+		out[name] = v.field.String()
+	}
+	return out
+}
+
 func (e envVars) list() []corev1.EnvVar {
 	out := make([]corev1.EnvVar, 0, len(e))
 	for _, name := range slices.Sorted(maps.Keys(e)) {

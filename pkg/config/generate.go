@@ -48,6 +48,12 @@ type Result struct {
 	Hash string
 	// Env are the container's environment variables: secrets as secretKeyRefs, sorted by name.
 	Env []corev1.EnvVar
+	// EnvFields names the spec field each variable of Env comes from.
+	EnvFields map[string]string
+	// SharedStateMissing lists the storage backends of the server's own stores that keep
+	// their data in the pod (sqlite): each replica would have its own registry and
+	// conversations. ReplicaLocalData lists the providers that keep files in the pod.
+	SharedStateMissing, ReplicaLocalData []string
 	// Launcher is the start-up launcher (a Python script, run by the server image's own
 	// python3) when a storage secret must be split into the fields the server reads; nil
 	// otherwise. See StartCommand.
@@ -134,14 +140,17 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 	sum := sha256.Sum256(out)
 	providers, resources := counts(g.cfg)
 	return &Result{
-		Config:        out,
-		Hash:          hex.EncodeToString(sum[:]),
-		Env:           g.env.list(),
-		Launcher:      g.launcher.script(),
-		Version:       dist.Version,
-		ProviderCount: providers,
-		ResourceCount: resources,
-		Warnings:      g.warnings,
+		Config:             out,
+		Hash:               hex.EncodeToString(sum[:]),
+		Env:                g.env.list(),
+		EnvFields:          g.env.fields(),
+		SharedStateMissing: localBackends(g.cfg),
+		ReplicaLocalData:   localProviders(g.cfg),
+		Launcher:           g.launcher.script(),
+		Version:            dist.Version,
+		ProviderCount:      providers,
+		ResourceCount:      resources,
+		Warnings:           g.warnings,
 	}, nil
 }
 

@@ -233,3 +233,41 @@ func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	}
 	return u.Hostname(), port, nil
 }
+
+// localBackends lists the storage backends of the server's stores (metadata, conversations,
+// ...) that keep data in the pod's own files.
+func localBackends(cfg map[string]any) []string {
+	storage := mapAt(cfg, "storage")
+	backends, stores := mapAt(storage, "backends"), mapAt(storage, "stores")
+	var local []string
+	for _, name := range slices.Sorted(maps.Keys(backends)) {
+		t, _ := mapAt(backends, name)["type"].(string)
+		if !strings.HasSuffix(t, "_sqlite") {
+			continue
+		}
+		for _, store := range slices.Sorted(maps.Keys(stores)) {
+			if mapAt(stores, store)["backend"] == name {
+				local = append(local, fmt.Sprintf("%s (%s)", name, t))
+				break
+			}
+		}
+	}
+	return local
+}
+
+// localProviders lists the enabled providers that keep files in the pod: uploaded files,
+// local vector databases.
+func localProviders(cfg map[string]any) []string {
+	var local []string
+	for _, api := range slices.Sorted(maps.Keys(mapAt(cfg, "providers"))) {
+		for _, entry := range providerList(cfg, api) {
+			t, _ := entry["provider_type"].(string)
+			config := mapAt(entry, "config")
+			_, dir := config["storage_dir"]
+			if isLiteral(entry["provider_id"]) && (dir || fieldMapFor(api, t).DBPath != "") {
+				local = append(local, fmt.Sprintf("%s provider %v (%s)", api, entry["provider_id"], t))
+			}
+		}
+	}
+	return local
+}

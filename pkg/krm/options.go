@@ -4,9 +4,14 @@ package krm
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
+	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/distribution"
 	"github.com/llamastack/llsd/pkg/oci"
 	"github.com/llamastack/llsd/pkg/pipeline"
@@ -67,7 +72,34 @@ func ParseOptions(data []byte) (RenderOptions, error) {
 	if err := yaml.UnmarshalStrict(data, &o); err != nil {
 		return o, fmt.Errorf("%s %s: %v", OptionsKind, OptionsAPIVersion, err)
 	}
-	return o, nil
+	return o, o.Validate()
+}
+
+// Validate refuses options that would render objects the API server rejects, and image
+// overrides of distributions the catalog does not have (a typo would be ignored).
+func (o RenderOptions) Validate() error {
+	var problems []string
+	check := func(field, value string, rule func(string) []string) {
+		if value == "" {
+			return
+		}
+		for _, p := range rule(value) {
+			problems = append(problems, fmt.Sprintf("spec.%s %q: %s", field, value, p))
+		}
+	}
+	check("ingress.domain", o.Spec.Ingress.Domain, k8svalidation.IsDNS1123Subdomain)
+	check("ingress.className", o.Spec.Ingress.ClassName, k8svalidation.IsDNS1123Subdomain)
+	check("ingress.controllerNamespace", o.Spec.Ingress.ControllerNamespace, k8svalidation.IsDNS1123Label)
+	for _, name := range slices.Sorted(maps.Keys(o.Spec.ImageOverrides)) {
+		if !slices.Contains(distribution.Names(), name) {
+			problems = append(problems, fmt.Sprintf("spec.imageOverrides[%s]: no distribution has this name%s: use one of %s",
+				name, suggest.DidYouMean(name, distribution.Names()), strings.Join(distribution.Names(), ", ")))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s %s: %s", OptionsKind, OptionsAPIVersion, strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // PipelineOptions turns render options into the pipeline's.

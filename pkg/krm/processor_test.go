@@ -34,7 +34,7 @@ items:
     distribution: {name: starter}
     storage: {sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}}
     networking: {expose: {hostname: llama.example.com}, allowedFrom: {namespaces: [apps]}}
-    workload: {autoscaling: {maxReplicas: 3}, storage: {size: 1Gi}}
+    workload: {storage: {size: 1Gi}, podDisruptionBudget: {maxUnavailable: 1}}
 `)
 	first, err := fn.Run(krm.Processor{Version: "test"}, input)
 	require.NoError(t, err)
@@ -84,4 +84,19 @@ func TestGeneratedObjectsBesideTheirLLSD(t *testing.T) {
 	}
 	assert.Contains(t, indexes, "stacks/chat.generated.yaml")
 	assert.Contains(t, indexes, "edge.generated.yaml")
+}
+
+// Render options that would render objects the API server rejects, or name a distribution
+// the catalog does not have, are errors that say which option and why.
+func TestRenderOptionsAreValidated(t *testing.T) {
+	for _, tc := range []struct{ reason, spec, want string }{
+		{"a domain that is no DNS name", "ingress: {domain: Apps.Example.com}", `spec.ingress.domain "Apps.Example.com"`},
+		{"a controller namespace that is no namespace name", "ingress: {controllerNamespace: ingress_nginx}", "spec.ingress.controllerNamespace"},
+		{"an override of a distribution that does not exist", "imageOverrides: {startr: registry/x:0.7.1}",
+			"spec.imageOverrides[startr]: no distribution has this name (did you mean starter?)"},
+	} {
+		_, err := krm.ParseOptions([]byte("apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: o}\nspec: {" + tc.spec + "}\n"))
+		require.Error(t, err, tc.reason)
+		assert.Contains(t, err.Error(), tc.want, tc.reason)
+	}
 }

@@ -75,7 +75,10 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	out := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render})
+	out, errs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps})
+	if len(errs) > 0 {
+		return nil, errs
+	}
 	llsd := withReceipt(obj, map[string]string{
 		ReceiptConfigMap:     out.ConfigMapName,
 		ReceiptConfigHash:    out.ConfigHash,
@@ -86,11 +89,12 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 		ReceiptResourceCount: strconv.Itoa(res.ResourceCount),
 		ReceiptRenderer:      "llsd " + opts.RendererVersion,
 	})
-	warnings := make([]config.Warning, 0, len(dist.Warnings)+len(res.Warnings))
+	warnings := make([]config.Warning, 0, len(dist.Warnings)+len(res.Warnings)+len(out.Warnings))
 	for _, w := range dist.Warnings {
 		warnings = append(warnings, config.Warning{Field: "spec.distribution", Message: w})
 	}
-	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: append(warnings, res.Warnings...)}, nil
+	warnings = append(append(warnings, res.Warnings...), out.Warnings...)
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: warnings}, nil
 }
 
 // mountable rejects references a pod cannot mount: a CA bundle ConfigMap in another
@@ -123,14 +127,18 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result
 	if data, ok := opts.ConfigMaps[obj.Namespace+"/"+obj.Spec.OverrideConfig.ConfigMapName]; ok {
 		in.UserConfigHash = render.ConfigMapDataHash(data)
 	}
-	out := render.Render(in)
+	in.ConfigMaps = opts.ConfigMaps
+	out, errs := render.Render(in)
+	if len(errs) > 0 {
+		return nil, errs
+	}
 	llsd := withReceipt(obj, map[string]string{
 		ReceiptConfigMap:  out.ConfigMapName,
 		ReceiptConfigHash: out.ConfigHash,
 		ReceiptImage:      image,
 		ReceiptRenderer:   "llsd " + opts.RendererVersion,
 	})
-	return &Result{LLSD: llsd, Objects: out.Objects}, nil
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: out.Warnings}, nil
 }
 
 // withReceipt returns a copy of obj with the receipt annotations (replacing an older receipt).

@@ -20,6 +20,10 @@ const (
 	configPath   = config.ConfigDir + "/" + ConfigKey
 	launcherPath = config.ConfigDir + "/" + LauncherKey
 	caBundleDir  = "/etc/ssl/certs/ca-bundle"
+	// caMergedDir holds the CA bundle's keys concatenated into one file, when it has several:
+	// SSL_CERT_FILE names one file.
+	caMergedDir  = "/etc/ssl/certs/llsd"
+	caMergedFile = caMergedDir + "/ca-bundle.crt"
 	healthPath   = "/v1/health"
 	// The image's user: non-root, in group 0, which owns the image's writable directories.
 	runAsUser = int64(1001)
@@ -33,7 +37,12 @@ const (
 	volumeTLS      = "tls"
 	volumeCABundle = "ca-bundle"
 	volumeCache    = "cache"
+	volumeCAMerged = "ca-bundle-merged"
 )
+
+// AnnotationCABundleHash is the pod-template annotation with the content hash of the CA
+// bundle, when its ConfigMap is among the inputs: a changed CA rolls the pods.
+const AnnotationCABundleHash = "llamastack.io/ca-bundle-hash"
 
 func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment {
 	obj := in.Object
@@ -57,8 +66,17 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 			Volumes:    volumes(in, configMapName),
 		},
 	}
-	if hash != "" {
-		pod.Annotations = map[string]string{AnnotationHash: hash}
+	for key, value := range map[string]string{AnnotationHash: hash, AnnotationCABundleHash: caBundleHash(in)} {
+		if value == "" {
+			continue
+		}
+		if pod.Annotations == nil {
+			pod.Annotations = map[string]string{}
+		}
+		pod.Annotations[key] = value
+	}
+	if init := caBundleMerge(in); init != nil {
+		pod.Spec.InitContainers = []corev1.Container{*init}
 	}
 	if o := overrides(obj); o != nil {
 		if o.ServiceAccountName != "" {
@@ -95,18 +113,15 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 func container(in Input) corev1.Container {
 	obj := in.Object
 	c := corev1.Container{
-		Name:  ContainerName,
-		Image: in.Distribution.Image,
-		Ports: []corev1.ContainerPort{{Name: PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}},
-		Env:   env(in),
-		SecurityContext: &corev1.SecurityContext{
-			AllowPrivilegeEscalation: boolPtr(false),
-			Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
-		},
-		StartupProbe:   probe(obj, 5, 120), // first start downloads models: up to 10 minutes
-		ReadinessProbe: probe(obj, 10, 3),
-		LivenessProbe:  probe(obj, 20, 3),
-		VolumeMounts:   volumeMounts(in),
+		Name:            ContainerName,
+		Image:           in.Distribution.Image,
+		Ports:           []corev1.ContainerPort{{Name: PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}},
+		Env:             env(in),
+		SecurityContext: containerSecurityContext(),
+		StartupProbe:    probe(obj, 5, 120), // first start downloads models: up to 10 minutes
+		ReadinessProbe:  probe(obj, 10, 3),
+		LivenessProbe:   probe(obj, 20, 3),
+		VolumeMounts:    volumeMounts(in),
 	}
 	if in.Config.Launcher != nil {
 		c.Command = config.StartCommand(launcherPath, in.Distribution.Profile.Entrypoint)
@@ -134,7 +149,7 @@ func env(in Input) []corev1.EnvVar {
 		corev1.EnvVar{Name: "LLAMA_STACK_PORT", Value: strconv.Itoa(int(obj.Spec.Port()))},
 	)
 	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.CABundle != nil {
-		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: path.Join(caBundleDir, caBundleKey(tls.CABundle))})
+		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: caBundleFile(tls.CABundle)})
 	}
 	if o := overrides(obj); o != nil {
 		vars = append(vars, o.Env...)
@@ -142,11 +157,69 @@ func env(in Input) []corev1.EnvVar {
 	return vars
 }
 
-func caBundleKey(ca *v1alpha2.CABundleSpec) string {
+// caBundleKeys are the keys of the CA bundle ConfigMap that hold certificates.
+func caBundleKeys(ca *v1alpha2.CABundleSpec) []string {
 	if len(ca.ConfigMapKeys) > 0 {
-		return ca.ConfigMapKeys[0]
+		return ca.ConfigMapKeys
 	}
-	return v1alpha2.DefaultCABundleKey
+	return []string{v1alpha2.DefaultCABundleKey}
+}
+
+// caBundleFile is the file SSL_CERT_FILE names: the bundle's only key as mounted, or the
+// merge of its keys.
+func caBundleFile(ca *v1alpha2.CABundleSpec) string {
+	if keys := caBundleKeys(ca); len(keys) == 1 {
+		return path.Join(caBundleDir, keys[0])
+	}
+	return caMergedFile
+}
+
+// caBundleMerge is the init container that concatenates a CA bundle of several keys into
+// one file, with the server's image and security context.
+func caBundleMerge(in Input) *corev1.Container {
+	tls := in.Object.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil || len(caBundleKeys(tls.CABundle)) < 2 {
+		return nil
+	}
+	command := []string{"sh", "-c", `cat "$@" > ` + caMergedFile, "sh"}
+	for _, key := range caBundleKeys(tls.CABundle) {
+		command = append(command, path.Join(caBundleDir, key))
+	}
+	return &corev1.Container{
+		Name:            "ca-bundle",
+		Image:           in.Distribution.Image,
+		Command:         command,
+		SecurityContext: containerSecurityContext(),
+		VolumeMounts: []corev1.VolumeMount{
+			{Name: volumeCABundle, MountPath: caBundleDir, ReadOnly: true},
+			{Name: volumeCAMerged, MountPath: caMergedDir},
+		},
+	}
+}
+
+// caBundleHash is the content hash of the CA bundle's keys when its ConfigMap is among the
+// inputs, else "".
+func caBundleHash(in Input) string {
+	tls := in.Object.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil {
+		return ""
+	}
+	data, ok := in.ConfigMaps[in.Object.Namespace+"/"+tls.CABundle.ConfigMapName]
+	if !ok {
+		return ""
+	}
+	bundle := map[string]string{}
+	for _, key := range caBundleKeys(tls.CABundle) {
+		bundle[key] = data[key]
+	}
+	return ConfigMapDataHash(bundle)
+}
+
+func containerSecurityContext() *corev1.SecurityContext {
+	return &corev1.SecurityContext{
+		AllowPrivilegeEscalation: boolPtr(false),
+		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+	}
 }
 
 func probe(obj *v1alpha2.LlamaStackDistribution, period, failures int32) *corev1.Probe {
@@ -174,8 +247,10 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 		if tls.Enabled {
 			mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
 		}
-		if tls.CABundle != nil {
+		if tls.CABundle != nil && len(caBundleKeys(tls.CABundle)) == 1 {
 			mounts = append(mounts, corev1.VolumeMount{Name: volumeCABundle, MountPath: caBundleDir, ReadOnly: true})
+		} else if tls.CABundle != nil {
+			mounts = append(mounts, corev1.VolumeMount{Name: volumeCAMerged, MountPath: caMergedDir, ReadOnly: true})
 		}
 	}
 	return mounts
@@ -213,6 +288,9 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 			vols = append(vols, corev1.Volume{Name: volumeCABundle, VolumeSource: corev1.VolumeSource{
 				ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: ca.ConfigMapName}},
 			}})
+			if len(caBundleKeys(ca)) > 1 {
+				vols = append(vols, corev1.Volume{Name: volumeCAMerged, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+			}
 		}
 	}
 	return vols

@@ -3,6 +3,9 @@
 package render
 
 import (
+	"maps"
+	"strings"
+
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,16 +27,50 @@ type Options struct {
 
 const defaultIngressControllerNamespace = "ingress-nginx"
 
+// ingressHost is the Ingress rule's host: expose.hostname, else <name>.<namespace>.<domain>
+// with the render option's domain, else none.
+func ingressHost(obj *v1alpha2.LlamaStackDistribution, opts Options) string {
+	if host := obj.Spec.Networking.Expose.Hostname; host != "" {
+		return host
+	}
+	if opts.IngressDomain != "" {
+		return obj.Name + "." + namespaceOr(obj, "default") + "." + opts.IngressDomain
+	}
+	return ""
+}
+
+// ingressClass is expose.className, else the render option's class ("" = the cluster default).
+func ingressClass(obj *v1alpha2.LlamaStackDistribution, opts Options) string {
+	if c := obj.Spec.Networking.Expose.ClassName; c != "" {
+		return c
+	}
+	return opts.IngressClassName
+}
+
+// nginxBackendProtocol is the annotation that tells ingress-nginx to speak HTTPS to the server.
+const nginxBackendProtocol = "nginx.ingress.kubernetes.io/backend-protocol"
+
+// backendTLSAnnotation is what tells the controller of an ingress class that the server
+// speaks HTTPS: ingress-nginx's backend protocol, the OpenShift router's re-encrypting route;
+// nil for a class llsd does not know.
+func backendTLSAnnotation(class string) map[string]string {
+	switch class {
+	case "nginx":
+		return map[string]string{nginxBackendProtocol: "HTTPS"}
+	case "openshift-default":
+		return map[string]string{"route.openshift.io/termination": "reencrypt"}
+	}
+	return nil
+}
+
 // ingress exposes the Service (networking.expose): host from expose.hostname or the render
-// option's domain, TLS with the server's certificate when TLS is enabled.
+// option's domain, TLS with the server's certificate when TLS is enabled (and the annotation
+// that tells a known controller to speak HTTPS to the server), the spec's annotations.
 func ingress(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networkingv1.Ingress {
 	if !obj.Spec.ExposeEnabled() {
 		return nil
 	}
-	host := obj.Spec.Networking.Expose.Hostname
-	if host == "" && opts.IngressDomain != "" {
-		host = obj.Name + "." + namespaceOr(obj, "default") + "." + opts.IngressDomain
-	}
+	host := ingressHost(obj, opts)
 	prefix := networkingv1.PathTypePrefix
 	ing := &networkingv1.Ingress{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "Ingress"},
@@ -49,12 +86,14 @@ func ingress(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networ
 			}},
 		}}},
 	}
-	if opts.IngressClassName != "" {
-		ing.Spec.IngressClassName = &opts.IngressClassName
+	if class := ingressClass(obj, opts); class != "" {
+		ing.Spec.IngressClassName = &class
 	}
-	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled && host != "" {
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled {
 		ing.Spec.TLS = []networkingv1.IngressTLS{{Hosts: []string{host}, SecretName: tls.SecretName}}
+		maps.Copy(ing.Annotations, backendTLSAnnotation(ingressClass(obj, opts)))
 	}
+	maps.Copy(ing.Annotations, obj.Spec.Networking.Expose.Annotations)
 	return ing
 }
 
@@ -75,10 +114,8 @@ func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *
 		from = append(from, namespacePeer(ns))
 	}
 	if len(from) > 1 || from[0].NamespaceSelector == nil {
-		for _, key := range n.AllowedFrom.Labels {
-			from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: &metav1.LabelSelector{
-				MatchExpressions: []metav1.LabelSelectorRequirement{{Key: key, Operator: metav1.LabelSelectorOpExists}},
-			}})
+		for _, label := range n.AllowedFrom.Labels {
+			from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: namespaceLabelSelector(label)})
 		}
 		if obj.Spec.ExposeEnabled() {
 			ns := opts.IngressControllerNamespace
@@ -99,6 +136,15 @@ func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *
 			Ingress:     []networkingv1.NetworkPolicyIngressRule{{From: from, Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &port}}}},
 		},
 	}
+}
+
+// namespaceLabelSelector selects namespaces by an allowedFrom label: key=value (the upstream
+// operator's documented form) matches that value, a bare key any value.
+func namespaceLabelSelector(label string) *metav1.LabelSelector {
+	if key, value, ok := strings.Cut(label, "="); ok {
+		return &metav1.LabelSelector{MatchLabels: map[string]string{key: value}}
+	}
+	return &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: label, Operator: metav1.LabelSelectorOpExists}}}
 }
 
 func namespacePeer(ns string) networkingv1.NetworkPolicyPeer {

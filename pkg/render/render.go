@@ -6,10 +6,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -29,7 +31,10 @@ type Input struct {
 	// UserConfigHash is the content hash of that ConfigMap when it is known (it was in the
 	// input): it goes on the pod template, so editing the ConfigMap rolls the pods.
 	UserConfigHash string
-	Options        Options
+	// ConfigMaps are the ConfigMaps among the inputs, by namespace/name, with their data: a
+	// CA bundle found here is checked, and its content drives rollouts.
+	ConfigMaps map[string]map[string]string
+	Options    Options
 }
 
 // Output are the rendered objects, in a fixed order, and the generated ConfigMap's name.
@@ -37,21 +42,29 @@ type Output struct {
 	Objects       []client.Object
 	ConfigMapName string
 	ConfigHash    string
+	// Warnings are things the user should know that do not stop the render.
+	Warnings []config.Warning
 }
 
 // Render returns the objects of one LlamaStackDistribution: ConfigMap, ServiceAccount,
 // PersistentVolumeClaim, Deployment, Service, Ingress, NetworkPolicy,
-// HorizontalPodAutoscaler, PodDisruptionBudget (each when the spec calls for it). No owner references: nothing has a UID at render time, and
-// pruning belongs to the GitOps tool.
-func Render(in Input) Output {
-	m := meta{names: NamesFor(in.Object), namespace: in.Object.Namespace}
-	out := Output{ConfigMapName: in.UserConfig, ConfigHash: in.UserConfigHash}
-	if in.Config != nil {
+// HorizontalPodAutoscaler, PodDisruptionBudget (each when the spec calls for it), or the
+// errors that stop it (what the API server or the workload would refuse). No owner
+// references: nothing has a UID at render time, and pruning belongs to the GitOps tool.
+func Render(in Input) (Output, field.ErrorList) {
+	if in.Config == nil {
+		in.Config = &config.Result{}
+	}
+	errs, warnings := check(in)
+	if len(errs) > 0 {
+		return Output{}, errs
+	}
+	m := meta{names: NamesFor(in.Object), namespace: in.Object.Namespace, labels: in.Object.Labels}
+	out := Output{ConfigMapName: in.UserConfig, ConfigHash: in.UserConfigHash, Warnings: warnings}
+	if in.Config.Config != nil {
 		cm, hash := configMap(m, in.Config)
 		out.ConfigMapName, out.ConfigHash = cm.Name, hash
 		out.Objects = append(out.Objects, cm)
-	} else {
-		in.Config = &config.Result{}
 	}
 	if sa := serviceAccount(m, in.Object); sa != nil {
 		out.Objects = append(out.Objects, sa)
@@ -72,17 +85,23 @@ func Render(in Input) Output {
 	if b := pdb(m, in.Object); b != nil {
 		out.Objects = append(out.Objects, b)
 	}
-	return out
+	return out, nil
 }
 
 // meta builds the metadata every rendered object shares.
 type meta struct {
 	names     Names
 	namespace string
+	// labels are the LlamaStackDistribution's own: they go on every object it renders (a
+	// kustomization's labels: reach them so), under llsd's own labels.
+	labels map[string]string
 }
 
 func (m meta) object(name string) metav1.ObjectMeta {
-	return metav1.ObjectMeta{Name: name, Namespace: m.namespace, Labels: m.names.labels(), Annotations: map[string]string{}}
+	labels := make(map[string]string, len(m.labels)+3)
+	maps.Copy(labels, m.labels)
+	maps.Copy(labels, m.names.labels())
+	return metav1.ObjectMeta{Name: name, Namespace: m.namespace, Labels: labels, Annotations: map[string]string{}}
 }
 
 // YAML writes objects as a YAML stream of manifests: without status and empty fields, which

@@ -16,9 +16,11 @@ import (
 	psaapi "k8s.io/pod-security-admission/api"
 	"k8s.io/pod-security-admission/policy"
 
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 	"github.com/llamastack/llsd/pkg/distribution"
 	"github.com/llamastack/llsd/pkg/render"
@@ -27,11 +29,17 @@ import (
 var update = flag.Bool("update", false, "rewrite objects.yaml of each case (review the diff)")
 
 func renderCase(t *testing.T, dir string) render.Output {
+	return renderEdited(t, dir, func(*v1alpha2.LlamaStackDistribution) {})
+}
+
+// renderEdited renders a case after edit changed its LlamaStackDistribution.
+func renderEdited(t *testing.T, dir string, edit func(*v1alpha2.LlamaStackDistribution)) render.Output {
 	data, err := os.ReadFile(filepath.Join(dir, "llsd.yaml"))
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(data), "# reason: "), "%s/llsd.yaml must start with '# reason: '", dir)
 	obj, errs := api.Decode(data)
 	require.Empty(t, errs)
+	edit(obj)
 	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
 	require.Nil(t, ferr)
 	res, errs := config.Generate(obj, dist)
@@ -40,7 +48,9 @@ func renderCase(t *testing.T, dir string) render.Output {
 	if raw, err := os.ReadFile(filepath.Join(dir, "options.yaml")); err == nil {
 		require.NoError(t, yaml.UnmarshalStrict(raw, &opts))
 	}
-	return render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts})
+	out, errs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts})
+	require.Empty(t, errs)
+	return out
 }
 
 func stream(t *testing.T, out render.Output) []byte {
@@ -98,10 +108,14 @@ func TestConfigChangeRollsPodsAndNothingElseDoes(t *testing.T) {
 	base := renderCase(t, filepath.Join("testdata", "starter-minimal"))
 	tls := renderCase(t, filepath.Join("testdata", "tls-and-ca-bundle"))
 	assert.NotEqual(t, base.ConfigHash, tls.ConfigHash)
-	replicas := renderCase(t, filepath.Join("testdata", "replicas-only"))
-	assert.Equal(t, base.ConfigHash, replicas.ConfigHash)
-	assert.Equal(t, podAnnotations(t, base), podAnnotations(t, replicas))
 	assert.NotEqual(t, podAnnotations(t, base), podAnnotations(t, tls))
+
+	three := renderCase(t, filepath.Join("testdata", "replicas-only"))
+	one := renderEdited(t, filepath.Join("testdata", "replicas-only"), func(obj *v1alpha2.LlamaStackDistribution) {
+		obj.Spec.Workload.Replicas = ptr.To[int32](1)
+	})
+	assert.Equal(t, three.ConfigHash, one.ConfigHash)
+	assert.Equal(t, podAnnotations(t, three), podAnnotations(t, one))
 }
 
 func podAnnotations(t *testing.T, out render.Output) map[string]string {

@@ -405,7 +405,18 @@ type ExposeSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 	Hostname string `json:"hostname,omitempty"`
+	// ClassName is the Ingress class; the render option's ingress class when unset.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ClassName string `json:"className,omitempty"`
+	// Annotations are added to the Ingress (cert-manager issuers, rate limits, ...).
+	// +optional
+	// +kubebuilder:validation:MinProperties=1
+	// +kubebuilder:validation:MaxProperties=64
+	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
 // AllowedFromSpec lists who may connect to the server, besides its own namespace.
@@ -416,11 +427,13 @@ type AllowedFromSpec struct {
 	// +kubebuilder:validation:items:MinLength=1
 	// +kubebuilder:validation:items:MaxLength=63
 	Namespaces []string `json:"namespaces,omitempty"`
-	// Labels are namespace label keys; namespaces carrying any of them are allowed.
+	// Labels select namespaces by label: key (any value) or key=value, as the upstream
+	// operator documents them; namespaces matching any of them are allowed.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:items:MinLength=1
 	// +kubebuilder:validation:items:MaxLength=317
+	// +kubebuilder:validation:items:Pattern=`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
 	Labels []string `json:"labels,omitempty"`
 }
 
@@ -515,9 +528,13 @@ type WorkloadOverrides struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
-	// Env adds environment variables to the server container.
+	// Env adds environment variables to the server container. A name llsd sets itself
+	// (LLAMA_STACK_PORT, RUN_CONFIG_PATH, SSL_CERT_FILE, the LLSD_* secrets) is an error
+	// that names the field that sets it.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
+	// +listType=map
+	// +listMapKey=name
 	Env []corev1.EnvVar `json:"env,omitempty"`
 	// Command replaces the container command.
 	// +optional

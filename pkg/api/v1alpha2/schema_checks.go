@@ -22,12 +22,14 @@ const (
 	absPathPattern   = `^/`
 	configKeyPattern = `^[a-z][a-z0-9_]*$`
 	versionPattern   = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
+	hostPattern      = `^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	labelPattern     = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
 )
 
 var compiled = map[string]*regexp.Regexp{}
 
 func init() {
-	for _, p := range []string{idPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern} {
+	for _, p := range []string{idPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern} {
 		compiled[p] = regexp.MustCompile(p)
 	}
 }

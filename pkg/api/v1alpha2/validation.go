@@ -4,8 +4,10 @@ package v1alpha2
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 
+	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -14,7 +16,42 @@ import (
 // render fails exactly where `kubectl apply` would. Call Default first, as the API server
 // does.
 func Validate(obj *LlamaStackDistribution) field.ErrorList {
-	return ValidateSpec(&obj.Spec, field.NewPath("spec"))
+	errs := ValidateName(obj.Name)
+	if obj.Namespace != "" {
+		for _, msg := range k8svalidation.IsDNS1123Label(obj.Namespace) {
+			errs = append(errs, field.Invalid(field.NewPath("metadata", "namespace"), obj.Namespace, msg))
+		}
+	}
+	return append(errs, ValidateSpec(&obj.Spec, field.NewPath("spec"))...)
+}
+
+// MaxNameLength is the longest metadata.name whose derived object names all stay valid: 63
+// minus the longest suffix, "-network-policy" (a test in pkg/render holds it to that).
+const MaxNameLength = 48
+
+// NameRules are the CEL rules of metadata.name, which hack/crdpatch writes into the CRD
+// (controller-gen cannot place a rule on metadata.name) and ValidateName mirrors.
+var NameRules = []struct{ Rule, Message string }{
+	{`self.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')`, "must be a DNS-1035 label: lower-case letters, digits and '-', " +
+		"starting with a letter and ending with a letter or digit (the Service <name>-service needs one)"},
+	{fmt.Sprintf("self.size() <= %d", MaxNameLength), fmt.Sprintf("may have at most %d characters: every object llsd "+
+		"renders is named <name>-<suffix>, and the longest, <name>-network-policy, must fit in 63", MaxNameLength)},
+}
+
+var dns1035Label = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+
+// ValidateName checks metadata.name as the CRD's rules do: every rendered object is named
+// after it, and the Service name must be a DNS-1035 label of at most 63 characters.
+func ValidateName(name string) field.ErrorList {
+	var errs field.ErrorList
+	p := field.NewPath("metadata", "name")
+	if !dns1035Label.MatchString(name) {
+		errs = append(errs, field.Invalid(p, name, NameRules[0].Message))
+	}
+	if len(name) > MaxNameLength {
+		errs = append(errs, field.Invalid(p, name, NameRules[1].Message))
+	}
+	return errs
 }
 
 // ValidateSpec validates a spec rooted at path.
@@ -245,7 +282,14 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 	}
 	if e := n.Expose; e != nil {
 		ep := p.Child("expose")
-		c.optStr(ep.Child("hostname"), e.Hostname, 253, "")
+		c.optStr(ep.Child("hostname"), e.Hostname, 253, hostPattern)
+		c.optStr(ep.Child("className"), e.ClassName, 253, "")
+		if e.Annotations != nil && len(e.Annotations) == 0 {
+			c.add(field.Invalid(ep.Child("annotations"), 0, fmt.Sprintf("%s in body should have at least 1 properties", ep.Child("annotations"))))
+		}
+		if len(e.Annotations) > 64 {
+			c.add(field.TooMany(ep.Child("annotations"), len(e.Annotations), 64))
+		}
 		if e.Hostname != "" && e.Enabled != nil && !*e.Enabled {
 			c.add(field.Forbidden(ep.Child("hostname"), "hostname is only valid when expose is enabled: remove enabled: false or remove hostname"))
 		}
@@ -256,7 +300,7 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 			c.str(ap.Child("namespaces").Index(i), ns, 1, 63, "")
 		}
 		for i, l := range a.Labels {
-			c.str(ap.Child("labels").Index(i), l, 1, 317, "")
+			c.str(ap.Child("labels").Index(i), l, 1, 317, labelPattern)
 		}
 	}
 }
@@ -300,6 +344,13 @@ func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
 	if o := w.Overrides; o != nil {
 		op := p.Child("overrides")
 		c.optStr(op.Child("serviceAccountName"), o.ServiceAccountName, 253, "")
+		seen := map[string]bool{}
+		for i, e := range o.Env {
+			if seen[e.Name] {
+				c.add(field.Duplicate(op.Child("env").Index(i), map[string]any{"name": e.Name}))
+			}
+			seen[e.Name] = true
+		}
 		if o.TerminationGracePeriodSeconds != nil && *o.TerminationGracePeriodSeconds < 0 {
 			c.add(field.Invalid(op.Child("terminationGracePeriodSeconds"), *o.TerminationGracePeriodSeconds,
 				fmt.Sprintf("%s in body should be greater than or equal to 0", op.Child("terminationGracePeriodSeconds"))))

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/validation"
+	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/config"
+)
+
+// What the objects of an LLSD would get wrong in a cluster, found before they are rendered:
+// errors for what the API server or the workload would refuse, warnings for what works but
+// surprises.
+
+var (
+	workloadPath   = field.NewPath("spec", "workload")
+	networkingPath = field.NewPath("spec", "networking")
+)
+
+// check returns the errors and warnings of in.
+func check(in Input) (field.ErrorList, []config.Warning) {
+	errs := checkEnv(in)
+	scaleErrs, warnings := checkScale(in)
+	errs = append(errs, scaleErrs...)
+	exposeErrs, exposeWarnings := checkExpose(in)
+	errs = append(errs, exposeErrs...)
+	errs = append(errs, checkCABundle(in)...)
+	errs = append(errs, checkAllowedFrom(in)...)
+	return errs, append(warnings, exposeWarnings...)
+}
+
+// checkAllowedFrom refuses allowedFrom labels that are no label selector: key or key=value.
+func checkAllowedFrom(in Input) field.ErrorList {
+	n := in.Object.Spec.Networking
+	if n == nil || n.AllowedFrom == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	for i, label := range n.AllowedFrom.Labels {
+		p := networkingPath.Child("allowedFrom", "labels").Index(i)
+		key, value, _ := strings.Cut(label, "=")
+		problems := append(k8svalidation.IsQualifiedName(key), k8svalidation.IsValidLabelValue(value)...)
+		if len(problems) > 0 {
+			errs = append(errs, field.Invalid(p, label, "a namespace label is key or key=value (team or team=frontend): "+
+				strings.Join(problems, "; ")))
+		}
+	}
+	return errs
+}
+
+// checkEnv refuses a variable of spec.workload.overrides.env that llsd sets itself: the
+// container would list it twice, which server-side apply rejects, and one of the two values
+// would be lost.
+func checkEnv(in Input) field.ErrorList {
+	o := overrides(in.Object)
+	if o == nil {
+		return nil
+	}
+	owners := map[string]string{
+		"RUN_CONFIG_PATH":  "llsd (the generated config's path; set spec.overrideConfig to run your own config)",
+		"LLAMA_STACK_PORT": "spec.networking.port",
+		"SSL_CERT_FILE":    "spec.networking.tls.caBundle",
+	}
+	for name, f := range in.Config.EnvFields {
+		owners[name] = f
+	}
+	var errs field.ErrorList
+	for i, e := range o.Env {
+		if owner, ok := owners[e.Name]; ok {
+			errs = append(errs, field.Duplicate(workloadPath.Child("overrides", "env").Index(i).Child("name"),
+				fmt.Sprintf("%s is set by %s: set it there, not in overrides.env", e.Name, owner)))
+		}
+	}
+	return errs
+}
+
+// maxReplicas is the most pods the Deployment runs: its replicas, or the autoscaler's maximum.
+func maxReplicas(w *v1alpha2.WorkloadSpec) (int32, *field.Path) {
+	switch {
+	case w == nil:
+		return v1alpha2.DefaultReplicas, nil
+	case w.Autoscaling != nil:
+		return w.Autoscaling.MaxReplicas, workloadPath.Child("autoscaling", "maxReplicas")
+	case w.Replicas != nil:
+		return *w.Replicas, workloadPath.Child("replicas")
+	}
+	return v1alpha2.DefaultReplicas, nil
+}
+
+// checkScale refuses more than one replica where each would have its own state, or could not
+// start at all, and an autoscaler without the resource requests its utilization is measured
+// against.
+func checkScale(in Input) (field.ErrorList, []config.Warning) {
+	w := in.Object.Spec.Workload
+	var errs field.ErrorList
+	var warnings []config.Warning
+	if n, path := maxReplicas(w); n > 1 {
+		if shared := in.Config.SharedStateMissing; len(shared) > 0 {
+			errs = append(errs, field.Invalid(path, n, fmt.Sprintf(
+				"%d replicas would each keep their own registry, conversations and stores in %s: set spec.storage.kv "+
+					"{type: redis, ...} and spec.storage.sql {type: postgres, ...} so that they share them, or run one replica",
+				n, strings.Join(shared, " and "))))
+		}
+		if w.Storage != nil {
+			errs = append(errs, field.Invalid(path, n, fmt.Sprintf(
+				"spec.workload.storage is a ReadWriteOnce volume, which attaches to one node: replicas scheduled on other "+
+					"nodes cannot start; run one replica, or remove workload.storage and keep the state in spec.storage")))
+		}
+		if local := in.Config.ReplicaLocalData; len(local) > 0 {
+			warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
+				"%d replicas do not share the files of %s: a file or vector store one replica wrote is missing on the "+
+					"others; use remote providers (remote::s3 files, remote::pgvector, ...) or disable those APIs",
+				n, strings.Join(local, ", "))})
+		}
+	}
+	if w != nil && w.Autoscaling != nil {
+		a := w.Autoscaling
+		cpu := a.TargetCPUUtilizationPercentage != nil || a.TargetMemoryUtilizationPercentage == nil
+		for _, need := range []struct {
+			target bool
+			name   corev1.ResourceName
+		}{{cpu, corev1.ResourceCPU}, {a.TargetMemoryUtilizationPercentage != nil, corev1.ResourceMemory}} {
+			if _, ok := w.Resources.Requests[need.name]; need.target && !ok {
+				errs = append(errs, field.Required(workloadPath.Child("resources", "requests", string(need.name)), fmt.Sprintf(
+					"the autoscaler scales on %s utilization, a share of the %s request, which is not set: it could never "+
+						"scale; set spec.workload.resources.requests.%s", need.name, need.name, need.name)))
+			}
+		}
+	}
+	return errs, warnings
+}
+
+// checkExpose refuses an Ingress that cannot serve what the server serves: TLS without a host,
+// annotations the API server rejects.
+func checkExpose(in Input) (field.ErrorList, []config.Warning) {
+	obj := in.Object
+	if !obj.Spec.ExposeEnabled() {
+		return nil, nil
+	}
+	exposePath := networkingPath.Child("expose")
+	var errs field.ErrorList
+	if tlsEnabled(obj) && ingressHost(obj, in.Options) == "" {
+		errs = append(errs, field.Required(exposePath.Child("hostname"),
+			"the server speaks TLS, and an Ingress serves TLS only for a host: set networking.expose.hostname, or the "+
+				"RenderOptions ingress.domain (the host is then <name>.<namespace>.<domain>)"))
+	}
+	errs = append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...)
+	var warnings []config.Warning
+	if tlsEnabled(obj) && backendTLSAnnotation(ingressClass(obj, in.Options)) == nil && !hasBackendHint(obj) {
+		warnings = append(warnings, config.Warning{Field: exposePath.String(), Message: fmt.Sprintf(
+			"the server speaks HTTPS, and llsd does not know how ingress class %q is told so: add the annotation your "+
+				"controller reads to networking.expose.annotations (nginx: %s: HTTPS)", ingressClass(obj, in.Options), nginxBackendProtocol)})
+	}
+	return errs, warnings
+}
+
+// hasBackendHint reports whether the spec's annotations already tell a controller about TLS.
+func hasBackendHint(obj *v1alpha2.LlamaStackDistribution) bool {
+	for k := range obj.Spec.Networking.Expose.Annotations {
+		if strings.Contains(k, "backend-protocol") || strings.Contains(k, "termination") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCABundle refuses CA bundle keys its ConfigMap does not have, when the ConfigMap is
+// among the inputs: the pod would not start (a missing key in a ConfigMap volume).
+func checkCABundle(in Input) field.ErrorList {
+	tls := in.Object.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil {
+		return nil
+	}
+	data, ok := in.ConfigMaps[in.Object.Namespace+"/"+tls.CABundle.ConfigMapName]
+	if !ok {
+		return nil
+	}
+	var errs field.ErrorList
+	for i, key := range caBundleKeys(tls.CABundle) {
+		if _, ok := data[key]; !ok {
+			errs = append(errs, field.NotFound(networkingPath.Child("tls", "caBundle", "configMapKeys").Index(i), key))
+		}
+	}
+	return errs
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/config"
+	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/render"
+)
+
+// renderSpec renders an LLSD given by its spec (YAML under spec:), with the inputs' ConfigMaps.
+func renderSpec(t *testing.T, name, spec string, configMaps map[string]map[string]string) (render.Output, []string) {
+	doc := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: " + name +
+		", namespace: ai}\nspec:\n" + spec
+	obj, errs := api.Decode([]byte(doc))
+	require.Empty(t, errs, doc)
+	require.Empty(t, v1alpha2.Validate(obj), doc)
+	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
+	require.Nil(t, ferr)
+	res, errs := config.Generate(obj, dist)
+	require.Empty(t, errs)
+	out, errs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, ConfigMaps: configMaps,
+		Options: render.Options{IngressClassName: "traefik"}})
+	var problems []string
+	for _, e := range errs {
+		problems = append(problems, e.Error())
+	}
+	for _, w := range out.Warnings {
+		problems = append(problems, "warning: "+w.String())
+	}
+	return out, problems
+}
+
+// What the API server or the workload would refuse is an error that names the field and the
+// fix; what works but surprises is a warning.
+func TestRenderRefusesWhatTheClusterWould(t *testing.T) {
+	shared := "  storage:\n    kv: {type: redis, endpoint: 'redis:6379'}\n    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}\n"
+	for _, tc := range []struct {
+		reason, spec string
+		configMaps   map[string]map[string]string
+		want         []string
+	}{
+		{"a variable llsd sets itself, twice in the container otherwise",
+			"  distribution: {name: starter}\n  workload: {overrides: {env: [{name: LLAMA_STACK_PORT, value: '9000'}]}}\n", nil,
+			[]string{`spec.workload.overrides.env[0].name: Duplicate value: "LLAMA_STACK_PORT is set by spec.networking.port: set it there`}},
+		{"a secret variable of a provider",
+			"  distribution: {name: starter}\n  providers: {inference: {provider: vllm, endpoint: 'http://v:8000/v1', apiKey: {secretKeyRef: {name: s, key: k}}}}\n" +
+				"  workload: {overrides: {env: [{name: LLSD_VLLM_API_KEY, value: plain}]}}\n", nil,
+			[]string{`LLSD_VLLM_API_KEY is set by spec.providers.inference[0].apiKey`}},
+		{"replicas on sqlite: each would have its own state",
+			"  distribution: {name: starter}\n  workload: {replicas: 2}\n", nil,
+			[]string{"spec.workload.replicas: Invalid value: 2: 2 replicas would each keep their own registry, conversations and stores in kv_default (kv_sqlite) and sql_default (sql_sqlite)"}},
+		{"replicas with shared state, but a ReadWriteOnce volume",
+			"  distribution: {name: starter}\n" + shared + "  workload: {replicas: 2, storage: {size: 1Gi}}\n", nil,
+			[]string{"spec.workload.replicas: Invalid value: 2: spec.workload.storage is a ReadWriteOnce volume"}},
+		{"replicas with shared state: files and local vector stores stay per replica, with a warning",
+			"  distribution: {name: starter}\n" + shared + "  workload: {replicas: 2}\n", nil,
+			[]string{"warning: spec.workload.replicas: 2 replicas do not share the files of files provider builtin-files (inline::localfs)"}},
+		{"an autoscaler on CPU without CPU requests can never scale",
+			"  distribution: {name: starter}\n" + shared + "  workload: {autoscaling: {maxReplicas: 3, targetMemoryUtilizationPercentage: 70, targetCPUUtilizationPercentage: 70}, resources: {requests: {memory: 1Gi}}}\n", nil,
+			[]string{"spec.workload.resources.requests.cpu: Required value: the autoscaler scales on cpu utilization"}},
+		{"TLS through an Ingress without a host",
+			"  distribution: {name: starter}\n  networking: {tls: {enabled: true, secretName: t}, expose: true}\n", nil,
+			[]string{"spec.networking.expose.hostname: Required value: the server speaks TLS, and an Ingress serves TLS only for a host"}},
+		{"an ingress class llsd cannot tell about HTTPS",
+			"  distribution: {name: starter}\n  networking: {tls: {enabled: true, secretName: t}, expose: {hostname: a.example.com}}\n", nil,
+			[]string{`warning: spec.networking.expose: the server speaks HTTPS, and llsd does not know how ingress class "traefik" is told so`}},
+		{"an annotation key the API server rejects",
+			"  distribution: {name: starter}\n  networking: {expose: {hostname: a.example.com, annotations: {'bad key': x}}}\n", nil,
+			[]string{"spec.networking.expose.annotations: Invalid value: \"bad key\""}},
+		{"a namespace label value longer than a label value may be (the CRD's pattern cannot count)",
+			"  distribution: {name: starter}\n  networking: {allowedFrom: {labels: ['team=" + strings.Repeat("x", 64) + "']}}\n", nil,
+			[]string{"spec.networking.allowedFrom.labels[0]: Invalid value: \"team=xxx", "must be no more than 63 characters"}},
+		{"a CA bundle key its ConfigMap, among the inputs, does not have",
+			"  distribution: {name: starter}\n  networking: {tls: {caBundle: {configMapName: ca, configMapKeys: [a.pem, b.pem]}}}\n",
+			map[string]map[string]string{"ai/ca": {"a.pem": "-----BEGIN CERTIFICATE-----"}},
+			[]string{`spec.networking.tls.caBundle.configMapKeys[1]: Not found: "b.pem"`}},
+	} {
+		_, problems := renderSpec(t, "s", tc.spec, tc.configMaps)
+		for _, want := range tc.want {
+			assert.True(t, containsLine(problems, want), "%s: want %q in\n%s", tc.reason, want, strings.Join(problems, "\n"))
+		}
+		if tc.want == nil {
+			assert.Empty(t, problems, tc.reason)
+		}
+	}
+}
+
+func containsLine(lines []string, want string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// The longest name the CRD allows keeps every rendered name valid, and no shorter limit would
+// do: the longest suffix takes exactly the rest of 63 characters.
+func TestLongestNameFits(t *testing.T) {
+	name := "a" + strings.Repeat("b", v1alpha2.MaxNameLength-1)
+	out, problems := renderSpec(t, name, "  distribution: {name: starter}\n"+
+		"  storage: {kv: {type: redis, endpoint: 'r:6379'}, sql: {type: postgres, connectionString: {secretKeyRef: {name: p, key: u}}}}\n"+
+		"  networking: {expose: {hostname: a.example.com}, allowedFrom: {namespaces: [x]}}\n"+
+		"  workload: {autoscaling: {maxReplicas: 2}, resources: {requests: {cpu: '1'}}, podDisruptionBudget: {maxUnavailable: 1}}\n", nil)
+	require.Empty(t, filterErrors(problems))
+	longest := 0
+	for _, o := range out.Objects {
+		assert.Empty(t, validation.IsDNS1123Subdomain(o.GetName()), o.GetName())
+		if o.GetObjectKind().GroupVersionKind().Kind == "ConfigMap" {
+			continue // a subdomain of up to 253 characters
+		}
+		assert.Empty(t, validation.IsDNS1123Label(o.GetName()), o.GetName())
+		longest = max(longest, len(o.GetName())-len(name))
+	}
+	assert.Equal(t, 63-v1alpha2.MaxNameLength, longest, "MaxNameLength leaves room for exactly the longest suffix")
+}
+
+func filterErrors(problems []string) []string {
+	var errs []string
+	for _, p := range problems {
+		if !strings.HasPrefix(p, "warning: ") {
+			errs = append(errs, p)
+		}
+	}
+	return errs
+}
+
+// The init container that merges a CA bundle of several keys produces one file with all of
+// them, run as the pod runs it (paths moved into a temporary directory).
+func TestCABundleMergeRuns(t *testing.T) {
+	out, problems := renderSpec(t, "ca", "  distribution: {name: starter}\n"+
+		"  networking: {tls: {caBundle: {configMapName: ca, configMapKeys: [root.pem, sub.pem]}}}\n", nil)
+	require.Empty(t, problems)
+	var dep *appsv1.Deployment
+	for _, o := range out.Objects {
+		if d, ok := o.(*appsv1.Deployment); ok {
+			dep = d
+		}
+	}
+	require.Len(t, dep.Spec.Template.Spec.InitContainers, 1)
+	dir := t.TempDir()
+	move := strings.NewReplacer("/etc/ssl/certs", dir)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "ca-bundle"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "llsd"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "ca-bundle", "root.pem"), []byte("ROOT\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "ca-bundle", "sub.pem"), []byte("SUB\n"), 0o644))
+	command := dep.Spec.Template.Spec.InitContainers[0].Command
+	for i := range command {
+		command[i] = move.Replace(command[i])
+	}
+	require.NoError(t, exec.Command(command[0], command[1:]...).Run())
+	var file string
+	for _, e := range dep.Spec.Template.Spec.Containers[0].Env {
+		if e.Name == "SSL_CERT_FILE" {
+			file = move.Replace(e.Value)
+		}
+	}
+	merged, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, "ROOT\nSUB\n", string(merged))
+}
