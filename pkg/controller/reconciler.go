@@ -51,7 +51,7 @@ func (r *StatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	status := computeStatus(&obj, o)
 	var result ctrl.Result
-	if len(o.SecretProblems) > 0 || (obj.Spec.OverrideConfig != nil && !o.ConfigMapFound) {
+	if len(o.SecretProblems) > 0 || len(o.CABundleProblems) > 0 || (obj.Spec.OverrideConfig != nil && !o.ConfigMapFound) {
 		result.RequeueAfter = r.SecretRecheck // neither Secrets nor the user's ConfigMaps are watched
 	}
 	if equality.Semantic.DeepEqual(status, obj.Status) {
@@ -96,7 +96,38 @@ func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStack
 			return o, err
 		}
 	}
+	if err := r.checkCABundle(ctx, obj, &o); err != nil {
+		return o, err
+	}
 	return o, r.checkSecrets(ctx, obj, &o)
+}
+
+// checkCABundle checks that the CA bundle ConfigMap exists with every key the pod mounts.
+func (r *StatusReconciler) checkCABundle(ctx context.Context, obj *v1alpha2.LlamaStackDistribution, o *observed) error {
+	tls := obj.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil {
+		return nil
+	}
+	field := "spec.networking.tls.caBundle"
+	cm, err := get(ctx, r.Reader, types.NamespacedName{Namespace: obj.Namespace, Name: tls.CABundle.ConfigMapName}, &corev1.ConfigMap{})
+	if err != nil || cm == nil {
+		o.MissingCABundle = cm == nil && err == nil
+		if o.MissingCABundle {
+			o.CABundleProblems = append(o.CABundleProblems, fmt.Sprintf("%s: ConfigMap %q not found in namespace %s: the pod cannot start without it",
+				field, tls.CABundle.ConfigMapName, obj.Namespace))
+		}
+		return err
+	}
+	keys := tls.CABundle.ConfigMapKeys
+	if len(keys) == 0 {
+		keys = []string{v1alpha2.DefaultCABundleKey}
+	}
+	for _, k := range keys {
+		if _, ok := cm.Data[k]; !ok {
+			o.CABundleProblems = append(o.CABundleProblems, fmt.Sprintf("%s: ConfigMap %q has no key %q", field, cm.Name, k))
+		}
+	}
+	return nil
 }
 
 // checkSecrets looks up every referenced Secret once and checks that the keys are there.

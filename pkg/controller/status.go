@@ -38,6 +38,8 @@ const (
 	ReasonAllSecretsFound           = "AllSecretsFound"
 	ReasonSecretNotFound            = "SecretNotFound"
 	ReasonSecretKeyNotFound         = "SecretKeyNotFound"
+	ReasonCABundleNotFound          = "CABundleNotFound"
+	ReasonCABundleKeyNotFound       = "CABundleKeyNotFound"
 	ReasonDeploymentUpToDate        = "DeploymentUpToDate"
 	ReasonDeploymentMissing         = "DeploymentMissing"
 	ReasonDeploymentOutdated        = "DeploymentOutdated"
@@ -58,7 +60,11 @@ type observed struct {
 	SecretProblems []string
 	MissingSecret  bool
 	SecretCount    int
-	Now            metav1.Time
+	// CABundleProblems are the same for the CA bundle ConfigMap (networking.tls.caBundle),
+	// which the pod mounts: a missing one keeps it from starting.
+	CABundleProblems []string
+	MissingCABundle  bool
+	Now              metav1.Time
 }
 
 // computeStatus derives the status from the render receipt on obj and what was observed.
@@ -138,12 +144,18 @@ func configCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
 		receipt[pipeline.ReceiptProviderCount], receipt[pipeline.ReceiptResourceCount], name, receipt[pipeline.ReceiptServerVersion])}
 }
 
+// secretsCondition: the Secrets, and the CA bundle ConfigMap, the pod reads.
 func secretsCondition(o observed) verdict {
+	problems := strings.Join(append(append([]string(nil), o.SecretProblems...), o.CABundleProblems...), "; ")
 	switch {
 	case len(o.SecretProblems) > 0 && o.MissingSecret:
-		return verdict{false, ReasonSecretNotFound, strings.Join(o.SecretProblems, "; ")}
+		return verdict{false, ReasonSecretNotFound, problems}
 	case len(o.SecretProblems) > 0:
-		return verdict{false, ReasonSecretKeyNotFound, strings.Join(o.SecretProblems, "; ")}
+		return verdict{false, ReasonSecretKeyNotFound, problems}
+	case o.MissingCABundle:
+		return verdict{false, ReasonCABundleNotFound, problems}
+	case len(o.CABundleProblems) > 0:
+		return verdict{false, ReasonCABundleKeyNotFound, problems}
 	}
 	return verdict{true, ReasonAllSecretsFound, fmt.Sprintf("Resolved %d secret references", o.SecretCount)}
 }

@@ -237,3 +237,38 @@ spec:
 	assert.Equal(t, "override", st.ResolvedDistribution.ConfigSource)
 	assert.Equal(t, "custom", st.DistributionConfig.ActiveDistribution)
 }
+
+// The CA bundle ConfigMap the pod mounts: missing, then without a key, then complete.
+func TestStatusCABundle(t *testing.T) {
+	requireAPIServer(t)
+	startController(t)
+	ns := namespace(t)
+	llsd, objs := rendered(t, ns, `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: ca}
+spec:
+  distribution: {name: starter}
+  networking: {tls: {caBundle: {configMapName: corp-ca, configMapKeys: [root.pem, sub.pem]}}}
+`)
+	create(t, append([]client.Object{llsd}, objs...)...)
+	eventually(t, ns, "ca", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+		cond := hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionFalse, controller.ReasonCABundleNotFound)
+		if cond != nil {
+			assert.Contains(c, cond.Message, `spec.networking.tls.caBundle: ConfigMap "corp-ca" not found in namespace `+ns)
+		}
+		assert.Equal(c, v1alpha2.PhaseFailed, st.Phase)
+	})
+	ca := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "corp-ca"}, Data: map[string]string{"root.pem": "PEM"}}
+	create(t, ca)
+	eventually(t, ns, "ca", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+		cond := hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionFalse, controller.ReasonCABundleKeyNotFound)
+		if cond != nil {
+			assert.Contains(c, cond.Message, `ConfigMap "corp-ca" has no key "sub.pem"`)
+		}
+	})
+	ca.Data["sub.pem"] = "PEM"
+	require.NoError(t, k8sClient.Update(context.Background(), ca))
+	eventually(t, ns, "ca", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+		hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionTrue, controller.ReasonAllSecretsFound)
+	})
+}

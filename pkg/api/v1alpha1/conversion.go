@@ -133,8 +133,10 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		}
 		dst.Networking.TLS.Enabled, dst.Networking.TLS.SecretName = tls.Enabled, tls.SecretName
 	}
-	if exp := saved.Networking.GetExpose(); exp != nil && exp.Hostname != "" && dst.ExposeEnabled() {
+	if exp := saved.Networking.GetExpose(); exp != nil && dst.ExposeEnabled() {
 		dst.Networking.Expose.Hostname = exp.Hostname
+		dst.Networking.Expose.ClassName = exp.ClassName
+		dst.Networking.Expose.Annotations = exp.Annotations
 	}
 }
 
