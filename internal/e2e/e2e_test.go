@@ -11,12 +11,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/pkg/pipeline"
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/testenv"
@@ -127,6 +130,34 @@ func assertSameObjects(t *testing.T, want, got map[string]map[string]any) {
 	for k := range want {
 		assert.Equal(t, want[k], got[k], k)
 	}
+}
+
+// assertSameRender compares kpt's output with llsd render's: kpt keeps each LLSD as its file
+// has it (only the receipt is added), llsd render writes the canonical form; their receipts
+// and every generated object are the same.
+func assertSameRender(t *testing.T, render, kpt map[string]map[string]any) {
+	t.Helper()
+	assertSameObjects(t, receiptsOnly(render), receiptsOnly(kpt))
+}
+
+// receiptsOnly keeps of each LLSD its name and its receipt annotations.
+func receiptsOnly(objs map[string]map[string]any) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for k, o := range objs {
+		if !strings.HasPrefix(k, "LlamaStackDistribution/") {
+			out[k] = o
+			continue
+		}
+		md := o["metadata"].(map[string]any)
+		receipt := map[string]any{}
+		for key, v := range md["annotations"].(map[string]any) {
+			if slices.Contains(pipeline.ReceiptKeys, key) {
+				receipt[key] = v
+			}
+		}
+		out[k] = map[string]any{"name": md["name"], "namespace": md["namespace"], "receipt": receipt}
+	}
+	return out
 }
 
 func keys(m map[string]map[string]any) []string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -81,5 +82,54 @@ func TestKptEvalMatchesRender(t *testing.T) {
 	got := objects(t, out)
 	delete(got, "Kptfile/stack") // -o unwrap includes local-config objects
 	rendered := objects(t, run(t, dir, llsdBinary, "render", filepath.Join(dir, "llsd.yaml")))
-	assertSameObjects(t, rendered, got)
+	assertSameRender(t, rendered, got)
+}
+
+// kpt keeps the user's file as it is written: comments, shorthand and apiVersion (a v1alpha1
+// object stays v1alpha1); only the receipt annotations are added, and a second render
+// changes nothing.
+func TestKptKeepsTheSource(t *testing.T) {
+	kpt := kptPath(t)
+	dir := t.TempDir()
+	source := `# The chat server of the team.
+apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata:
+  name: chat # the Service becomes chat-service
+  namespace: ai
+spec:
+  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: "http://vllm:8000/v1"} # shorthand: one provider
+  resources:
+    models: [llama3]
+---
+# An object of the upstream operator.
+apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata:
+  name: legacy
+  namespace: ai
+spec:
+  replicas: 1
+  server:
+    distribution: {name: starter}
+`
+	writeFiles(t, dir, map[string]string{
+		"Kptfile":   fmt.Sprintf("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: stack\npipeline:\n  mutators:\n    - exec: %s\n", llsdBinary),
+		"llsd.yaml": source,
+	})
+	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
+	after := packageFiles(t, dir)["llsd.yaml"]
+	for _, kept := range []string{"# The chat server of the team.", "name: chat # the Service becomes chat-service",
+		`inference: {provider: vllm, endpoint: "http://vllm:8000/v1"} # shorthand: one provider`, "models: [llama3]",
+		"# An object of the upstream operator.", "apiVersion: llamastack.io/v1alpha1", "  server:\n    distribution: {name: starter}"} {
+		assert.Contains(t, after, kept)
+	}
+	assert.Equal(t, 2, strings.Count(after, "llamastack.io/config-map: "), "both carry their receipt")
+	withoutReceipts := regexp.MustCompile(`(?m)^ *(annotations:|llamastack\.io/[a-z-]+: .*)\n`).ReplaceAllString(after, "")
+	assert.Equal(t, source, withoutReceipts, "only the receipt annotations were added")
+
+	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
+	assert.Equal(t, after, packageFiles(t, dir)["llsd.yaml"])
 }

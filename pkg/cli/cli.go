@@ -4,7 +4,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -38,9 +37,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "validate":
-		return validate(args[1:], stdout, stderr)
+		return validate(args[1:], stdin, stdout, stderr)
 	case "render":
-		return renderCommand(args[1:], stdout, stderr)
+		return renderCommand(args[1:], stdin, stdout, stderr)
 	case "label-image":
 		return labelImage(args[1:], stdout, stderr)
 	case "controller":
@@ -69,8 +68,8 @@ func Version() string {
 
 // validate renders the LlamaStackDistributions of paths as `llsd render` would, with the same
 // options, and prints only the verdict: it refuses exactly what render refuses.
-func validate(paths []string, stdout, stderr io.Writer) int {
-	r, code := renderPaths("validate", paths, stderr)
+func validate(paths []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	r, code := renderPaths("validate", paths, stdin, stderr)
 	if code != 0 {
 		return code
 	}
@@ -116,14 +115,4 @@ func yamlFiles(paths []string) ([]string, error) {
 		}
 	}
 	return files, nil
-}
-
-func splitYAML(data []byte) [][]byte {
-	var docs [][]byte
-	for _, doc := range bytes.Split(append([]byte("\n"), data...), []byte("\n---")) {
-		if len(bytes.TrimSpace(doc)) > 0 {
-			docs = append(docs, doc)
-		}
-	}
-	return docs
 }

@@ -4,13 +4,17 @@ package cli_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/pkg/cli"
 )
@@ -146,7 +150,7 @@ func TestRenderRejectsTheSameLLSDTwice(t *testing.T) {
 	code, out, stderr := run(t, "render", dir)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
-	assert.Contains(t, stderr, "LlamaStackDistribution my-stack is in "+filepath.Join(dir, "a.yaml")+" and in "+filepath.Join(dir, "b.yaml"))
+	assert.Contains(t, stderr, "LlamaStackDistribution ai/my-stack appears twice ("+filepath.Join(dir, "a.yaml")+" and "+filepath.Join(dir, "b.yaml")+")")
 }
 
 func TestRenderRejectsACABundleFromAnotherNamespace(t *testing.T) {
@@ -157,4 +161,57 @@ func TestRenderRejectsACABundleFromAnotherNamespace(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, `spec.networking.tls.caBundle.configMapNamespace: Invalid value: "security": a pod can mount only ConfigMaps of its own namespace`)
+}
+
+// llsd render is the KRM function on the same documents: kustomize's output of the function
+// (items without local configuration) equals llsd render's output, for a mix of an LLSD, a
+// local-config LLSD (rendered, not itself output), another object and render options.
+func TestRenderIsTheKRMFunction(t *testing.T) {
+	localConfig := strings.Replace(strings.Replace(stack, "name: my-stack", "name: local-stack", 1),
+		"metadata: {", "metadata: {annotations: {config.kubernetes.io/local-config: 'true'}, ", 1)
+	namespace := "apiVersion: v1\nkind: Namespace\nmetadata: {name: ai}\n"
+	options := "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\nspec: {ingress: {className: nginx}}\n"
+
+	dir := t.TempDir()
+	writeFile(t, dir, "a.yaml", stack+"---\n"+localConfig+"---\n"+namespace)
+	writeFile(t, dir, "options.yaml", options)
+	code, rendered, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, rendered, "name: local-stack-config-", "a local-config LLSD renders its objects")
+	assert.Equal(t, 1, strings.Count(rendered, "kind: LlamaStackDistribution"), "and is itself local configuration")
+
+	var rl strings.Builder
+	rl.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for _, doc := range []string{stack, localConfig, namespace} {
+		rl.WriteString("- " + strings.ReplaceAll(strings.TrimSpace(doc), "\n", "\n  ") + "\n")
+	}
+	rl.WriteString("functionConfig:\n  " + strings.ReplaceAll(strings.TrimSpace(options), "\n", "\n  ") + "\n")
+	var stdout, fnStderr bytes.Buffer
+	require.Equal(t, 0, cli.Main(nil, strings.NewReader(rl.String()), &stdout, &fnStderr), fnStderr.String())
+	out, err := fn.ParseResourceList(stdout.Bytes())
+	require.NoError(t, err)
+	var kustomized []any
+	for _, item := range out.Items {
+		if !item.IsLocalConfig() {
+			var o any
+			require.NoError(t, yaml.Unmarshal([]byte(item.String()), &o))
+			kustomized = append(kustomized, o)
+		}
+	}
+	var fromRender []any
+	for _, doc := range strings.Split(rendered, "\n---\n") {
+		var o any
+		require.NoError(t, yaml.Unmarshal([]byte(doc), &o))
+		fromRender = append(fromRender, o)
+	}
+	byName := func(objs []any) map[string]any { // the SDK sorts a ResourceList's items, kustomize its output
+		out := map[string]any{}
+		for _, o := range objs {
+			m := o.(map[string]any)
+			out[fmt.Sprint(m["kind"], "/", m["metadata"].(map[string]any)["name"])] = o
+		}
+		return out
+	}
+	assert.Len(t, fromRender, 10)
+	assert.Equal(t, byName(kustomized), byName(fromRender))
 }

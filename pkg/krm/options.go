@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -117,4 +118,60 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 		},
 		RendererVersion: version,
 	}
+}
+
+// Environment variables that set render options on top of the function config, for
+// `llsd render` (Argo CD passes a plugin's env with the ARGOCD_ENV_ prefix, accepted too).
+const (
+	EnvImageOverrides      = "LLSD_IMAGE_OVERRIDES" // starter=registry/image:tag,postgres-demo=...
+	EnvIngressClass        = "LLSD_INGRESS_CLASS"
+	EnvIngressDomain       = "LLSD_INGRESS_DOMAIN"
+	EnvIngressControllerNS = "LLSD_INGRESS_CONTROLLER_NAMESPACE"
+	EnvRegistryEnabled     = "LLSD_REGISTRY_ENABLED"        // true: read base configs from image labels
+	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS" // host:port,...
+)
+
+// WithEnv returns the options with the environment's settings on top.
+func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error) {
+	get := func(name string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return getenv("ARGOCD_ENV_" + name)
+	}
+	if v := get(EnvImageOverrides); v != "" {
+		overrides := maps.Clone(o.Spec.ImageOverrides)
+		if overrides == nil {
+			overrides = map[string]string{}
+		}
+		for _, pair := range strings.Split(v, ",") {
+			name, image, ok := strings.Cut(strings.TrimSpace(pair), "=")
+			if !ok || name == "" || image == "" {
+				return o, fmt.Errorf("%s: %q is not name=image", EnvImageOverrides, pair)
+			}
+			overrides[name] = image
+		}
+		o.Spec.ImageOverrides = overrides
+	}
+	if v := get(EnvRegistryEnabled); v != "" {
+		enabled, err := strconv.ParseBool(v)
+		if err != nil {
+			return o, fmt.Errorf("%s: %q is not true or false", EnvRegistryEnabled, v)
+		}
+		o.Spec.Registry.Enabled = enabled
+	}
+	if v := get(EnvRegistryInsecure); v != "" {
+		for _, host := range strings.Split(v, ",") {
+			o.Spec.Registry.InsecureHosts = append(o.Spec.Registry.InsecureHosts, strings.TrimSpace(host))
+		}
+	}
+	for env, field := range map[string]*string{
+		EnvIngressClass: &o.Spec.Ingress.ClassName, EnvIngressDomain: &o.Spec.Ingress.Domain,
+		EnvIngressControllerNS: &o.Spec.Ingress.ControllerNamespace,
+	} {
+		if v := get(env); v != "" {
+			*field = v
+		}
+	}
+	return o, o.Validate()
 }

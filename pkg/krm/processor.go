@@ -23,6 +23,14 @@ import (
 type Processor struct {
 	// Version is written into render receipts.
 	Version string
+	// Standalone is set when llsd itself read the items from files (`llsd render`): every
+	// LLSD is written in its canonical form, and generated objects are not placed in files.
+	// Otherwise an LLSD read from a file of a package (kpt) keeps its source as written,
+	// with the receipt annotations added.
+	Standalone bool
+	// Getenv, when set, reads render options from the environment on top of the function
+	// config (LLSD_* and Argo CD's ARGOCD_ENV_LLSD_*; see RenderOptions.WithEnv).
+	Getenv func(string) string
 }
 
 // annotations a KRM orchestrator uses and generated objects must not inherit.
@@ -45,7 +53,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	files := fileIndexes{}
 	for _, item := range rl.Items {
 		switch {
-		case isGenerated(item):
+		case IsGenerated(item):
 			continue // replaced by this render
 		case isLLSD(item) && seen[key(item)] != nil:
 			results = append(results, duplicateResult(seen[key(item)], item))
@@ -53,7 +61,10 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 			seen[key(item)] = item
 			objs, res := p.renderItem(item, opts)
 			results = append(results, res...)
-			out = append(out, files.place(item, objs)...)
+			if !p.Standalone {
+				objs = files.place(item, objs)
+			}
+			out = append(out, objs...)
 		default:
 			out = append(out, item)
 		}
@@ -76,17 +87,20 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 // readFunctionConfig returns the render options, or the LLSD of generator mode. Any other
 // function config (kpt passes an empty ConfigMap) is ignored.
 func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (pipeline.Options, *fn.KubeObject, error) {
-	opts := RenderOptions{}.PipelineOptions(p.Version)
+	var o RenderOptions
+	var llsd *fn.KubeObject
+	var err error
 	switch {
 	case cfg == nil || cfg.IsEmpty():
-		return opts, nil, nil
 	case cfg.GetAPIVersion() == OptionsAPIVersion && cfg.GetKind() == OptionsKind:
-		o, err := ParseOptions([]byte(cfg.String()))
-		return o.PipelineOptions(p.Version), nil, err
+		o, err = ParseOptions([]byte(cfg.String()))
 	case isLLSD(cfg):
-		return opts, cfg, nil
+		llsd = cfg
 	}
-	return opts, nil, nil
+	if err == nil && p.Getenv != nil {
+		o, err = o.WithEnv(p.Getenv)
+	}
+	return o.PipelineOptions(p.Version), llsd, err
 }
 
 // renderItem renders one LLSD into its canonical form and objects, or error results.
@@ -105,7 +119,16 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 			ResourceRef: ref(item), Field: &fn.Field{Path: w.Field}, File: file(item)})
 	}
 	objs := make(fn.KubeObjects, 0, len(res.Objects)+1)
+	if p.keepsSource(item) {
+		if err := addReceipt(item, res.LLSD.Annotations); err != nil {
+			return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
+		}
+		objs = append(objs, item)
+	}
 	for i, o := range append([]client.Object{res.LLSD}, res.Objects...) {
+		if i == 0 && p.keepsSource(item) {
+			continue
+		}
 		ko, err := toKubeObject(o)
 		if err != nil {
 			return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
@@ -120,6 +143,28 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 		objs = append(objs, ko)
 	}
 	return objs, results
+}
+
+// keepsSource reports whether an LLSD stays as its user wrote it (comments, shorthand,
+// apiVersion), with only the receipt added: when it comes from a file of a package that the
+// orchestrator writes back (kpt fn render).
+func (p Processor) keepsSource(item *fn.KubeObject) bool {
+	return !p.Standalone && item.PathAnnotation() != ""
+}
+
+// addReceipt replaces the receipt annotations of an LLSD node with those of its render.
+func addReceipt(item *fn.KubeObject, rendered map[string]string) error {
+	for _, key := range pipeline.ReceiptKeys {
+		if err := item.RemoveAnnotation(key); err != nil {
+			return err
+		}
+		if v, ok := rendered[key]; ok {
+			if err := item.SetAnnotation(key, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // toKubeObject writes a typed object the way render.YAML does (no status, no empty fields).
@@ -188,7 +233,8 @@ func file(o *fn.KubeObject) *fn.File {
 // the decoder's error naming the right one instead of passing through unrendered.
 func isLLSD(o *fn.KubeObject) bool { return o.GetKind() == v1alpha2.Kind }
 
-func isGenerated(o *fn.KubeObject) bool {
+// IsGenerated reports whether an object is one llsd generated before: a render replaces it.
+func IsGenerated(o *fn.KubeObject) bool {
 	return !isLLSD(o) && o.GetLabels()[render.LabelManagedBy] == render.ManagedBy
 }
 
@@ -198,7 +244,7 @@ func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() 
 func configMaps(items fn.KubeObjects) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, item := range items {
-		if item.GetKind() != "ConfigMap" || item.GetAPIVersion() != "v1" || isGenerated(item) {
+		if item.GetKind() != "ConfigMap" || item.GetAPIVersion() != "v1" || IsGenerated(item) {
 			continue
 		}
 		data, _, _ := item.NestedStringMap("data")

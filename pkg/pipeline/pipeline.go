@@ -34,8 +34,8 @@ const (
 	ReceiptSpecHash      = "llamastack.io/spec-hash"
 )
 
-// receiptKeys are all receipt annotations: a new render replaces every one of them.
-var receiptKeys = []string{ReceiptConfigMap, ReceiptConfigHash, ReceiptServerVersion, ReceiptImage, ReceiptBaseConfig,
+// ReceiptKeys are all receipt annotations: a new render replaces every one of them.
+var ReceiptKeys = []string{ReceiptConfigMap, ReceiptConfigHash, ReceiptServerVersion, ReceiptImage, ReceiptBaseConfig,
 	ReceiptProviderCount, ReceiptResourceCount, ReceiptRenderer, ReceiptSpecHash}
 
 // Options are the render options.
@@ -166,7 +166,7 @@ func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt map[string]string
 	if out.Annotations == nil {
 		out.Annotations = map[string]string{}
 	}
-	for _, key := range receiptKeys {
+	for _, key := range ReceiptKeys {
 		delete(out.Annotations, key)
 	}
 	receipt[ReceiptSpecHash] = SpecHash(&out.Spec)
