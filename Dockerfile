@@ -8,12 +8,14 @@
 ARG GO_IMAGE=docker.io/library/golang:1.26
 
 FROM ${GO_IMAGE} AS build
+# The version stamped into the binary (llsd version, every render receipt).
+ARG VERSION=devel
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 RUN mkdir -p /out && cp hack/image/passwd /out/passwd && \
-    CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /out/llsd ./fn
+    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/llamastack/llsd/pkg/cli.version=${VERSION}" -o /out/llsd ./fn
 
 FROM scratch
 # kustomize and kpt run functions as the user nobody, which must resolve inside the image.

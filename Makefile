@@ -10,6 +10,9 @@ SHELL := /usr/bin/env bash
 GO        ?= go
 LLSD_CACHE ?= $(HOME)/.cache/llsd
 BIN       := bin
+# The version stamped into the binary: the nearest tag, else the commit (-dirty with local edits).
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS   := -s -w -X github.com/llamastack/llsd/pkg/cli.version=$(VERSION)
 
 # Pinned tool versions (each builds with Go 1.26; see hack/*/go.mod).
 ENVTEST_K8S_VERSION  ?= 1.34.4
@@ -42,7 +45,7 @@ help: ## Show this help.
 
 .PHONY: build
 build: ## Build the llsd binary into bin/llsd (static).
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/llsd ./fn
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd ./fn
 
 CONTAINER_TOOL ?= podman
 IMAGE          ?= localhost/llsd:dev
@@ -50,7 +53,7 @@ IMAGE          ?= localhost/llsd:dev
 .PHONY: image
 image: ## Build the KRM function image ($(IMAGE)) from the local binary; no golang image needed.
 	rm -rf $(BIN)/image && mkdir -p $(BIN)/image/out
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(BIN)/image/out/llsd ./fn
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/image/out/llsd ./fn
 	cp hack/image/passwd $(BIN)/image/out/passwd
 	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image -t $(IMAGE) .
 

@@ -37,7 +37,8 @@ func TestMain(m *testing.M) {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
 	for binary, pkg := range map[string]string{llsdBinary: "./fn", identityBinary: "./internal/e2e/identityfn"} {
-		build := exec.Command("go", "build", "-trimpath", "-o", binary, pkg)
+		// The version the examples' expected output records in its receipts.
+		build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/pkg/cli.version=devel", "-o", binary, pkg)
 		build.Dir, build.Stderr, build.Env = root, os.Stderr, append(os.Environ(), "CGO_ENABLED=0")
 		if err := build.Run(); err != nil {
 			panic("building " + pkg + ": " + err.Error())

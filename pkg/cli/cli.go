@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"golang.org/x/term"
 )
 
 const usage = `llsd turns short LlamaStackDistribution resources into llama-stack servers on Kubernetes.
@@ -17,29 +19,64 @@ const usage = `llsd turns short LlamaStackDistribution resources into llama-stac
 Usage:
   llsd                    run as a KRM function: a ResourceList on stdin, the rendered
                           ResourceList on stdout (kustomize --enable-alpha-plugins, kpt)
-  llsd validate PATH...   check LlamaStackDistribution files (or directories of them):
-                          everything llsd render checks, without printing manifests
+  llsd validate PATH...   check LlamaStackDistribution files (or directories of them, or
+                          - for stdin): everything llsd render checks, without printing manifests
   llsd render PATH...     print the manifests of the LlamaStackDistributions in PATH
-                          (files or directories): each one canonical, with its config
-                          ConfigMap, Deployment, Service, ...; other documents pass through
+                          (files, directories, or - for stdin): each one canonical, with its
+                          config ConfigMap, Deployment, Service, ...; other documents pass through
   llsd label-image SRC DST
                           copy a distribution image with the labels llsd reads its
                           base config from (see llsd label-image --help)
   llsd controller         run the companion controller in a cluster: conversion
                           webhook and status (see llsd controller --help)
-  llsd version            print the version
+  llsd version            print the version (also --version)
+
+Run llsd COMMAND --help for a command's details.
+`
+
+const renderUsage = `Usage: llsd render PATH...
+
+Prints the manifests of the LlamaStackDistributions in PATH (YAML files, directories of them,
+or - for standard input): each LlamaStackDistribution in its canonical v1alpha2 form with its
+render receipt, followed by its ConfigMap, ServiceAccount, Deployment, Service, ... Other
+documents pass through; objects llsd rendered before are replaced; local configuration
+(RenderOptions, Kptfile, Kustomization, config.kubernetes.io/local-config) is left out.
+
+A RenderOptions document among the inputs sets the render options, and these variables (also
+with Argo CD's ARGOCD_ENV_ prefix) on top: LLSD_IMAGE_OVERRIDES (name=image,...),
+LLSD_INGRESS_CLASS, LLSD_INGRESS_DOMAIN, LLSD_INGRESS_CONTROLLER_NAMESPACE,
+LLSD_REGISTRY_ENABLED, LLSD_REGISTRY_INSECURE_HOSTS.
+
+Errors and warnings go to stderr as "file: LlamaStackDistribution name: field: message". On
+any error nothing is printed on stdout and the exit code is 1.
+`
+
+const validateUsage = `Usage: llsd validate PATH...
+
+Checks the LlamaStackDistributions in PATH (YAML files, directories of them, or - for
+standard input) as llsd render would render them, with the same options, and prints one line
+per problem and a summary. The exit code is 1 when one is invalid.
 `
 
 // Main runs llsd with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
+		if isTerminal(stdin) { // someone typed llsd: a ResourceList will not come
+			fmt.Fprint(stderr, usage)
+			return 2
+		}
 		return krmFunction(stdin, stdout, stderr)
 	}
 	switch args[0] {
-	case "validate":
-		return validate(args[1:], stdin, stdout, stderr)
-	case "render":
-		return renderCommand(args[1:], stdin, stdout, stderr)
+	case "validate", "render":
+		paths, code := pathArgs(args, stdout, stderr)
+		if paths == nil {
+			return code
+		}
+		if args[0] == "validate" {
+			return validate(paths, stdin, stdout, stderr)
+		}
+		return renderCommand(paths, stdin, stdout, stderr)
 	case "label-image":
 		return labelImage(args[1:], stdout, stderr)
 	case "controller":
@@ -58,12 +95,56 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// Version is the module version llsd was built from, or "devel".
+// version is stamped at build time: go build -ldflags "-X github.com/llamastack/llsd/pkg/cli.version=v1.2.3"
+// (make build, make image and the Dockerfile do).
+var version string
+
+// Version is the version llsd was built as: the stamped one, else the module version, else
+// the VCS revision the binary was built from, else "devel".
 func Version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+	if version != "" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if info.Main.Version != "" && info.Main.Version != "(devel)" {
 		return info.Main.Version
 	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "devel-" + s.Value[:12]
+		}
+	}
 	return "devel"
+}
+
+// pathArgs returns the paths of render and validate, or nil and the exit code after --help
+// or an unknown flag.
+func pathArgs(args []string, stdout, stderr io.Writer) ([]string, int) {
+	help := map[string]string{"render": renderUsage, "validate": validateUsage}[args[0]]
+	for _, a := range args[1:] {
+		switch {
+		case a == "-h" || a == "--help" || a == "help":
+			fmt.Fprint(stdout, help)
+			return nil, 0
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "llsd %s: unknown flag %s\n\n%s", args[0], a, help)
+			return nil, 2
+		}
+	}
+	if len(args) == 1 {
+		fmt.Fprintf(stderr, "llsd %s: name at least one file or directory (- for stdin)\n\n%s", args[0], help)
+		return nil, 2
+	}
+	return args[1:], 0
+}
+
+// isTerminal reports whether r is an interactive terminal.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // validate renders the LlamaStackDistributions of paths as `llsd render` would, with the same
@@ -101,6 +182,10 @@ func inputFiles(command string, paths []string, stderr io.Writer) ([]string, boo
 func yamlFiles(paths []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
+		if p == "-" {
+			files = append(files, p)
+			continue
+		}
 		err := filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +55,44 @@ func TestValidate(t *testing.T) {
 			assert.Contains(t, stderr.String(), tc.stderr, tc.reason)
 		})
 	}
+}
+
+// Every command explains itself with --help; render and validate read - as standard input.
+func TestCommandLine(t *testing.T) {
+	stack := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec: {distribution: {name: starter}}\n"
+	for _, tc := range []struct {
+		reason         string
+		args           []string
+		stdin          string
+		code           int
+		stdout, stderr string
+	}{
+		{"render --help is help, not a file named --help", []string{"render", "--help"}, "", 0, "Usage: llsd render PATH...", ""},
+		{"validate -h", []string{"validate", "-h"}, "", 0, "Usage: llsd validate PATH...", ""},
+		{"an unknown flag", []string{"render", "--output=json"}, "", 2, "", "llsd render: unknown flag --output=json"},
+		{"no path", []string{"render"}, "", 2, "", "name at least one file or directory (- for stdin)"},
+		{"- reads standard input", []string{"render", "-"}, stack, 0, "kind: Deployment", ""},
+		{"validate from standard input", []string{"validate", "-"}, stack, 0, "1 LlamaStackDistribution(s) checked, 0 invalid", ""},
+		{"--version", []string{"--version"}, "", 0, "llsd ", ""},
+		{"help", []string{"help"}, "", 0, "Run llsd COMMAND --help", ""},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := cli.Main(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr)
+		assert.Equal(t, tc.code, code, tc.reason)
+		assert.Contains(t, stdout.String(), tc.stdout, tc.reason)
+		assert.Contains(t, stderr.String(), tc.stderr, tc.reason)
+	}
+}
+
+// llsd without arguments reads a ResourceList from standard input unless it is a terminal:
+// /dev/null (a character device, but no terminal) gives an empty ResourceList, not the usage.
+func TestNoArgumentsReadsStdinUnlessATerminal(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var stdout, stderr bytes.Buffer
+	cli.Main(nil, null, &stdout, &stderr)
+	assert.NotContains(t, stderr.String(), "Usage:")
 }

@@ -98,6 +98,7 @@ func readItems(file string, stdin io.Reader) (fn.KubeObjects, error) {
 	var data []byte
 	var err error
 	if file == "-" {
+		file = "<stdin>"
 		data, err = io.ReadAll(stdin)
 	} else {
 		data, err = os.ReadFile(file)
