@@ -21,14 +21,17 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -205,8 +208,8 @@ func strictDecode(doc map[string]any, obj any) field.ErrorList {
 	var errs field.ErrorList
 	for _, se := range strictErrs {
 		if m := unknownField.FindStringSubmatch(se.Error()); m != nil {
-			errs = append(errs, &field.Error{Type: field.ErrorTypeNotSupported, Field: m[1], BadValue: "",
-				Detail: unknownFieldHint(m[1])})
+			errs = append(errs, &field.Error{Type: field.ErrorTypeNotSupported, Field: m[1], BadValue: field.OmitValueType{},
+				Detail: unknownFieldHint(m[1], obj, doc)})
 			continue
 		}
 		errs = append(errs, field.Invalid(field.NewPath(""), "", se.Error()))
@@ -214,11 +217,118 @@ func strictDecode(doc map[string]any, obj any) field.ErrorList {
 	return errs
 }
 
-func unknownFieldHint(path string) string {
-	if providerEntryField.MatchString(path) {
-		return "unknown field: a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"
+// v1alpha1Fields are the spec fields of v1alpha1 that a v1alpha2 object may carry by mistake,
+// and where v1alpha2 keeps what they held.
+var v1alpha1Fields = map[string]string{
+	"spec.server":   "spec.distribution, spec.networking and spec.workload",
+	"spec.replicas": "spec.workload.replicas",
+	"spec.network":  "spec.networking",
+}
+
+// unknownFieldHint explains an unknown field: the field meant, when one is close; the v1alpha2
+// place of a v1alpha1 field; where provider config keys go.
+func unknownFieldHint(path string, obj any, doc map[string]any) string {
+	parent, name := splitFieldPath(path)
+	valid := fieldNames(reflect.TypeOf(obj), parent)
+	hint := "unknown field " + strconv.Quote(name) + suggest.DidYouMean(name, valid)
+	if where, ok := v1alpha1Fields[path]; ok && doc["apiVersion"] == v1alpha2.GroupVersion.String() {
+		hint += fmt.Sprintf(": %s is a field of llamastack.io/v1alpha1; in v1alpha2 its content is in %s", path, where)
+		if server, ok := mapValue(doc, "spec", "server"); ok {
+			var keep []string
+			for _, k := range slices.Sorted(maps.Keys(server)) {
+				if slices.Contains(fieldNames(reflect.TypeOf(obj), []string{"spec"}), k) {
+					keep = append(keep, "spec."+k)
+				}
+			}
+			if len(keep) > 0 {
+				hint += fmt.Sprintf(" (write %s: one level up)", strings.Join(keep, ", "))
+			}
+		}
+		return hint
 	}
-	return "unknown field: check the spelling against `kubectl explain llamastackdistribution.spec`"
+	if providerEntryField.MatchString(path) {
+		return hint + ": a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"
+	}
+	if len(valid) > 0 {
+		return hint + ": the fields here are " + strings.Join(valid, ", ")
+	}
+	return hint
+}
+
+// splitFieldPath splits "spec.networking.tls.caBundle.configMapKey" into the parent's
+// segments (indexes dropped) and the last name.
+func splitFieldPath(path string) ([]string, string) {
+	parts := strings.Split(indexes.ReplaceAllString(path, ""), ".")
+	return parts[:len(parts)-1], parts[len(parts)-1]
+}
+
+var indexes = regexp.MustCompile(`\[[^]]*\]`)
+
+// fieldNames lists the JSON field names of the struct at path in t, following pointers,
+// slices and maps.
+func fieldNames(t reflect.Type, path []string) []string {
+	t = elem(t)
+	for _, seg := range path {
+		f, ok := jsonField(t, seg)
+		if !ok {
+			return nil
+		}
+		t = elem(f.Type)
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case f.Anonymous && name == "":
+			names = append(names, fieldNames(f.Type, nil)...)
+		case name != "" && name != "-":
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
+	if t.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name {
+			return f, true
+		}
+		if f.Anonymous && tag == "" {
+			if inner, ok := jsonField(elem(f.Type), name); ok {
+				return inner, true
+			}
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// elem follows pointers, slices and maps to the type they hold.
+func elem(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	return t
+}
+
+func mapValue(doc map[string]any, keys ...string) (map[string]any, bool) {
+	cur := doc
+	for _, k := range keys {
+		next, ok := cur[k].(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		cur = next
+	}
+	return cur, true
 }
 
 func fieldString(path string) *field.Path {

@@ -84,9 +84,19 @@ func TestDecodeErrors(t *testing.T) {
 			field:  "spec.providers.vectorIo[0].host", detail: "put other config keys under settings and credentials under secretRefs",
 		},
 		"misspelled field": {
-			reason: "a typo is reported with its path",
+			reason: "a typo is reported with its path and the field meant",
 			doc:    header + "spec:\n  distribution: {name: starter}\n  networkin: {port: 80}",
-			field:  "spec.networkin", detail: "unknown field",
+			field:  "spec.networkin", detail: `Unsupported value: unknown field "networkin" (did you mean networking?)`,
+		},
+		"singular of a list field": {
+			reason: "configMapKey is configMapKeys",
+			doc:    header + "spec:\n  distribution: {name: starter}\n  networking: {tls: {caBundle: {configMapName: ca, configMapKey: a.pem}}}",
+			field:  "spec.networking.tls.caBundle.configMapKey", detail: "(did you mean configMapKeys?): the fields here are configMapName, configMapNamespace, configMapKeys",
+		},
+		"a v1alpha1 field in a v1alpha2 object": {
+			reason: "spec.server is v1alpha1's; its providers belong one level up",
+			doc:    header + "spec:\n  distribution: {name: starter}\n  server: {providers: {inference: {provider: vllm}}}",
+			field:  "spec.server", detail: "spec.server is a field of llamastack.io/v1alpha1; in v1alpha2 its content is in spec.distribution, spec.networking and spec.workload (write spec.providers: one level up)",
 		},
 		"wrong type": {
 			reason: "a string where a number belongs names the field and the type",

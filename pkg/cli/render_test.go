@@ -215,3 +215,19 @@ func TestRenderIsTheKRMFunction(t *testing.T) {
 	assert.Len(t, fromRender, 10)
 	assert.Equal(t, byName(kustomized), byName(fromRender))
 }
+
+// Errors about a v1alpha1 object name its v1alpha1 fields.
+func TestErrorsOnV1alpha1UseItsPaths(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "old.yaml", `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: old, namespace: ai}
+spec:
+  replicas: 2
+  server:
+    distribution: {name: starter}
+`)
+	code, _, stderr := run(t, "validate", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "LlamaStackDistribution old: spec.replicas: Invalid value: 2: 2 replicas would each keep their own registry")
+}

@@ -101,9 +101,10 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 		g.addSecret(name, p.SecretRefs[key].SecretKeyRef, keyPath)
 		config[key] = Placeholder(name)
 	}
+	endpointOrKeyFailed := len(g.errs) > before // its error already says what is missing
 	for _, r := range fm.Required {
-		if len(g.errs) > before {
-			break // an endpoint or credential error already says what is missing
+		if endpointOrKeyFailed {
+			break
 		}
 		if v, ok := config[r.Key]; !ok || v == nil || v == "" {
 			g.errs = append(g.errs, field.Required(path, fmt.Sprintf("%s needs %s: %s", providerType, r.Key, r.Fix)))

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/pipeline"
 	"github.com/llamastack/llsd/pkg/render"
@@ -116,7 +117,7 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 	var results fn.Results
 	for _, w := range res.Warnings {
 		results = append(results, &fn.Result{Message: w.Message, Severity: fn.Warning,
-			ResourceRef: ref(item), Field: &fn.Field{Path: w.Field}, File: file(item)})
+			ResourceRef: ref(item), Field: &fn.Field{Path: writtenPath(item, w.Field)}, File: file(item)})
 	}
 	objs := make(fn.KubeObjects, 0, len(res.Objects)+1)
 	if p.keepsSource(item) {
@@ -211,11 +212,20 @@ func fieldResults(item *fn.KubeObject, errs field.ErrorList) fn.Results {
 			Message:     e.ErrorBody(),
 			Severity:    fn.Error,
 			ResourceRef: ref(item),
-			Field:       &fn.Field{Path: e.Field},
+			Field:       &fn.Field{Path: writtenPath(item, e.Field)},
 			File:        file(item),
 		})
 	}
 	return results
+}
+
+// writtenPath is a field path as its user wrote the object: a v1alpha1 object's paths are
+// v1alpha1's, although llsd checks its v1alpha2 conversion.
+func writtenPath(item *fn.KubeObject, path string) string {
+	if item.GetAPIVersion() == v1alpha1.GroupVersion.String() {
+		return v1alpha1.SpokePath(path)
+	}
+	return path
 }
 
 func ref(o *fn.KubeObject) *fn.ResourceRef {

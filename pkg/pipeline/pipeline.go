@@ -9,7 +9,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -59,24 +61,26 @@ type Result struct {
 }
 
 // Render renders a decoded, defaulted object. Nothing is returned on error: never a partial
-// output.
+// output. The errors are all that can be found at once: an invalid spec stops before the
+// config is generated (it would mislead), an invalid name does not.
 func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
-	if errs := append(v1alpha2.Validate(obj), mountable(obj)...); len(errs) > 0 {
+	errs := append(v1alpha2.Validate(obj), mountable(obj)...)
+	if slices.ContainsFunc(errs, func(e *field.Error) bool { return strings.HasPrefix(e.Field, "spec") }) {
 		return nil, errs
 	}
 	if obj.Spec.OverrideConfig != nil {
-		return renderOverride(obj, opts)
+		return renderOverride(obj, opts, errs)
 	}
 	dist, ferr := distribution.Resolve(obj.Spec.Distribution, opts.Distribution)
 	if ferr != nil {
-		return nil, field.ErrorList{ferr}
+		return nil, append(errs, ferr)
 	}
-	res, errs := config.Generate(obj, dist)
-	if len(errs) > 0 {
-		return nil, errs
+	res, genErrs := config.Generate(obj, dist)
+	if len(genErrs) > 0 {
+		return nil, append(errs, genErrs...)
 	}
-	out, errs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps})
-	if len(errs) > 0 {
+	out, renderErrs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps})
+	if errs = append(errs, renderErrs...); len(errs) > 0 {
 		return nil, errs
 	}
 	llsd := withReceipt(obj, map[string]string{
@@ -113,10 +117,10 @@ func mountable(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
 }
 
 // renderOverride runs the user's own config.yaml: no generation, the ConfigMap is theirs.
-func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
+func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
 	image, ferr := distribution.ResolveImage(obj.Spec.Distribution, opts.Distribution)
 	if ferr != nil {
-		return nil, field.ErrorList{ferr}
+		return nil, append(errs, ferr)
 	}
 	in := render.Input{
 		Object:       obj,
@@ -128,8 +132,8 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result
 		in.UserConfigHash = render.ConfigMapDataHash(data)
 	}
 	in.ConfigMaps = opts.ConfigMaps
-	out, errs := render.Render(in)
-	if len(errs) > 0 {
+	out, renderErrs := render.Render(in)
+	if errs = append(errs, renderErrs...); len(errs) > 0 {
 		return nil, errs
 	}
 	llsd := withReceipt(obj, map[string]string{
