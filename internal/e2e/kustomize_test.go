@@ -71,6 +71,24 @@ func TestKustomizeNamePrefix(t *testing.T) {
 	assert.Equal(t, cm, volumes[0].(map[string]any)["configMap"].(map[string]any)["name"], "the Deployment mounts the ConfigMap that exists")
 }
 
+// A kustomization's namespace and labels reach the objects llsd generates: the LLSD has them
+// when llsd runs (kustomize applies them before its transformers), and its objects take both.
+func TestKustomizeNamespaceAndLabels(t *testing.T) {
+	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
+	dir := t.TempDir()
+	writeFiles(t, dir, transformerFiles("namespace: team-a\nlabels:\n- pairs: {cost-center: \"4711\", team: search}\n"+
+		"resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n"))
+	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
+	require.NotEmpty(t, built)
+	for name, o := range built {
+		md := o["metadata"].(map[string]any)
+		assert.Equal(t, "team-a", md["namespace"], name)
+		labels, _ := md["labels"].(map[string]any)
+		assert.Equal(t, "4711", labels["cost-center"], name)
+		assert.Equal(t, "search", labels["team"], name)
+	}
+}
+
 // Generator mode: the LLSD is the function config; its objects come out once and the
 // local-config LLSD itself does not.
 func TestKustomizeGenerator(t *testing.T) {
