@@ -31,11 +31,19 @@ def fail(message):
 
 
 def parse_url(dsn):
+    # urlsplit ends the host part at the first / ? or #, so one of them unencoded in the
+    # user or password cuts it there, and its error message quotes the cut piece (a slice of
+    # the password): check first, and never print an exception of the parser.
+    authority = dsn.split("://", 1)[1]
+    userinfo = authority.rsplit("@", 1)[0] if "@" in authority else ""
+    if any(c in userinfo for c in "/?#"):
+        fail("the user or password in the connection string contains / ? or #, which end a URL's host part: "
+             "percent-encode them (%2F, %3F, %23)")
     try:
         u = urllib.parse.urlsplit(dsn)
         port = u.port
-    except ValueError as e:
-        fail("the connection string is not a valid postgresql:// URL (%s)" % e)
+    except ValueError:
+        fail("the connection string is not a valid postgresql:// URL: check its host and port")
     params = {k: v[-1] for k, v in urllib.parse.parse_qs(u.query, keep_blank_values=True).items()}
     fields = dict(params)
     if u.hostname:
@@ -86,6 +94,10 @@ def parse_keywords(dsn):
 
 def parse_dsn(dsn):
     dsn = dsn.strip()
+    if any(ord(c) < 32 or ord(c) == 127 for c in dsn):
+        # urlsplit would silently drop tabs and newlines, changing the password
+        fail("the connection string contains a control character (a tab or a newline?): remove it, or "
+             "percent-encode it in a URL (%09, %0A)")
     if dsn.startswith(("postgresql://", "postgres://")):
         return parse_url(dsn)
     return parse_keywords(dsn)

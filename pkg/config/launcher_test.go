@@ -156,3 +156,48 @@ func TestLauncherAddsTheRedisPassword(t *testing.T) {
 	assert.Equal(t, "redis://:r3dis%2Fpass%40word@redis.cache.svc:6379", "redis://"+backend["host"].(string)+":6379")
 	assert.Equal(t, int64(6379), backend["port"])
 }
+
+// sentinel stands for a secret in tests: no output, log line or error may contain it.
+const sentinel = "S3NT1NEL"
+
+// The launcher's messages name the problem and the variable, never the password or a slice
+// of it, whatever the connection string looks like (the fuzzer's seeds are the hostile forms
+// a review found: unencoded / # ? in the password, control characters, broken ports).
+func FuzzLauncherNeverPrintsTheSecret(f *testing.F) {
+	for _, seed := range []struct{ before, after string }{
+		{"postgresql://app:", "/tail@db/app"},
+		{"postgresql://app:", "#x@db/app"},
+		{"postgresql://app:", "?x@db:5432/app"},
+		{"postgresql://app:x\n", "@db/app"},
+		{"postgresql://app:x\t", "@db/app"},
+		{"postgresql://app:", "@db:99999/app"},
+		{"postgresql://app:", "@db:port/app"},
+		{"postgresql://", ":pw@db/app"},
+		{"host=db user=app password='", ""},
+		{"host=db user=app password=", " port=x"},
+		{"host=db,other user=app password=", ""},
+		{"postgresql://app:", "@[::1/app"},
+		{"postgres://", "@/app"},
+		{"", ""},
+	} {
+		f.Add(seed.before, seed.after)
+	}
+	res, _ := generateFile(f, filepath.Join("testdata", "storage-sql-postgres", "llsd.yaml"))
+	f.Fuzz(func(t *testing.T, before, after string) {
+		dsn := before + sentinel + after
+		got, stderr, _ := startPod(t, res, map[string]string{"url": dsn})
+		assert.NotContains(t, stderr, sentinel, "the launcher printed the password for %q", dsn)
+		assert.NotContains(t, strings.ToUpper(stderr), "S3NT", "nor a slice of it")
+		assert.NotContains(t, got.Env, config.EnvSQLConnectionString, "the raw connection string must not reach the server")
+	})
+}
+
+// A password the server would receive changed (a tab or newline the URL parser drops) is
+// refused, not silently altered.
+func TestLauncherRefusesControlCharacters(t *testing.T) {
+	res, _ := generateFile(t, filepath.Join("testdata", "storage-sql-postgres", "llsd.yaml"))
+	_, stderr, err := startPod(t, res, map[string]string{"url": "postgresql://app:pa\tss@db/app"})
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit))
+	assert.Contains(t, stderr, "control character")
+}

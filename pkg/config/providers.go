@@ -256,12 +256,12 @@ func (g *generator) settings(p v1alpha2.ProviderSpec, path *field.Path) map[stri
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err != nil {
-		g.errs = append(g.errs, field.Invalid(path, string(p.Settings.Raw), "settings must be a mapping: "+err.Error()))
+		g.errs = append(g.errs, field.Invalid(path, field.OmitValueType{}, "settings must be a mapping of provider config keys"))
 		return map[string]any{}
 	}
 	m, ok := fromJSON(raw).(map[string]any)
 	if !ok {
-		g.errs = append(g.errs, field.Invalid(path, string(p.Settings.Raw), "settings must be a mapping of provider config keys"))
+		g.errs = append(g.errs, field.Invalid(path, field.OmitValueType{}, "settings must be a mapping of provider config keys"))
 		return map[string]any{}
 	}
 	return m

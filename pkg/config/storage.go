@@ -175,38 +175,13 @@ func (g *generator) sqliteDir() string {
 
 var errRedisCredentials = fmt.Errorf("the endpoint must not hold credentials (it is stored in a ConfigMap in clear): use storage.kv.password")
 
-// redact hides the password of an endpoint (with or without a scheme) before it appears in
-// an error: user:secret@host -> user:xxxxx@host.
-func redact(endpoint string) string {
-	raw := endpoint
-	if !strings.Contains(raw, "://") {
-		raw = "x://" + raw
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		if strings.Contains(endpoint, "@") {
-			return "(an endpoint with credentials, not shown)"
-		}
-		return endpoint
-	}
-	if u.User == nil {
-		return endpoint
-	}
-	if strings.Contains(endpoint, "://") {
-		return u.Redacted()
-	}
-	return strings.TrimPrefix(u.Redacted(), "x://")
-}
-
-// hasCredentials reports whether an endpoint (with or without a scheme) holds user info.
-func hasCredentials(endpoint string) bool {
-	return redact(endpoint) != endpoint || strings.Contains(endpoint, "@")
-}
-
 // parseRedisEndpoint reads host:port or redis://host:port. The server's redis backend has
 // no TLS, database index or password field, so rediss:// and paths are errors.
 func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	raw := endpoint
+	if hasCredentials(endpoint) {
+		return "", 0, errRedisCredentials
+	}
 	if strings.HasPrefix(raw, "rediss://") {
 		return "", 0, fmt.Errorf("the server's redis backend cannot use TLS (it connects to redis://host:port): use a redis:// endpoint")
 	}
@@ -217,7 +192,7 @@ func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	if err != nil || u.Hostname() == "" {
 		return "", 0, fmt.Errorf("use host:port or redis://host:port, for example redis.cache.svc:6379")
 	}
-	if u.User != nil {
+	if u.User != nil || hasCredentials(endpoint) {
 		return "", 0, errRedisCredentials
 	}
 	if strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {

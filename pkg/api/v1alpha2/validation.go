@@ -132,7 +132,7 @@ func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
 		}
 	}
 	if ps.Settings != nil && len(ps.Settings.Raw) > 0 && ps.Settings.Raw[0] != '{' {
-		c.add(field.Invalid(p.Child("settings"), string(ps.Settings.Raw), "settings must be an object of provider config keys"))
+		c.add(field.Invalid(p.Child("settings"), field.OmitValueType{}, "settings must be an object of provider config keys"))
 	}
 }
 
