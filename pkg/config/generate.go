@@ -108,6 +108,10 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		env:     envVars{},
 		shipped: shippedTypes(dist.Base),
 	}
+	// A value that reads the pod's variables stops everything: what follows would only repeat it.
+	if g.checkUserValues(); len(g.errs) > 0 {
+		return nil, g.errs
+	}
 	for _, step := range []func(){
 		g.enableDistributionProviders,
 		g.addDistributionProviders,

@@ -3,8 +3,10 @@
 package pipeline_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/pipeline"
 	"github.com/llamastack/llsd/pkg/render"
 )
@@ -89,8 +92,64 @@ func TestRenderedServersStart(t *testing.T) {
 	}
 }
 
-// checkStarts runs the start-up oracle on a rendered LlamaStackDistribution.
-func checkStarts(t *testing.T, res *pipeline.Result) {
+// Secrets reach only the config keys the spec gave them: with every Secret variable of the
+// rendered pod set to a sentinel, the config the server reads has the sentinel at those keys
+// and nowhere else (not in a model id, a shield, an endpoint...).
+func TestSecretsReachOnlyTheirKeys(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	for _, in := range renderInputs(t) {
+		obj, errs := api.Decode(in.doc)
+		require.Empty(t, errs)
+		res, errs := pipeline.Render(obj, in.opts)
+		require.Empty(t, errs)
+		config, dep := renderedServer(res)
+		if config == nil {
+			continue
+		}
+		secretKeys := map[string]bool{}
+		values := map[string]string{}
+		for _, e := range dep.Spec.Template.Spec.Containers[0].Env {
+			if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+				values[e.Name] = "S3NT1NEL" + e.Name
+				secretKeys[e.Name] = true
+			}
+		}
+		tree, err := configyaml.UnmarshalMap(config)
+		require.NoError(t, err)
+		expanded, err := servercheck.SubstituteFor(res.LLSD.Annotations[pipeline.ReceiptServerVersion], tree, servercheck.FixtureEnv(values), "/")
+		require.NoError(t, err, in.name)
+		walk(expanded, "", func(path, key, value string) {
+			if strings.Contains(value, "S3NT1NEL") {
+				assert.True(t, credentialKey(key), "%s: a secret reached %s", in.name, path)
+			}
+		})
+	}
+}
+
+// credentialKey is a config key that holds a credential.
+func credentialKey(key string) bool {
+	return regexp.MustCompile(`(^|_)(password|token|api_key|key|credential|user|secret)$`).MatchString(key)
+}
+
+func walk(v any, path string, fn func(path, key, value string)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if s, ok := x.(string); ok {
+				fn(path+"."+k, k, s)
+				continue
+			}
+			walk(x, path+"."+k, fn)
+		}
+	case []any:
+		for i, x := range t {
+			walk(x, fmt.Sprintf("%s[%d]", path, i), fn)
+		}
+	}
+}
+
+// renderedServer is the config.yaml and Deployment of a render (nil config: overrideConfig).
+func renderedServer(res *pipeline.Result) ([]byte, *appsv1.Deployment) {
 	var config []byte
 	var dep *appsv1.Deployment
 	for _, o := range res.Objects {
@@ -101,6 +160,12 @@ func checkStarts(t *testing.T, res *pipeline.Result) {
 			dep = o
 		}
 	}
+	return config, dep
+}
+
+// checkStarts runs the start-up oracle on a rendered LlamaStackDistribution.
+func checkStarts(t *testing.T, res *pipeline.Result) {
+	config, dep := renderedServer(res)
 	if config == nil {
 		return // overrideConfig: the user's config
 	}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// envReference matches the server's ${env.NAME...} substitution. The server replaces it
+// everywhere in config.yaml with the pod's variable, and the pod's variables hold decoded
+// secrets (LLSD_*), so a user value must not carry one: model: "${env.LLSD_STORAGE_SQL_PASSWORD}"
+// would publish a password as a model id. There is no escape.
+var envReference = regexp.MustCompile(`\$\{env\.([^}:]*)`)
+
+// checkUserValues refuses ${env. in every value of the spec that lands in config.yaml. In
+// settings, ${env.X} may read a variable the spec sets itself with a plain value in
+// spec.workload.overrides.env (not from a Secret, not an LLSD_* variable).
+func (g *generator) checkUserValues() {
+	check := func(path *field.Path, value string, settings bool) {
+		for _, m := range envReference.FindAllStringSubmatch(value, -1) {
+			if settings && g.plainOverride(m[1]) {
+				continue
+			}
+			fix := "write the value itself"
+			if strings.HasPrefix(m[1], "LLSD_") {
+				fix = "LLSD_* variables carry the secrets of the spec and are never read by a value"
+			} else if settings {
+				fix = "set the variable in spec.workload.overrides.env with a plain value (not from a Secret) and name it here, or write the value itself"
+			}
+			g.errs = append(g.errs, field.Invalid(path, value, fmt.Sprintf(
+				"the server replaces ${env.%s} with the pod's variable, and the pod's variables hold decoded secrets: %s",
+				m[1], fix)))
+			return
+		}
+	}
+	if r := g.spec.Resources; r != nil {
+		for i, m := range r.Models {
+			p := resourcesPath.Child("models").Index(i)
+			check(p.Child("name"), m.Name, false)
+			check(p.Child("providerModelId"), m.ProviderModelID, false)
+			check(p.Child("quantization"), m.Quantization, false)
+		}
+		for i, s := range r.Shields {
+			check(resourcesPath.Child("shields").Index(i), s, false)
+		}
+	}
+	for _, list := range g.spec.Providers.APIs() {
+		for i, p := range list.Providers {
+			path := field.NewPath("spec", "providers", string(list.Name)).Index(i)
+			check(path.Child("endpoint"), p.Endpoint, false)
+			walkSettings(g.settings(p, path.Child("settings")), path.Child("settings"), func(at *field.Path, s string) {
+				check(at, s, true)
+			})
+		}
+	}
+	if s := g.spec.Storage; s != nil && s.KV != nil {
+		check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false)
+	}
+}
+
+// plainOverride reports whether spec.workload.overrides.env sets name with a plain value.
+func (g *generator) plainOverride(name string) bool {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil || strings.HasPrefix(name, "LLSD_") {
+		return false
+	}
+	return slices.ContainsFunc(g.spec.Workload.Overrides.Env, func(e corev1.EnvVar) bool {
+		return e.Name == name && e.ValueFrom == nil
+	})
+}
+
+// walkSettings calls fn for every string in decoded settings, with its path.
+func walkSettings(v any, path *field.Path, fn func(*field.Path, string)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			walkSettings(t[k], path.Key(k), fn)
+		}
+	case []any:
+		for i, x := range t {
+			walkSettings(x, path.Index(i), fn)
+		}
+	case string:
+		fn(path, t)
+	}
+}
