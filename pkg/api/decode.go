@@ -46,9 +46,15 @@ var misspelledGroups = []string{"llamastack.ai", "llama.meta.com"}
 // or shorthand form, and returns it as defaulted canonical v1alpha2. It does not run
 // v1alpha2.Validate; callers do, so they can tell decoding from validation errors.
 func Decode(data []byte) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
+	// Strict: a key written twice is an error, not "the last one wins".
+	jsonDoc, err := yaml.YAMLToJSONStrict(data)
+	if err != nil {
+		return nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object without repeated keys: "+
+			strings.TrimPrefix(err.Error(), "error converting YAML to JSON: "))}
+	}
 	var doc map[string]any
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, field.ErrorList{field.Invalid(field.NewPath(""), "", "not a YAML object: "+err.Error())}
+	if err := json.Unmarshal(jsonDoc, &doc); err != nil || doc == nil {
+		return nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object")}
 	}
 	if errs := checkTypeMeta(doc); len(errs) > 0 {
 		return nil, errs

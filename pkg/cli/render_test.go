@@ -231,3 +231,45 @@ spec:
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "LlamaStackDistribution old: spec.replicas: Invalid value: 2: 2 replicas would each keep their own registry")
 }
+
+// What would be ignored silently is an error: a key written twice (the last one would win),
+// render options with a misspelt kind or version.
+func TestRenderRefusesWhatWouldBeIgnored(t *testing.T) {
+	for _, tc := range []struct{ reason, doc, want string }{
+		{"a key twice", strings.Replace(stack, "spec:\n", "spec:\n  workload: {replicas: 1}\n  workload: {workers: 2}\n", 1),
+			`key "workload" already set in map`},
+		{"options of another version", "apiVersion: fn.llamastack.io/v1alpha2\nkind: RenderOptions\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
+			"fn.llamastack.io/v1alpha2 RenderOptions is not a function config llsd knows: write apiVersion: fn.llamastack.io/v1alpha1"},
+		{"options of a misspelt kind", "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOption\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
+			"kind: RenderOptions"},
+	} {
+		dir := t.TempDir()
+		writeFile(t, dir, "in.yaml", tc.doc)
+		code, out, stderr := run(t, "render", dir)
+		assert.Equal(t, 1, code, tc.reason)
+		assert.Empty(t, out, tc.reason)
+		assert.Contains(t, stderr, tc.want, tc.reason)
+	}
+}
+
+// A user's object that carries llsd's labels is the user's: it passes through a render, and
+// through a render of the output. Only what llsd generated from an LLSD being rendered is
+// replaced; an object generated from an LLSD that is not among the inputs stays, with a warning.
+func TestRenderKeepsTheUsersObjects(t *testing.T) {
+	userSecret := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: mine\n  namespace: ai\n  labels: {app.kubernetes.io/managed-by: llsd}\n" +
+		"stringData: {token: S3NT1NEL}\n"
+	orphan := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gone-config-0123456789\n  namespace: ai\n" +
+		"  annotations: {llamastack.io/generated-from: gone}\ndata: {a: b}\n"
+	dir := t.TempDir()
+	writeFile(t, dir, "in.yaml", stack+"---\n"+userSecret+"---\n"+orphan)
+	code, out, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "S3NT1NEL", "the user's Secret passes through")
+	assert.Contains(t, out, "name: gone-config-0123456789")
+	assert.Contains(t, stderr, "ConfigMap gone-config-0123456789 was generated from LlamaStackDistribution ai/gone, which is not among the inputs")
+
+	again := writeFile(t, t.TempDir(), "out.yaml", out)
+	code, out2, stderr := run(t, "render", again)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, out, out2, "rendering the output again changes nothing")
+}

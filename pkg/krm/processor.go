@@ -52,12 +52,19 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	var results fn.Results
 	seen := map[string]*fn.KubeObject{}
 	files := fileIndexes{}
+	rendered := renderedLLSDs(rl.Items, llsdConfig)
 	for _, item := range rl.Items {
 		switch {
-		case IsGenerated(item):
+		case IsGenerated(item) && rendered[generatedFrom(item)]:
 			continue // replaced by this render
+		case IsGenerated(item):
+			results = append(results, orphanResult(item))
+			out = append(out, item)
 		case isLLSD(item) && seen[key(item)] != nil:
 			results = append(results, duplicateResult(seen[key(item)], item))
+		case isOptionsGroup(item):
+			results = append(results, p.checkOptionsItem(item, rl.FunctionConfig)...)
+			out = append(out, item)
 		case isLLSD(item):
 			seen[key(item)] = item
 			objs, res := p.renderItem(item, opts)
@@ -95,6 +102,8 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (pipeline.Options, *fn
 	case cfg == nil || cfg.IsEmpty():
 	case cfg.GetAPIVersion() == OptionsAPIVersion && cfg.GetKind() == OptionsKind:
 		o, err = ParseOptions([]byte(cfg.String()))
+	case isOptionsGroup(cfg):
+		err = unknownOptions(cfg)
 	case isLLSD(cfg):
 		llsd = cfg
 	}
@@ -144,6 +153,31 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 		objs = append(objs, ko)
 	}
 	return objs, results
+}
+
+// isOptionsGroup reports whether an object is of llsd's function config group.
+func isOptionsGroup(o *fn.KubeObject) bool {
+	group, _, _ := strings.Cut(o.GetAPIVersion(), "/")
+	return group == strings.Split(OptionsAPIVersion, "/")[0]
+}
+
+func unknownOptions(o *fn.KubeObject) error {
+	return fmt.Errorf("%s %s is not a function config llsd knows: write apiVersion: %s and kind: %s (the options would be ignored)",
+		o.GetAPIVersion(), o.GetKind(), OptionsAPIVersion, OptionsKind)
+}
+
+// checkOptionsItem: render options among the items are used only as the function config; a
+// misspelt kind or version would be ignored without a word.
+func (p Processor) checkOptionsItem(item, cfg *fn.KubeObject) fn.Results {
+	if item.GetAPIVersion() != OptionsAPIVersion || item.GetKind() != OptionsKind {
+		return fn.Results{{Message: unknownOptions(item).Error(), Severity: fn.Error, ResourceRef: ref(item), File: file(item)}}
+	}
+	if cfg != nil && cfg.GetKind() == OptionsKind && cfg.GetName() == item.GetName() {
+		return nil
+	}
+	return fn.Results{{Message: "these render options are not the function's config, so they are not used: name them as its " +
+		"config (kpt: the function's configPath; kustomize: the transformer's file; llsd render: any input file)",
+		Severity: fn.Warning, ResourceRef: ref(item), File: file(item)}}
 }
 
 // keepsSource reports whether an LLSD stays as its user wrote it (comments, shorthand,
@@ -243,9 +277,36 @@ func file(o *fn.KubeObject) *fn.File {
 // the decoder's error naming the right one instead of passing through unrendered.
 func isLLSD(o *fn.KubeObject) bool { return o.GetKind() == v1alpha2.Kind }
 
-// IsGenerated reports whether an object is one llsd generated before: a render replaces it.
+// IsGenerated reports whether an object is one llsd generated before, by the annotation that
+// names its LlamaStackDistribution (a common label such as managed-by would also match the
+// user's own objects).
 func IsGenerated(o *fn.KubeObject) bool {
-	return !isLLSD(o) && o.GetLabels()[render.LabelManagedBy] == render.ManagedBy
+	return !isLLSD(o) && o.GetAnnotation(render.AnnotationGeneratedFrom) != ""
+}
+
+// generatedFrom is the namespace/name of the LlamaStackDistribution an object was generated from.
+func generatedFrom(o *fn.KubeObject) string {
+	return o.GetNamespace() + "/" + o.GetAnnotation(render.AnnotationGeneratedFrom)
+}
+
+// renderedLLSDs are the LlamaStackDistributions this render renders, by namespace/name: their
+// objects of an earlier render are replaced.
+func renderedLLSDs(items fn.KubeObjects, generator *fn.KubeObject) map[string]bool {
+	out := map[string]bool{}
+	for _, item := range append(items, generator) {
+		if item != nil && isLLSD(item) {
+			out[key(item)] = true
+		}
+	}
+	return out
+}
+
+// orphanResult warns about an object generated from an LLSD that is not among the inputs: it
+// stays, as llsd cannot tell a removed LLSD from one rendered elsewhere.
+func orphanResult(o *fn.KubeObject) *fn.Result {
+	return &fn.Result{Message: fmt.Sprintf("%s %s was generated from LlamaStackDistribution %s, which is not among the inputs: "+
+		"it is kept as it is; delete it (or its generated file) if that LlamaStackDistribution is gone",
+		o.GetKind(), o.GetName(), generatedFrom(o)), Severity: fn.Warning, ResourceRef: ref(o), File: file(o)}
 }
 
 func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() }

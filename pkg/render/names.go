@@ -16,8 +16,11 @@ const (
 	ManagedBy      = "llsd"
 	AppName        = "llama-stack"
 	AnnotationHash = "llamastack.io/config-hash"
-	ContainerName  = "llama-stack"
-	PortName       = "http"
+	// AnnotationGeneratedFrom names, on every object llsd renders, the LlamaStackDistribution
+	// it was rendered from: a new render of it replaces the object.
+	AnnotationGeneratedFrom = "llamastack.io/generated-from"
+	ContainerName           = "llama-stack"
+	PortName                = "http"
 )
 
 // Names are the object names of one LlamaStackDistribution.

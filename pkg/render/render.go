@@ -101,7 +101,8 @@ func (m meta) object(name string) metav1.ObjectMeta {
 	labels := make(map[string]string, len(m.labels)+3)
 	maps.Copy(labels, m.labels)
 	maps.Copy(labels, m.names.labels())
-	return metav1.ObjectMeta{Name: name, Namespace: m.namespace, Labels: labels, Annotations: map[string]string{}}
+	return metav1.ObjectMeta{Name: name, Namespace: m.namespace, Labels: labels,
+		Annotations: map[string]string{AnnotationGeneratedFrom: m.names.cr}}
 }
 
 // YAML writes objects as a YAML stream of manifests: without status and empty fields, which
