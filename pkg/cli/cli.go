@@ -179,6 +179,23 @@ func inputFiles(command string, paths []string, stderr io.Writer) ([]string, boo
 	return files, true
 }
 
+// linkInside refuses a symbolic link in a directory that leads out of it: `llsd render DIR`
+// reads what DIR holds, not what a link there points to elsewhere.
+func linkInside(dir, link string) error {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	target, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		return err
+	}
+	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return fmt.Errorf("%s is a link to a file outside %s: name that file itself if it is to be read", link, dir)
+	}
+	return nil
+}
+
 func yamlFiles(paths []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
@@ -190,9 +207,15 @@ func yamlFiles(paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml") || path == p) {
-				files = append(files, path)
+			if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml") || path == p) {
+				return nil
 			}
+			if d.Type()&os.ModeSymlink != 0 && path != p {
+				if err := linkInside(p, path); err != nil {
+					return err
+				}
+			}
+			files = append(files, path)
 			return nil
 		})
 		if err != nil {

@@ -55,7 +55,7 @@ func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	// fn.Run, not fn.Execute: Execute (SDK v1.1.1) fails on a ResourceList without a
 	// functionConfig ("expected exactly one object, got 0"), which kpt fn render sends.
-	input, err := io.ReadAll(stdin)
+	input, err := readLimited(stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "llsd: reading the ResourceList:", err)
 		return 1

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
@@ -99,9 +100,13 @@ func readItems(file string, stdin io.Reader) (fn.KubeObjects, error) {
 	var err error
 	if file == "-" {
 		file = "<stdin>"
-		data, err = io.ReadAll(stdin)
+		data, err = readLimited(stdin)
 	} else {
-		data, err = os.ReadFile(file)
+		var f *os.File
+		if f, err = os.Open(file); err == nil {
+			data, err = readLimited(f)
+			_ = f.Close()
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -111,6 +116,27 @@ func readItems(file string, stdin io.Reader) (fn.KubeObjects, error) {
 		return nil, fmt.Errorf("not YAML: %v", err)
 	}
 	return items, nil
+}
+
+// envMaxInputBytes bounds what llsd reads from one file or standard input (64 MiB by
+// default): a device such as /dev/zero, or a huge file, fails instead of taking all memory.
+const envMaxInputBytes = "LLSD_MAX_INPUT_BYTES"
+
+// readLimited reads r up to the input limit.
+func readLimited(r io.Reader) ([]byte, error) {
+	limit := int64(64 << 20)
+	if v := os.Getenv(envMaxInputBytes); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%s: %q is not a positive number of bytes", envMaxInputBytes, v)
+		}
+		limit = n
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("more than %d bytes of input: a manifest is not that large (set %s to allow more)", limit, envMaxInputBytes)
+	}
+	return data, err
 }
 
 // report prints the function's results, errors and warnings, as

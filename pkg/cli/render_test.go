@@ -273,3 +273,44 @@ func TestRenderKeepsTheUsersObjects(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, out, out2, "rendering the output again changes nothing")
 }
+
+// Hostile or broken input fails with an error that names the limit, instead of taking the
+// memory or the time of the machine that renders it.
+func TestRenderLimits(t *testing.T) {
+	deep := strings.Repeat("{a: ", 9000) + "1" + strings.Repeat("}", 9000)
+	var wide strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&wide, "k%d: %d, ", i, i)
+	}
+	withSettings := func(settings string) string {
+		return strings.Replace(stack, "apiKey:", "settings: "+settings+", apiKey:", 1)
+	}
+	var many strings.Builder
+	for i := range 2001 {
+		fmt.Fprintf(&many, "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s%d}\nspec: {distribution: {name: starter}}\n---\n", i)
+	}
+	for _, tc := range []struct{ reason, doc, want string }{
+		{"settings nested 9,000 deep", withSettings(deep), "settings are nested 9000 levels deep, more than the limit of 16"},
+		{"settings of 20,000 keys", withSettings("{" + wide.String() + "}"), "settings: Too long: may not be more than 65536 bytes"},
+		{"2,001 LlamaStackDistributions", many.String(), "2001 LlamaStackDistributions in one render, more than the limit of 2000"},
+	} {
+		dir := t.TempDir()
+		writeFile(t, dir, "in.yaml", tc.doc)
+		code, out, stderr := run(t, "render", dir)
+		assert.Equal(t, 1, code, tc.reason)
+		assert.Empty(t, out, tc.reason)
+		assert.Contains(t, stderr, tc.want, tc.reason)
+	}
+
+	code, _, stderr := run(t, "render", os.DevNull, "/dev/zero")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "/dev/zero: more than 67108864 bytes of input")
+
+	outside := writeFile(t, t.TempDir(), "secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {k: S3NT1NEL}\n")
+	dir := t.TempDir()
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "link.yaml")))
+	code, out, stderr := run(t, "render", dir)
+	assert.Equal(t, 2, code)
+	assert.NotContains(t, out+stderr, "S3NT1NEL")
+	assert.Contains(t, stderr, "link.yaml is a link to a file outside")
+}

@@ -122,3 +122,18 @@ func TestWebhookDownFailsLoudly(t *testing.T) {
 	var hub v1alpha2.LlamaStackDistribution
 	require.NoError(t, k8sClient.Get(ctx, types.NamespacedName{Namespace: ns, Name: "legacy"}, &hub), "the storage version needs no webhook")
 }
+
+// A v1alpha1 object whose conversion annotation smuggles v1alpha2 fields the API server would
+// refuse on a v1alpha2 create is refused: the webhook validates what it restores.
+func TestConversionRefusesSmuggledFields(t *testing.T) {
+	requireAPIServer(t)
+	startController(t)
+	ns := namespace(t)
+	u := v1alpha1Object(t, ns)
+	u.SetAnnotations(map[string]string{"llamastack.io/v1alpha2-fields": `{"spec":{"distribution":{"name":"starter"},` +
+		`"providers":{"inference":[{"id":"BAD ID!","provider":"vllm","endpoint":"http://u:S3NT1NEL@h/v1"}]},"disabled":["bogus"]},"fingerprint":"x"}`})
+	err := k8sClient.Create(context.Background(), u)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `spec.providers.inference[0].id: Invalid value: "BAD ID!"`)
+	assert.Contains(t, err.Error(), `spec.disabled[0]: Unsupported value: "bogus"`)
+}

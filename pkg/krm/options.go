@@ -47,7 +47,18 @@ type RenderOptionsSpec struct {
 	ImageOverrides map[string]string `json:"imageOverrides,omitempty"`
 	Ingress        IngressOptions    `json:"ingress,omitempty"`
 	Registry       RegistryOptions   `json:"registry,omitempty"`
+	Limits         LimitOptions      `json:"limits,omitempty"`
 }
+
+// LimitOptions bound the work of a render; zero fields take the defaults.
+type LimitOptions struct {
+	pipeline.Limits
+	// LLSDs is the most LlamaStackDistributions one render takes (2,000).
+	LLSDs int `json:"llsds,omitempty"`
+}
+
+// DefaultMaxLLSDs is the default of LimitOptions.LLSDs.
+const DefaultMaxLLSDs = 2000
 
 // IngressOptions shape the Ingress and NetworkPolicy of exposed servers.
 type IngressOptions struct {
@@ -91,6 +102,12 @@ func (o RenderOptions) Validate() error {
 	check("ingress.domain", o.Spec.Ingress.Domain, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.className", o.Spec.Ingress.ClassName, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.controllerNamespace", o.Spec.Ingress.ControllerNamespace, k8svalidation.IsDNS1123Label)
+	for name, v := range map[string]int{"llsds": o.Spec.Limits.LLSDs, "settingsBytes": o.Spec.Limits.SettingsBytes,
+		"settingsDepth": o.Spec.Limits.SettingsDepth} {
+		if v < 0 {
+			problems = append(problems, fmt.Sprintf("spec.limits.%s %d: a limit is a positive number (0 or unset: the default)", name, v))
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(o.Spec.ImageOverrides)) {
 		if !slices.Contains(distribution.Names(), name) {
 			problems = append(problems, fmt.Sprintf("spec.imageOverrides[%s]: no distribution has this name%s: use one of %s",
@@ -117,6 +134,7 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 			IngressControllerNamespace: o.Spec.Ingress.ControllerNamespace,
 		},
 		RendererVersion: version,
+		Limits:          o.Spec.Limits.Limits,
 	}
 }
 

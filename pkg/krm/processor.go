@@ -6,6 +6,7 @@
 package krm
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -42,9 +43,16 @@ var orchestratorAnnotations = []string{
 // Process renders the ResourceList. On any error the items are returned unchanged with the
 // error results: never a partial render.
 func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
-	opts, llsdConfig, err := p.readFunctionConfig(rl.FunctionConfig)
+	options, llsdConfig, err := p.readFunctionConfig(rl.FunctionConfig)
 	if err != nil {
 		rl.Results = append(rl.Results, fn.ErrorConfigObjectResult(err, rl.FunctionConfig))
+		return false, nil
+	}
+	opts := options.PipelineOptions(p.Version)
+	if n, limit := countLLSDs(rl.Items), cmp.Or(options.Spec.Limits.LLSDs, DefaultMaxLLSDs); n > limit {
+		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: fmt.Sprintf(
+			"%d LlamaStackDistributions in one render, more than the limit of %d: split them, or raise RenderOptions spec.limits.llsds",
+			n, limit)})
 		return false, nil
 	}
 	opts.ConfigMaps = configMaps(rl.Items)
@@ -94,7 +102,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 
 // readFunctionConfig returns the render options, or the LLSD of generator mode. Any other
 // function config (kpt passes an empty ConfigMap) is ignored.
-func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (pipeline.Options, *fn.KubeObject, error) {
+func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.KubeObject, error) {
 	var o RenderOptions
 	var llsd *fn.KubeObject
 	var err error
@@ -110,7 +118,7 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (pipeline.Options, *fn
 	if err == nil && p.Getenv != nil {
 		o, err = o.WithEnv(p.Getenv)
 	}
-	return o.PipelineOptions(p.Version), llsd, err
+	return o, llsd, err
 }
 
 // renderItem renders one LLSD into its canonical form and objects, or error results.
@@ -153,6 +161,16 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 		objs = append(objs, ko)
 	}
 	return objs, results
+}
+
+func countLLSDs(items fn.KubeObjects) int {
+	n := 0
+	for _, item := range items {
+		if isLLSD(item) {
+			n++
+		}
+	}
+	return n
 }
 
 // isOptionsGroup reports whether an object is of llsd's function config group.

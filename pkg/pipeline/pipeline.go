@@ -6,9 +6,11 @@
 package pipeline
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +51,66 @@ type Options struct {
 	// ConfigMaps are the ConfigMaps among the inputs, by namespace/name, with their data:
 	// an overrideConfig ConfigMap found here drives rollouts by its content hash.
 	ConfigMaps map[string]map[string]string
+	// Limits bound the work one LLSD may ask for; zero fields take the defaults.
+	Limits Limits
+}
+
+// Limits bound the work of a render, so that a hostile or broken input fails with an error
+// instead of taking the memory or the time of the machine that renders it.
+type Limits struct {
+	// SettingsBytes is the largest settings of one provider, in bytes of JSON (64 KiB).
+	SettingsBytes int `json:"settingsBytes,omitempty"`
+	// SettingsDepth is the deepest nesting of settings (16).
+	SettingsDepth int `json:"settingsDepth,omitempty"`
+}
+
+// Default limits.
+const (
+	DefaultSettingsBytes = 64 << 10
+	DefaultSettingsDepth = 16
+)
+
+// checkLimits refuses settings larger or deeper than the limits allow.
+func checkLimits(obj *v1alpha2.LlamaStackDistribution, l Limits) field.ErrorList {
+	size, depth := cmp.Or(l.SettingsBytes, DefaultSettingsBytes), cmp.Or(l.SettingsDepth, DefaultSettingsDepth)
+	var errs field.ErrorList
+	for _, list := range obj.Spec.Providers.APIs() {
+		for i, p := range list.Providers {
+			if p.Settings == nil {
+				continue
+			}
+			path := field.NewPath("spec", "providers", string(list.Name)).Index(i).Child("settings")
+			if n := len(p.Settings.Raw); n > size {
+				errs = append(errs, field.TooLong(path, field.OmitValueType{}, size))
+			} else if d := jsonDepth(p.Settings.Raw); d > depth {
+				errs = append(errs, field.Invalid(path, field.OmitValueType{}, fmt.Sprintf(
+					"settings are nested %d levels deep, more than the limit of %d (RenderOptions spec.limits.settingsDepth)", d, depth)))
+			}
+		}
+	}
+	return errs
+}
+
+// jsonDepth is the deepest nesting of objects and arrays in a JSON text.
+func jsonDepth(data []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // Result is one rendered LlamaStackDistribution.
@@ -64,7 +126,7 @@ type Result struct {
 // output. The errors are all that can be found at once: an invalid spec stops before the
 // config is generated (it would mislead), an invalid name does not.
 func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
-	errs := append(v1alpha2.Validate(obj), mountable(obj)...)
+	errs := append(append(v1alpha2.Validate(obj), mountable(obj)...), checkLimits(obj, opts.Limits)...)
 	if slices.ContainsFunc(errs, func(e *field.Error) bool { return strings.HasPrefix(e.Field, "spec") }) {
 		return nil, errs
 	}

@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/conversion"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -68,7 +70,9 @@ func (src *LlamaStackDistribution) ConvertTo(hubRaw conversion.Hub) error {
 		return err
 	}
 	if found {
-		if saved.Fingerprint == fingerprint(&src.Spec) {
+		// The whole saved spec comes back only when it is what this object converts to in
+		// the fields both versions have: a fingerprint alone is easily written by hand.
+		if back := specFromHub(&saved.Spec); saved.Fingerprint == fingerprint(&src.Spec) && equality.Semantic.DeepEqual(&back, &src.Spec) {
 			dst.Spec = saved.Spec
 		} else {
 			restoreHubOnlySpec(&dst.Spec, &saved.Spec)
@@ -76,6 +80,11 @@ func (src *LlamaStackDistribution) ConvertTo(hubRaw conversion.Hub) error {
 		dst.Status.ObservedGeneration = saved.Status.ObservedGeneration
 		dst.Status.ConfigGeneration = saved.Status.ConfigGeneration
 		dst.Status.ResolvedDistribution = saved.Status.ResolvedDistribution
+		// Anyone who can write a v1alpha1 object can write this annotation; what it restores
+		// is held to the rules of a v1alpha2 create, which the API server does not apply here.
+		if errs := restoredErrors(&dst.Spec); len(errs) > 0 {
+			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha2 spec: %v", V1alpha2FieldsAnnotation, errs.ToAggregate())
+		}
 	}
 
 	back := specFromHub(&dst.Spec)
@@ -138,6 +147,28 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		dst.Networking.Expose.ClassName = exp.ClassName
 		dst.Networking.Expose.Annotations = exp.Annotations
 	}
+}
+
+// hubOnlyPaths are the fields restoreHubOnlySpec takes from the annotation.
+var hubOnlyPaths = []string{
+	"spec.providers", "spec.resources", "spec.storage", "spec.disabled", "spec.externalProviders",
+	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.expose.hostname",
+	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.distribution.serverVersion",
+}
+
+// restoredErrors validates the fields an annotation restored: the others are the v1alpha1
+// object's, which the API server validated with the v1alpha1 schema.
+func restoredErrors(spec *v1alpha2.LlamaStackDistributionSpec) field.ErrorList {
+	var errs field.ErrorList
+	for _, e := range v1alpha2.ValidateSpec(spec, field.NewPath("spec")) {
+		for _, p := range hubOnlyPaths {
+			if e.Field == p || strings.HasPrefix(e.Field, p+".") || strings.HasPrefix(e.Field, p+"[") {
+				errs = append(errs, e)
+				break
+			}
+		}
+	}
+	return errs
 }
 
 // restoreSpokeOnlySpec brings back what v1alpha2 cannot express after a v1alpha2 edit.

@@ -7,6 +7,8 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/apitesting/fuzzer"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -94,6 +96,109 @@ func newFiller(seed int64) *randfill.Filler {
 			// TypeMeta is set by the scheme, not by conversion.
 			func(tm *metav1.TypeMeta, c randfill.Continue) {},
 		}
-	})
+	}, validHubOnlyFields)
 	return fuzzer.FuzzerFor(funcs, rand.NewSource(seed), codecs)
+}
+
+// validHubOnlyFields fill the fields only v1alpha2 has with values a v1alpha2 create accepts:
+// conversion restores them from an annotation only after validating them.
+func validHubOnlyFields(serializer.CodecFactory) []any {
+	secret := func(c randfill.Continue) *v1alpha2.SecretKeySource {
+		return &v1alpha2.SecretKeySource{SecretKeyRef: v1alpha2.SecretKeyRef{Name: fmt.Sprintf("s%d", c.Intn(9)), Key: "k"}}
+	}
+	pick := func(c randfill.Continue, options ...string) string { return options[c.Intn(len(options))] }
+	return []any{
+		func(d *v1alpha2.DistributionSpec, c randfill.Continue) {
+			c.FillNoCustom(d)
+			d.ServerVersion = pick(c, "", "0.6", "0.7")
+		},
+		func(p *v1alpha2.ProvidersSpec, c randfill.Continue) {
+			for i, list := range []*[]v1alpha2.ProviderSpec{&p.Inference, &p.Safety, &p.VectorIo, &p.ToolRuntime} {
+				for j := range c.Intn(3) {
+					ps := v1alpha2.ProviderSpec{ID: fmt.Sprintf("p%d-%d", i, j), Provider: pick(c, "vllm", "remote::ollama", "inline::faiss", "llama-guard")}
+					if c.Bool() {
+						ps.Endpoint = fmt.Sprintf("http://h%d:8000/v1", c.Intn(9))
+					}
+					if c.Bool() {
+						ps.APIKey = secret(c)
+					}
+					if c.Bool() {
+						ps.SecretRefs = map[string]v1alpha2.SecretKeySource{"password": *secret(c)}
+					}
+					*list = append(*list, ps)
+				}
+			}
+		},
+		func(r *v1alpha2.ResourcesSpec, c randfill.Continue) {
+			for i := range c.Intn(3) {
+				m := v1alpha2.ModelSpec{Name: fmt.Sprintf("m%d", i), ProviderModelID: pick(c, "", "org/model")}
+				if c.Bool() {
+					m.ModelType, m.EmbeddingDimension = "embedding", ptrTo(int32(1+c.Intn(2048)))
+				}
+				r.Models = append(r.Models, m)
+			}
+			if c.Bool() {
+				r.Tools = []string{"websearch", "rag"}[:1+c.Intn(2)]
+			}
+			if c.Bool() {
+				r.Shields = []string{fmt.Sprintf("shield-%d", c.Intn(9))}
+			}
+		},
+		func(s *v1alpha2.StateStorageSpec, c randfill.Continue) {
+			s.KV = &v1alpha2.KVStorageSpec{Type: "sqlite"}
+			if c.Bool() {
+				s.KV = &v1alpha2.KVStorageSpec{Type: "redis", Endpoint: "redis:6379", Password: secret(c)}
+			}
+			if c.Bool() {
+				s.SQL = &v1alpha2.SQLStorageSpec{Type: "postgres", ConnectionString: secret(c)}
+			}
+		},
+		func(d *[]v1alpha2.APIName, c randfill.Continue) {
+			*d = []v1alpha2.APIName{"batches", "eval", "scoring"}[:c.Intn(4)]
+			if len(*d) == 0 {
+				*d = nil
+			}
+		},
+		func(e *v1alpha2.ExternalProvidersSpec, c randfill.Continue) {
+			e.Inference = []v1alpha2.ExternalProviderRef{{ProviderID: "ext", Image: "registry.example.com/ext:1.0"}}
+		},
+		func(t *v1alpha2.TLSSpec, c randfill.Continue) {
+			c.FillNoCustom(t)
+			t.Enabled = c.Bool()
+			t.SecretName = ""
+			if t.Enabled {
+				t.SecretName = "tls"
+			}
+		},
+		func(e *v1alpha2.ExposeSpec, c randfill.Continue) {
+			e.Enabled = ptrTo(c.Bool())
+			e.Hostname, e.ClassName, e.Annotations = "", "", nil
+			if *e.Enabled && c.Bool() {
+				e.Hostname, e.ClassName, e.Annotations = "chat.example.com", "nginx", map[string]string{"example.com/a": "b"}
+			}
+		},
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// The v1alpha2 fields a v1alpha1 object carries in its annotation are validated like a
+// v1alpha2 create: a hand-written annotation cannot store what the API server would refuse.
+func TestConversionValidatesRestoredFields(t *testing.T) {
+	for _, tc := range []struct{ reason, annotation, want string }{
+		{"a provider id the CRD refuses, with a fingerprint that does not match",
+			`{"spec":{"distribution":{"name":"starter"},"providers":{"inference":[{"id":"BAD ID!","provider":"vllm"}]}},"fingerprint":"x"}`,
+			`spec.providers.inference[0].id: Invalid value: "BAD ID!"`},
+		{"an API that does not exist",
+			`{"spec":{"distribution":{"name":"starter"},"disabled":["bogus"]},"fingerprint":"x"}`,
+			`spec.disabled[0]: Unsupported value: "bogus"`},
+	} {
+		src := &v1alpha1.LlamaStackDistribution{}
+		src.Name = "s"
+		src.Annotations = map[string]string{v1alpha1.V1alpha2FieldsAnnotation: tc.annotation}
+		src.Spec.Server.Distribution.Name = "starter"
+		err := src.ConvertTo(&v1alpha2.LlamaStackDistribution{})
+		require.Error(t, err, tc.reason)
+		assert.Contains(t, err.Error(), tc.want, tc.reason)
+	}
 }
