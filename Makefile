@@ -102,9 +102,11 @@ lint: ## gofmt and go vet.
 	$(GO) vet ./...
 
 .PHONY: fuzz
-fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every rendered server to the start-up rules.
+fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every rendered server to the start-up rules, the launcher and redaction targets grep for a sentinel secret.
 	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzRoundTrip -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzGenerate -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzLauncherNeverPrintsTheSecret -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzRedact -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/pipeline -run '^$$' -fuzz FuzzRender -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench

@@ -5,19 +5,24 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,6 +31,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -34,7 +40,8 @@ import (
 
 // `llsd controller` as a process, the way the install manifests run it (self-signed
 // certificates), against a real API server through a kubeconfig: it becomes ready, writes
-// status, serves health and metrics, and stops cleanly on SIGTERM.
+// status, serves health, metrics to allowed clients only and conversions of bounded size, and
+// stops cleanly on SIGTERM.
 func TestControllerProcess(t *testing.T) {
 	testenv.Need(t, testenv.MissingAssets())
 	env := &envtest.Environment{}
@@ -50,6 +57,8 @@ func TestControllerProcess(t *testing.T) {
 
 	scheme := runtime.NewScheme()
 	utilruntime.Must(corev1.AddToScheme(scheme))
+	utilruntime.Must(rbacv1.AddToScheme(scheme))
+	utilruntime.Must(authenticationv1.AddToScheme(scheme))
 	utilruntime.Must(apiextensionsv1.AddToScheme(scheme))
 	utilruntime.Must(v1alpha2.AddToScheme(scheme))
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
@@ -65,9 +74,10 @@ func TestControllerProcess(t *testing.T) {
 			Service: &apiextensionsv1.ServiceReference{Namespace: "llsd-system", Name: "llsd-webhook", Path: ptr("/convert")}}}}
 	require.NoError(t, c.Update(ctx, &crd))
 
-	probe, metrics := freeAddr(t), freeAddr(t)
+	probe, metrics, webhookPort := freeAddr(t), freeAddr(t), testenv.FreePort(t)
+	webhookAddr := fmt.Sprintf("127.0.0.1:%d", webhookPort)
 	cmd := exec.Command(llsdBinary, "controller", "--self-signed-certs=llsd-webhook-tls", "--cert-dir", filepath.Join(dir, "certs"),
-		"--webhook-port", fmt.Sprint(testenv.FreePort(t)), "--metrics-bind-address", metrics, "--health-probe-bind-address", probe)
+		"--webhook-port", fmt.Sprint(webhookPort), "--metrics-bind-address", metrics, "--health-probe-bind-address", probe)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(dir, "kubeconfig"))
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
@@ -98,16 +108,58 @@ func TestControllerProcess(t *testing.T) {
 		assert.Equal(col, controller.ReasonNotRendered, cond.Reason)
 	}, 30*time.Second, 100*time.Millisecond, "no status: %s", &logs)
 
-	for url, want := range map[string]string{"http://" + probe + "/healthz": "ok",
-		"http://" + metrics + "/metrics": `controller_runtime_reconcile_total{controller="llsd-status",result="success"}`} {
-		resp, err := http.Get(url)
-		require.NoError(t, err)
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		require.NoError(t, err)
-		assert.Equal(t, http.StatusOK, resp.StatusCode, url)
-		assert.Contains(t, string(body), want, url)
-	}
+	resp, err := http.Get("http://" + probe + "/healthz")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "/healthz")
+
+	t.Run("metrics only for clients allowed to get /metrics", func(t *testing.T) {
+		scrape := func(token string) (int, string) {
+			req, err := http.NewRequest(http.MethodGet, "https://"+metrics+"/metrics", nil)
+			require.NoError(t, err)
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			// The metrics certificate is controller-runtime's own self-signed one.
+			insecure := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+			resp, err := insecure.Do(req)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			return resp.StatusCode, string(body)
+		}
+		code, _ := scrape("")
+		assert.Equal(t, http.StatusUnauthorized, code, "no token")
+		code, _ = scrape(serviceAccountToken(t, c, "nobody"))
+		assert.Equal(t, http.StatusForbidden, code, "a token without llsd-metrics-reader")
+		installMetricsReader(t, c, "prometheus")
+		code, body := scrape(serviceAccountToken(t, c, "prometheus"))
+		assert.Equal(t, http.StatusOK, code, "a token bound to llsd-metrics-reader")
+		assert.Contains(t, body, `controller_runtime_reconcile_total{controller="llsd-status",result="success"}`)
+	})
+
+	t.Run("an oversized conversion request is refused and the webhook keeps serving", func(t *testing.T) {
+		require.NoError(t, c.Get(ctx, types.NamespacedName{Name: controller.CRDName}, &crd))
+		roots := x509.NewCertPool()
+		require.True(t, roots.AppendCertsFromPEM(crd.Spec.Conversion.Webhook.ClientConfig.CABundle))
+		webhookClient := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: "llsd-webhook.llsd-system.svc"}}}
+		convert := func(body []byte) (int, string) {
+			resp, err := webhookClient.Post("https://"+webhookAddr+"/convert", "application/json", bytes.NewReader(body))
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			out, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			return resp.StatusCode, string(out)
+		}
+		code, _ := convert(bytes.Repeat([]byte(" "), controller.MaxConversionRequest+1))
+		assert.Equal(t, http.StatusRequestEntityTooLarge, code)
+		code, out := convert([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"1",
+			"desiredAPIVersion":"llamastack.io/v1alpha1","objects":[{"apiVersion":"llamastack.io/v1alpha2","kind":"LlamaStackDistribution",
+			"metadata":{"name":"chat","namespace":"default"},"spec":{"distribution":{"name":"starter"}}}]}}`))
+		assert.Equal(t, http.StatusOK, code)
+		assert.Contains(t, out, `"status":"Success"`)
+	})
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	select {
@@ -117,6 +169,35 @@ func TestControllerProcess(t *testing.T) {
 		t.Fatalf("llsd controller did not stop on SIGTERM: %s", &logs)
 	}
 	assert.NotContains(t, logs.String(), string(secret.Data["tls.key"]), "no key material in the logs")
+}
+
+// serviceAccountToken creates the ServiceAccount default/name and returns a token of it.
+func serviceAccountToken(t *testing.T, c client.Client, name string) string {
+	t.Helper()
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
+	require.NoError(t, client.IgnoreAlreadyExists(c.Create(context.Background(), sa)))
+	req := &authenticationv1.TokenRequest{}
+	require.NoError(t, c.SubResource("token").Create(context.Background(), sa, req))
+	return req.Status.Token
+}
+
+// installMetricsReader creates the ClusterRole llsd-metrics-reader of the install manifests
+// and binds it to the ServiceAccount default/name, as a Prometheus install would.
+func installMetricsReader(t *testing.T, c client.Client, name string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "install", "base", "rbac.yaml"))
+	require.NoError(t, err)
+	for _, doc := range strings.Split(string(data), "\n---") {
+		if !strings.Contains(doc, "name: llsd-metrics-reader") {
+			continue
+		}
+		var role rbacv1.ClusterRole
+		require.NoError(t, yaml.UnmarshalStrict([]byte(doc), &role))
+		require.NoError(t, c.Create(context.Background(), &role))
+	}
+	require.NoError(t, c.Create(context.Background(), &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "prometheus-llsd"},
+		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "llsd-metrics-reader"},
+		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: "default"}}}))
 }
 
 func freeAddr(t *testing.T) string { return fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t)) }

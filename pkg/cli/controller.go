@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/go-logr/logr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -31,7 +32,9 @@ func controllerCommand(args []string, stderr io.Writer) int {
 	flags.Usage = func() { fmt.Fprint(stderr, controllerUsage); flags.PrintDefaults() }
 	opts := controller.Options{}
 	var certs controller.CertOptions
-	flags.StringVar(&opts.MetricsAddr, "metrics-bind-address", ":8080", `Prometheus metrics ("0": off)`)
+	flags.StringVar(&opts.MetricsAddr, "metrics-bind-address", ":8443", `Prometheus metrics ("0": off), over HTTPS to clients allowed to get /metrics`)
+	flags.BoolVar(&opts.MetricsInsecure, "metrics-insecure", false, "serve metrics over plain HTTP to anyone (behind your own network policy only)")
+	namespaces := flags.String("namespaces", "", "watch only these namespaces (comma-separated), with Roles in them instead of a ClusterRole\n(examples/install/namespaced)")
 	flags.StringVar(&opts.ProbeAddr, "health-probe-bind-address", ":8081", `/healthz and /readyz ("0": off)`)
 	flags.IntVar(&opts.WebhookPort, "webhook-port", 9443, "the conversion webhook's TLS port")
 	flags.StringVar(&opts.CertDir, "cert-dir", "/tmp/k8s-webhook-server/serving-certs", "tls.crt and tls.key of the webhook")
@@ -48,6 +51,9 @@ func controllerCommand(args []string, stderr io.Writer) int {
 			flags.Usage()
 		}
 		return 2
+	}
+	if *namespaces != "" {
+		opts.Namespaces = strings.Split(*namespaces, ",")
 	}
 	log := logr.FromSlogHandler(slog.NewJSONHandler(stderr, nil))
 	ctrl.SetLogger(log)

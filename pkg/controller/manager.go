@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -40,6 +41,12 @@ import (
 type Options struct {
 	// MetricsAddr serves Prometheus metrics ("0" turns them off).
 	MetricsAddr string
+	// MetricsInsecure serves them over plain HTTP to anyone; otherwise over HTTPS to clients
+	// whose token may get the /metrics URL (a TokenReview and a SubjectAccessReview).
+	MetricsInsecure bool
+	// Namespaces, when set, are the only namespaces the controller watches and reads, so that
+	// Roles in them suffice instead of a ClusterRole (Secrets in particular).
+	Namespaces []string
 	// ProbeAddr serves /healthz and /readyz ("0" turns them off).
 	ProbeAddr string
 	// WebhookHost and WebhookPort are where /convert listens (TLS).
@@ -75,15 +82,26 @@ func Scheme() *runtime.Scheme {
 func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 	scheme := Scheme()
 	managed := labels.SelectorFromSet(labels.Set{render.LabelManagedBy: render.ManagedBy})
+	metrics := metricsserver.Options{BindAddress: opts.MetricsAddr}
+	if !opts.MetricsInsecure {
+		metrics.SecureServing, metrics.FilterProvider = true, filters.WithAuthenticationAndAuthorization
+	}
+	var namespaces map[string]cache.Config
+	for _, ns := range opts.Namespaces {
+		if namespaces == nil {
+			namespaces = map[string]cache.Config{}
+		}
+		namespaces[ns] = cache.Config{}
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  scheme,
-		Metrics:                 metricsserver.Options{BindAddress: opts.MetricsAddr},
+		Metrics:                 metrics,
 		HealthProbeBindAddress:  opts.ProbeAddr,
 		LeaderElection:          opts.LeaderElection,
 		LeaderElectionID:        "llsd-controller.llamastack.io",
 		LeaderElectionNamespace: opts.LeaderElectionNamespace,
 		WebhookServer:           webhook.NewServer(webhook.Options{Host: opts.WebhookHost, Port: opts.WebhookPort, CertDir: opts.CertDir}),
-		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
+		Cache: cache.Options{DefaultNamespaces: namespaces, ByObject: map[client.Object]cache.ByObject{
 			&corev1.ConfigMap{}:     {Label: managed},
 			&appsv1.Deployment{}:    {Label: managed},
 			&corev1.Service{}:       {Label: managed},
@@ -94,7 +112,7 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	mgr.GetWebhookServer().Register("/convert", conversion.NewWebhookHandler(scheme))
+	mgr.GetWebhookServer().Register("/convert", limitBody(conversion.NewWebhookHandler(scheme), MaxConversionRequest))
 
 	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now}
 	if r.SecretRecheck == 0 {

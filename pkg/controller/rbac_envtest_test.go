@@ -16,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -58,7 +59,7 @@ func installRBAC(t *testing.T, files ...string) *rest.Config {
 				continue
 			}
 			require.NoError(t, yaml.UnmarshalStrict(doc, obj))
-			if meta.Kind == "Role" || meta.Kind == "RoleBinding" {
+			if (meta.Kind == "Role" || meta.Kind == "RoleBinding") && obj.GetNamespace() == "" {
 				obj.SetNamespace(controllerNamespace) // kustomize's namespace: llsd-system
 			}
 			require.NoError(t, k8sClient.Create(ctx, obj), "%s %s", meta.Kind, obj.GetName())
@@ -123,4 +124,47 @@ func TestInstallRBACIsEnough(t *testing.T) {
 	var d appsv1.Deployment
 	require.NoError(t, k8sClient.Get(ctx, types.NamespacedName{Namespace: ns, Name: "chat"}, &d))
 	assert.NotNil(t, d.Spec.Replicas, "the controller left the Deployment alone")
+}
+
+// The namespaced install (examples/install/namespaced) is enough for --namespaces=team-a: with
+// only team-a's Role, the controller writes the status of team-a's LLSDs, and it could not
+// read a Secret of any other namespace.
+func TestNamespacedRBACIsEnough(t *testing.T) {
+	requireAPIServer(t)
+	ctx := context.Background()
+	const watched = "team-a" // the namespace of namespaced/rbac.yaml
+	if err := k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: watched}}); err != nil {
+		require.True(t, client.IgnoreAlreadyExists(err) == nil, err)
+	}
+	sa := installRBAC(t, "namespaced/rbac.yaml")
+
+	mgr, err := controller.NewManager(sa, controller.Options{Namespaces: []string{watched},
+		MetricsAddr: "0", ProbeAddr: "0", WebhookHost: "127.0.0.1", WebhookPort: testenv.FreePort(t), CertDir: webhook.LocalServingCertDir,
+		SecretRecheck: 100 * time.Millisecond, Restartable: true,
+	})
+	require.NoError(t, err)
+	mctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(mctx) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+
+	llsd, objs := rendered(t, watched, stackYAML)
+	create(t, append([]client.Object{llsd}, objs...)...)
+	create(t, secret(watched, "vllm-creds", map[string]string{"token": "x"}), secret(watched, "pg", map[string]string{"url": "x"}))
+	t.Cleanup(func() {
+		for _, o := range append([]client.Object{llsd}, objs...) {
+			_ = k8sClient.Delete(context.Background(), o)
+		}
+	})
+	eventually(t, watched, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+		hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionTrue, controller.ReasonConfigGenerationSucceeded)
+		hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionTrue, controller.ReasonAllSecretsFound)
+	})
+
+	other := namespace(t)
+	create(t, secret(other, "elsewhere", map[string]string{"token": "x"}))
+	asSA, err := client.New(sa, client.Options{Scheme: controller.Scheme()})
+	require.NoError(t, err)
+	err = asSA.Get(ctx, types.NamespacedName{Namespace: other, Name: "elsewhere"}, &corev1.Secret{})
+	assert.True(t, apierrors.IsForbidden(err), "a Secret outside the watched namespaces is forbidden, got %v", err)
 }

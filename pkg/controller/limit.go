@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package controller
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+)
+
+// MaxConversionRequest is the largest ConversionReview the webhook reads (4 MiB): the API
+// server sends one object at a time, and an object is at most 1.5 MiB in etcd. A larger body
+// is refused before it is decoded, so that no client can make the controller run out of
+// memory and leave v1alpha1 requests without their webhook.
+const MaxConversionRequest = 4 << 20
+
+// limitBody answers 413 to a request whose body is larger than limit, without reading more
+// than limit+1 bytes of it.
+func limitBody(next http.Handler, limit int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > limit {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+		if err != nil {
+			http.Error(w, "reading the request body failed", http.StatusBadRequest)
+			return
+		}
+		if int64(len(body)) > limit {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
