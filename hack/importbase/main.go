@@ -14,26 +14,25 @@ import (
 
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/pkg/configyaml"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
-// sources maps each base config to its upstream file (llama-stack tag / file name).
-var sources = map[string]string{
-	"starter/0.6.yaml":       "v0.6.0/starter_config.yaml",
-	"starter/0.7.yaml":       "v0.7.1/starter_config.yaml",
-	"postgres-demo/0.6.yaml": "v0.6.0/postgres-demo_config.yaml",
-	"postgres-demo/0.7.yaml": "v0.7.1/postgres-demo_config.yaml",
-}
+// baseConfigs are the distributions with a base config of their own (the others reuse one).
+var baseConfigs = []string{"starter", "postgres-demo"}
 
 func main() {
-	for dest, src := range sources {
-		if err := importOne(dest, src); err != nil {
-			fmt.Fprintln(os.Stderr, "importbase:", err)
-			os.Exit(1)
+	for _, p := range profile.All() {
+		for _, name := range baseConfigs {
+			dest := fmt.Sprintf("%s/%s.yaml", name, p.Version)
+			if err := importOne(p, dest, p.Upstream.Configs+"/"+name+"_config.yaml"); err != nil {
+				fmt.Fprintln(os.Stderr, "importbase:", err)
+				os.Exit(1)
+			}
 		}
 	}
 }
 
-func importOne(dest, src string) error {
+func importOne(p *profile.Profile, dest, src string) error {
 	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", src))
 	if err != nil {
 		return err
@@ -49,8 +48,8 @@ func importOne(dest, src string) error {
 	if err != nil {
 		return err
 	}
-	header := fmt.Sprintf("# llama-stack %s, semantically equal to the distribution config the image ships\n"+
-		"# (llama-stack %s), without the dead registered_resources.vector_dbs key.\n", dest, src)
+	header := fmt.Sprintf("# %s %s, semantically equal to the distribution config the image ships\n"+
+		"# (%s %s), without the dead registered_resources.vector_dbs key.\n", p.Product, dest, p.Product, src)
 	path := filepath.Join("distributions", dest)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

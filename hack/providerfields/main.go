@@ -21,18 +21,11 @@ import (
 	"github.com/llamastack/llsd/pkg/profile"
 )
 
-// sources maps each server version to its provider field list.
-var sources = map[string]string{
-	"0.6": "provider-config-fields-v0.6.0.txt",
-	"0.7": "provider-config-fields-v0.7.1.txt",
-	"0.8": "provider-config-fields-HEAD.txt",
-}
-
 func main() {
-	for version, src := range sources {
-		out, err := generate(version, src)
+	for _, p := range profile.All() {
+		out, err := generate(p.Upstream.ProviderFields)
 		if err == nil {
-			err = os.WriteFile(filepath.Join("pkg", "profile", "providers", version+".json"), out, 0o644)
+			err = os.WriteFile(filepath.Join("pkg", "profile", "providers", string(p.Version)+".json"), out, 0o644)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "providerfields:", err)
@@ -42,7 +35,7 @@ func main() {
 }
 
 // generate reads one field list and returns the catalog file's bytes.
-func generate(version, src string) ([]byte, error) {
+func generate(src string) ([]byte, error) {
 	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "provider-fields", src))
 	if err != nil {
 		return nil, err

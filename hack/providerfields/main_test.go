@@ -12,16 +12,17 @@ import (
 
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // The checked-in catalogs are what the generator writes from the servers' field lists.
 func TestCatalogsAreGenerated(t *testing.T) {
 	testenv.Need(t, servercheck.MissingShared())
-	for version, src := range sources {
-		want, err := generate(version, src)
+	for _, p := range profile.All() {
+		want, err := generate(p.Upstream.ProviderFields)
 		require.NoError(t, err)
-		got, err := os.ReadFile(filepath.Join("..", "..", "pkg", "profile", "providers", version+".json"))
+		got, err := os.ReadFile(filepath.Join("..", "..", "pkg", "profile", "providers", string(p.Version)+".json"))
 		require.NoError(t, err)
-		assert.Equal(t, string(want), string(got), "pkg/profile/providers/%s.json is stale: run go run ./hack/providerfields", version)
+		assert.Equal(t, string(want), string(got), "pkg/profile/providers/%s.json is stale: run go run ./hack/providerfields", p.Version)
 	}
 }

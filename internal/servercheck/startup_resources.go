@@ -46,6 +46,11 @@ func (s *startup) register(kind, api, path string, item map[string]any) {
 	if provider == "" || provider == "__disabled__" {
 		return // R1: skipped without a word, the upstream way to register a resource conditionally
 	}
+	if provider == "all" && s.version != "0.6" && s.version != "0.7" {
+		// 0.8 (stack.py register_resources): a model is registered as an unprefixed alias on the
+		// first inference provider, and any failure is only a warning; other kinds are skipped.
+		return
+	}
 	if s.enabled[api][provider] == nil {
 		s.fail("R2", path+".provider_id", "Provider `%s` not found", provider)
 		return
@@ -64,10 +69,10 @@ func (s *startup) register(kind, api, path string, item map[string]any) {
 	}
 }
 
-// registerModel: R3, the identifier is provider_id/provider_model_id, and an embedding model
-// needs its dimension. The same identifier registered twice with other fields conflicts (X1).
+// registerModel: R3, the identifier is provider_id/provider_model_id (provider_id/model_id
+// from 0.8), and an embedding model needs its dimension. The same identifier registered twice with other fields conflicts (X1).
 func (s *startup) registerModel(path, provider string, item map[string]any) {
-	id := modelIdentifier(provider, item)
+	id := s.modelIdentifier(provider, item)
 	if modelType(item) == "embedding" {
 		if md, _ := item["metadata"].(map[string]any); md["embedding_dimension"] == nil {
 			s.fail("R3", path, "Embedding model must have an embedding dimension in its metadata")
@@ -79,17 +84,26 @@ func (s *startup) registerModel(path, provider string, item map[string]any) {
 	s.models[id] = item
 }
 
-func modelIdentifier(provider string, item map[string]any) string {
-	name, _ := item["provider_model_id"].(string)
-	if name == "" {
-		name, _ = item["model_id"].(string)
+// modelIdentifier: routing_tables/models.py register_model. Until 0.7 the identifier is
+// provider_id/provider_model_id; from 0.8 it is provider_id/model_id, or model_id when it
+// already starts with provider_id/.
+func (s *startup) modelIdentifier(provider string, item map[string]any) string {
+	if s.version == "0.6" || s.version == "0.7" {
+		return provider + "/" + modelName(item)
 	}
-	return provider + "/" + name
+	id, _ := item["model_id"].(string)
+	if strings.HasPrefix(id, provider+"/") {
+		return id
+	}
+	return provider + "/" + id
 }
 
-// modelName is the model's name at its provider.
+// modelName is the model's name at its provider: provider_model_id, else model_id.
 func modelName(item map[string]any) string {
-	_, name, _ := strings.Cut(modelIdentifier("", item), "/")
+	if name, _ := item["provider_model_id"].(string); name != "" {
+		return name
+	}
+	name, _ := item["model_id"].(string)
 	return name
 }
 
@@ -161,7 +175,7 @@ func (s *startup) checkOllamaModels() {
 		if s.providerType("inference", provider) == "remote::ollama" {
 			s.network("N2", fmt.Sprintf("registered_resources.models[%d]", i), modelName(item),
 				"registering %s asks Ollama for the model: the start fails when Ollama is down or the model is not pulled",
-				modelIdentifier(provider, item))
+				s.modelIdentifier(provider, item))
 		}
 	}
 }

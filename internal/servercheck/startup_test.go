@@ -214,3 +214,43 @@ func registered(cfg map[string]any) map[string]any {
 	}
 	return rr
 }
+
+// What changed at OGX 0.8 (src/ogx/core at main): a model's identifier is provider_id/model_id,
+// provider_id: all registers an unprefixed alias (never failing the start), the port comes
+// from OGX_PORT, and the upstream starter starts with nothing set.
+func TestStartupOn08(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	cfg := func(models ...any) map[string]any {
+		return map[string]any{
+			"distro_name": "gen",
+			"providers": map[string]any{"inference": []any{
+				map[string]any{"provider_id": "sentence-transformers", "provider_type": "inline::sentence-transformers"}}},
+			"registered_resources": map[string]any{"models": models},
+			"vector_stores":        map[string]any{"default_embedding_model": map[string]any{"provider_id": "sentence-transformers", "model_id": "embed"}},
+			"storage": map[string]any{"backends": map[string]any{
+				"kv_default":  map[string]any{"type": "kv_sqlite", "db_path": "/.ogx/kvstore.db"},
+				"sql_default": map[string]any{"type": "sql_sqlite", "db_path": "/.ogx/sql_store.db"},
+			}},
+		}
+	}
+	embed := map[string]any{"model_id": "embed", "provider_id": "sentence-transformers", "model_type": "embedding",
+		"provider_model_id": "nomic-ai/nomic-embed-text-v1.5", "metadata": map[string]any{"embedding_dimension": 768}}
+	alias := map[string]any{"model_id": "claude", "provider_id": "all", "provider_model_id": "auto"}
+	pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.ogx"}}
+
+	assert.Empty(t, rules(servercheck.Startup("0.8", cfg(embed), pod), false), "0.8 names the model sentence-transformers/embed")
+	assert.Equal(t, []string{"K2"}, rules(servercheck.Startup("0.7", cfg(embed), pod), false),
+		"0.7 names it by the provider's name, sentence-transformers/nomic-ai/nomic-embed-text-v1.5")
+	assert.Empty(t, rules(servercheck.Startup("0.8", cfg(embed, alias), pod), false), "provider_id: all never stops the start")
+	assert.Equal(t, []string{"K2", "R2"}, rules(servercheck.Startup("0.7", cfg(embed, alias), pod), false), "0.7 has no provider all")
+
+	port := pod
+	port.Getenv = func(name string) string { return map[string]string{"OGX_PORT": "tcp://10.0.0.1:8321"}[name] }
+	assert.Equal(t, []string{"H1"}, rules(servercheck.Startup("0.8", cfg(embed), port), false), "0.8 reads OGX_PORT")
+
+	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", "v0.8.0", "starter_config.yaml"))
+	require.NoError(t, err)
+	starter, err := configyaml.UnmarshalMap(data)
+	require.NoError(t, err)
+	assert.Empty(t, rules(servercheck.Startup("0.8", starter, pod), false), "the upstream 0.8 starter starts")
+}

@@ -80,7 +80,7 @@ var requiredEnvRef = regexp.MustCompile(`\$\{env\.([A-Z0-9_]+)\}`)
 // unless spec.resources.models takes its place).
 func (g *generator) checkRequiredEnv() {
 	seen := map[string]bool{}
-	walkStrings(g.cfg, "", func(where, s string) {
+	configyaml.WalkStrings(g.cfg, func(at configyaml.Path, s string) {
 		for _, m := range requiredEnvRef.FindAllStringSubmatch(s, -1) {
 			name := m[1]
 			if seen[name] || strings.HasPrefix(name, "LLSD_") || g.overrideEnvSets(name) {
@@ -88,12 +88,13 @@ func (g *generator) checkRequiredEnv() {
 			}
 			seen[name] = true
 			fix := "set it in spec.workload.overrides.env"
-			if strings.HasPrefix(where, ".registered_resources.models") {
+			where := at.String()
+			if strings.HasPrefix(where, "registered_resources.models") {
 				fix += ", or list your models in spec.resources.models, which take the place of this one"
 			}
 			g.errs = append(g.errs, field.Required(field.NewPath("spec", "workload", "overrides", "env"), fmt.Sprintf(
 				"the distribution's config requires environment variable %s (at %s), and the server stops at start without it: %s",
-				name, strings.TrimPrefix(where, "."), fix)))
+				name, where, fix)))
 		}
 	})
 }

@@ -81,19 +81,3 @@ func (g *generator) overrideEnvSets(name string) bool {
 	}
 	return false
 }
-
-// walkStrings calls fn for every string value in the tree, in a fixed order.
-func walkStrings(v any, where string, fn func(string, string)) {
-	switch t := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(t)) {
-			walkStrings(t[k], where+"."+k, fn)
-		}
-	case []any:
-		for i, x := range t {
-			walkStrings(x, fmt.Sprintf("%s[%d]", where, i), fn)
-		}
-	case string:
-		fn(where, t)
-	}
-}

@@ -6,34 +6,34 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// disabledName maps spec.disabled's camelCase names to server API names, with the server
-// versions that have the API.
+// disabledName maps spec.disabled's camelCase names to server API names, with what their
+// history says to a user whose server version lacks the API (the profile knows which it has).
 var disabledName = map[v1alpha2.APIName]struct {
-	server   string
-	versions string
-	note     string
+	server string
+	note   string
 }{
-	"agents":         {"agents", "0.6", "it became responses in 0.7"},
-	"batches":        {"batches", "0.6 0.7", ""},
-	"datasetio":      {"datasetio", "0.6 0.7", ""},
-	"eval":           {"eval", "0.6 0.7", ""},
-	"fileProcessors": {"file_processors", "0.6 0.7", ""},
-	"files":          {"files", "0.6 0.7", ""},
-	"inference":      {"inference", "0.6 0.7", ""},
-	"postTraining":   {"post_training", "0.6", "removed in 0.7"},
-	"responses":      {"responses", "0.7", "0.6 calls it agents"},
-	"safety":         {"safety", "0.6 0.7", ""},
-	"scoring":        {"scoring", "0.6 0.7", ""},
-	"telemetry":      {"telemetry", "", "removed in 0.4; tracing is configured with OTEL_* variables"},
-	"toolRuntime":    {"tool_runtime", "0.6 0.7", ""},
-	"vectorIo":       {"vector_io", "0.6 0.7", ""},
+	"agents":         {"agents", "it became responses in 0.7"},
+	"batches":        {"batches", ""},
+	"datasetio":      {"datasetio", "removed in 0.8"},
+	"eval":           {"eval", "removed in 0.8"},
+	"fileProcessors": {"file_processors", ""},
+	"files":          {"files", ""},
+	"inference":      {"inference", ""},
+	"interactions":   {"interactions", "added in 0.8"},
+	"messages":       {"messages", "added in 0.8"},
+	"postTraining":   {"post_training", "removed in 0.7"},
+	"responses":      {"responses", "0.6 calls it agents"},
+	"safety":         {"safety", ""},
+	"scoring":        {"scoring", "removed in 0.8"},
+	"telemetry":      {"telemetry", "removed in 0.4; tracing is configured with OTEL_* variables"},
+	"toolRuntime":    {"tool_runtime", ""},
+	"vectorIo":       {"vector_io", ""},
 }
 
 // resourceAPI says which API's providers each registered_resources list points at.
@@ -55,8 +55,8 @@ func (g *generator) applyDisabled() {
 	for i, name := range g.spec.Disabled {
 		path := field.NewPath("spec", "disabled").Index(i)
 		d, ok := disabledName[name]
-		if !ok || !strings.Contains(d.versions, string(g.dist.Version)) {
-			g.warn(path, "llama-stack %s has no %s API (%s): nothing to disable", g.dist.Version, name, d.note)
+		if !ok || !g.prof.HasAPI(d.server) {
+			g.warn(path, "%s has no %s API (%s): nothing to disable", g.prof, name, d.note)
 			continue
 		}
 		removed[d.server] = i
@@ -120,6 +120,9 @@ func (g *generator) dropDanglingReferences() {
 func (g *generator) providerExists(api string, id any) bool {
 	if id == nil || api == "" {
 		return true
+	}
+	if api == "inference" && g.prof.AliasProviderID != "" && id == g.prof.AliasProviderID {
+		return len(enabledIDs(g.cfg, "inference")) > 0 // the alias lands on the first of them
 	}
 	for _, entry := range providerList(g.cfg, api) {
 		if entryID(entry["provider_id"]) == entryID(id) {

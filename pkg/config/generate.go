@@ -166,8 +166,8 @@ func (g *generator) warn(path *field.Path, format string, args ...any) {
 func (g *generator) rejectUnsupported() {
 	if g.spec.Providers != nil && len(g.spec.Providers.Telemetry) > 0 {
 		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "providers", "telemetry"), g.spec.Providers.Telemetry[0].Provider,
-			fmt.Sprintf("llama-stack %s has no telemetry API (removed in 0.4): tracing and metrics are configured with "+
-				"OTEL_* environment variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT in spec.workload.overrides.env", g.dist.Version)))
+			fmt.Sprintf("%s has no telemetry API (removed in 0.4): tracing and metrics are configured with "+
+				"OTEL_* environment variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT in spec.workload.overrides.env", g.prof)))
 	}
 	if g.spec.ExternalProviders != nil && len(g.spec.ExternalProviders.Inference) > 0 {
 		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "externalProviders", "inference").Index(0),

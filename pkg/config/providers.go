@@ -134,8 +134,8 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 		names[i] = f.Name
 	}
 	unknown := func(p *field.Path, key string) {
-		g.errs = append(g.errs, field.Invalid(p, key, fmt.Sprintf("%s has no config key %s in llama-stack %s%s: its keys are %s",
-			providerType, key, g.dist.Version, suggest.DidYouMean(key, names), strings.Join(names, ", "))))
+		g.errs = append(g.errs, field.Invalid(p, key, fmt.Sprintf("%s has no config key %s in %s%s: its keys are %s",
+			providerType, key, g.prof, suggest.DidYouMean(key, names), strings.Join(names, ", "))))
 	}
 	for _, key := range slices.Sorted(maps.Keys(settings)) {
 		i := slices.Index(names, key)
@@ -170,16 +170,16 @@ func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.
 		}
 		if !g.shipped[api][t] {
 			g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
-				"%s is not installed in the %s image (llama-stack %s installs only the providers of its distribution's "+
+				"%s is not installed in the %s image (%s installs only the providers of its distribution's "+
 					"config): use one of %s, or build an image that includes %s and set spec.overrideConfig",
-				t, g.imageName(), g.dist.Version, strings.Join(g.shippedNames(api), ", "), t)))
+				t, g.imageName(), g.prof, strings.Join(g.shippedNames(api), ", "), t)))
 			return "", false
 		}
 		return t, true
 	}
 	g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
-		"llama-stack %s has no %s provider %q: use one of %s (or an explicit remote::NAME / inline::NAME)",
-		g.dist.Version, api, name, strings.Join(g.shippedNames(api), ", "))))
+		"%s has no %s provider %q: use one of %s (or an explicit remote::NAME / inline::NAME)",
+		g.prof, api, name, strings.Join(g.shippedNames(api), ", "))))
 	return "", false
 }
 

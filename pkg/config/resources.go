@@ -26,9 +26,10 @@ func (g *generator) applyModels() {
 	g.dropModelSlots()
 	for i, m := range g.spec.Resources.Models {
 		path := resourcesPath.Child("models").Index(i)
-		if m.ModelType == "rerank" && g.dist.Version == "0.6" {
-			g.errs = append(g.errs, field.Invalid(path.Child("modelType"), m.ModelType,
-				"rerank models need llama-stack 0.7 or newer: use llm or embedding, or a 0.7 image"))
+		if m.ModelType != "" && !slices.Contains(g.prof.ModelTypes, m.ModelType) {
+			g.errs = append(g.errs, field.Invalid(path.Child("modelType"), m.ModelType, fmt.Sprintf(
+				"%s has no %s models: use %s, or an image of a newer server version",
+				g.prof, m.ModelType, strings.Join(g.prof.ModelTypes, " or "))))
 			continue
 		}
 		provider, ok := g.modelProvider(m, path)
@@ -221,8 +222,8 @@ func (g *generator) shieldModel(shield string, path *field.Path) (string, *field
 	items, _ := mapAt(g.cfg, "registered_resources")["models"].([]any)
 	for _, item := range items {
 		entry, _ := item.(map[string]any)
-		if isLiteral(entry["provider_id"]) && (entry["model_id"] == shield || modelIdentifier(entry) == shield) {
-			return modelIdentifier(entry), nil
+		if isLiteral(entry["provider_id"]) && (entry["model_id"] == shield || g.modelIdentifier(entry) == shield) {
+			return g.modelIdentifier(entry), nil
 		}
 	}
 	provider, err := g.defaultProvider("inference", func(t string) bool { return servesModel(t, "llm") }, path,
@@ -236,16 +237,24 @@ func (g *generator) shieldModel(shield string, path *field.Path) (string, *field
 	}
 	entry := map[string]any{"model_id": shield, "provider_id": provider, "metadata": map[string]any{}}
 	g.register("models", "model_id", entry)
-	return modelIdentifier(entry), nil
+	return g.modelIdentifier(entry), nil
 }
 
-// modelIdentifier is the id the server gives a registered model: provider_id/provider_model_id.
-func modelIdentifier(entry map[string]any) string {
+// modelIdentifier is the id the server gives a registered model (profile.ModelIdentifier).
+func (g *generator) modelIdentifier(entry map[string]any) string {
+	provider, _ := entry["provider_id"].(string)
+	id, _ := entry["model_id"].(string)
 	name, _ := entry["provider_model_id"].(string)
-	if name == "" {
-		name, _ = entry["model_id"].(string)
+	return g.prof.ModelIdentifier(provider, id, name)
+}
+
+// providerModelName is a registered model's name at its provider.
+func providerModelName(entry map[string]any) string {
+	if name, _ := entry["provider_model_id"].(string); name != "" {
+		return name
 	}
-	return fmt.Sprintf("%v/%s", entry["provider_id"], name)
+	name, _ := entry["model_id"].(string)
+	return name
 }
 
 // fixDefaultShield makes safety.default_shield_id name a shield the server registers (the
@@ -301,7 +310,7 @@ func (g *generator) warnOllamaModels() {
 		if g.providerType("inference", provider) != "remote::ollama" {
 			continue
 		}
-		name := strings.TrimPrefix(modelIdentifier(entry), provider+"/")
+		name := providerModelName(entry)
 		advice := ""
 		if !strings.Contains(name, ":") {
 			advice = fmt.Sprintf(" Name the tag too (%s:latest): Ollama stores it so, and a restart would find the model conflicting.", name)

@@ -10,8 +10,8 @@ const (
 	TLSDir = "/etc/llama-stack/tls"
 )
 
-// applyServer writes the server block: port and workers when the spec sets them, and the
-// certificate files when TLS is enabled. caBundle is outbound trust (SSL_CERT_FILE), not
+// applyServer writes the server block: port and workers when the spec sets them (with the
+// host several workers need on 0.6), and the certificate files when TLS is enabled. caBundle is outbound trust (SSL_CERT_FILE), not
 // server.tls_cafile, which would demand client certificates.
 func (g *generator) applyServer() {
 	server := ensureMap(g.cfg, "server")
@@ -20,6 +20,9 @@ func (g *generator) applyServer() {
 	}
 	if w := g.spec.Workload; w != nil && w.Workers != nil {
 		server["workers"] = int64(*w.Workers)
+		if *w.Workers > 1 && g.prof.MultiWorkerHost != "" && server["host"] == nil {
+			server["host"] = g.prof.MultiWorkerHost
+		}
 	}
 	if tls := g.spec.Networking.GetTLS(); tls != nil && tls.Enabled {
 		server["tls_certfile"] = TLSDir + "/tls.crt"

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
 // Environment variables of the storage backends. The connection string and the redis
@@ -141,21 +142,26 @@ func (g *generator) backendName(family string) string {
 	return family + "default"
 }
 
-var stateDirDefault = regexp.MustCompile(`\$\{env\.([A-Z0-9_]+):=~/\.llama(/[^}]*)?\}`)
+// stateDirDefault matches ${env.X:=<state dir>/...} (X, the rest of the path).
+func stateDirDefault(stateDir string) *regexp.Regexp {
+	return regexp.MustCompile(`\$\{env\.([A-Z0-9_]+):=` + regexp.QuoteMeta(stateDir) + `(/[^}]*)?\}`)
+}
 
 // applyStatePaths moves the files the server writes under its state directory (~/.llama,
-// /.llama for the image's user) onto workload.storage's volume when it is mounted elsewhere:
-// each ${env.X:=~/.llama/...} default gets X=<mountPath>/... in the pod (SQLITE_STORE_DIR,
-// FILES_STORAGE_DIR, MILVUS_DB_PATH, ...), unless spec.workload.overrides.env sets X.
+// /.llama for the image's user; ~/.ogx from 0.8) onto workload.storage's volume when it is
+// mounted elsewhere: each ${env.X:=~/.llama/...} default gets X=<mountPath>/... in the pod
+// (SQLITE_STORE_DIR, FILES_STORAGE_DIR, MILVUS_DB_PATH, ...), unless
+// spec.workload.overrides.env sets X.
 func (g *generator) applyStatePaths() {
 	w := g.spec.Workload
-	if w == nil || w.Storage == nil || w.Storage.MountPath == "" || w.Storage.MountPath == v1alpha2.DefaultMountPath {
+	if w == nil || w.Storage == nil || w.Storage.MountPath == "" || w.Storage.MountPath == g.prof.StateDir {
 		return
 	}
 	mount := strings.TrimSuffix(w.Storage.MountPath, "/")
 	path := field.NewPath("spec", "workload", "storage", "mountPath")
-	walkStrings(g.cfg, "", func(_, s string) {
-		for _, m := range stateDirDefault.FindAllStringSubmatch(s, -1) {
+	pattern := stateDirDefault(g.prof.HomeStateDir())
+	configyaml.WalkStrings(g.cfg, func(_ configyaml.Path, s string) {
+		for _, m := range pattern.FindAllStringSubmatch(s, -1) {
 			if _, set := g.env[m[1]]; !set && !g.overrideEnvSets(m[1]) {
 				g.addValue(m[1], mount+m[2], path)
 			}
@@ -170,7 +176,7 @@ func (g *generator) sqliteDir() string {
 	if distro == "" {
 		distro = "llsd"
 	}
-	return "${env.SQLITE_STORE_DIR:=~/.llama/distributions/" + distro + "}"
+	return "${env.SQLITE_STORE_DIR:=" + g.prof.HomeStateDir() + "/distributions/" + distro + "}"
 }
 
 var errRedisCredentials = fmt.Errorf("the endpoint must not hold credentials (it is stored in a ConfigMap in clear): use storage.kv.password")

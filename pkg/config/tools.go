@@ -11,27 +11,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// toolGroup is a built-in tool group and the tool_runtime providers that serve it.
-type toolGroup struct {
-	// id is the toolgroup_id per server version.
-	id map[string]string
-	// types serve the group, preferred first.
-	types []string
-}
-
-var toolGroups = map[string]toolGroup{
-	"websearch": {
-		id:    map[string]string{"0.6": "builtin::websearch", "0.7": "builtin::websearch"},
-		types: []string{"remote::tavily-search", "remote::brave-search", "remote::bing-search"},
-	},
-	"rag": {
-		id:    map[string]string{"0.6": "builtin::rag", "0.7": "builtin::file_search"},
-		types: []string{"inline::rag-runtime", "inline::file-search"},
-	},
-	"wolfram_alpha": {
-		id:    map[string]string{"0.6": "builtin::wolfram_alpha", "0.7": "builtin::wolfram_alpha"},
-		types: []string{"remote::wolfram-alpha"},
-	},
+// toolGroups are the built-in tool groups, each with the tool_runtime provider types that
+// serve it, preferred first.
+var toolGroups = map[string][]string{
+	"websearch":     {"remote::tavily-search", "remote::brave-search", "remote::bing-search"},
+	"rag":           {"inline::rag-runtime", "inline::file-search"},
+	"wolfram_alpha": {"remote::wolfram-alpha"},
 }
 
 // toolAliases maps the names users write to toolGroups keys (rag became file_search in 0.7).
@@ -41,9 +26,10 @@ var toolAliases = map[string]string{
 	"wolfram_alpha": "wolfram_alpha", "wolfram-alpha": "wolfram_alpha",
 }
 
-// applyTools makes each spec tool usable. 0.6 registers tool groups explicitly; 0.7
-// registers built-in groups itself from its tool_runtime providers (and drops
-// registered_resources.tool_groups), so there a tool means "have a provider that serves it".
+// applyTools makes each spec tool usable. 0.6 registers tool groups explicitly (the
+// profile's ToolGroups); from 0.7 the server registers built-in groups itself from its
+// tool_runtime providers (and drops registered_resources.tool_groups), so there a tool means
+// "have a provider that serves it".
 func (g *generator) applyTools() {
 	if g.spec.Resources == nil {
 		return
@@ -60,10 +46,8 @@ func (g *generator) applyTools() {
 		if !ok {
 			continue
 		}
-		if g.dist.Version == "0.6" {
-			g.register("tool_groups", "toolgroup_id", map[string]any{
-				"toolgroup_id": group.id["0.6"], "provider_id": provider,
-			})
+		if id, ok := g.prof.ToolGroups[key]; ok {
+			g.register("tool_groups", "toolgroup_id", map[string]any{"toolgroup_id": id, "provider_id": provider})
 		}
 	}
 }
@@ -71,10 +55,10 @@ func (g *generator) applyTools() {
 // toolProvider finds the provider serving a group: spec.providers.toolRuntime first, then
 // the distribution's enabled providers, then one the distribution enables only with an
 // environment variable (which is then enabled unconditionally, its config kept).
-func (g *generator) toolProvider(name string, group toolGroup, path *field.Path) (string, bool) {
+func (g *generator) toolProvider(name string, types []string, path *field.Path) (string, bool) {
 	serves := func(entry map[string]any) bool {
 		t, _ := entry["provider_type"].(string)
-		return slices.Contains(group.types, t)
+		return slices.Contains(types, t)
 	}
 	entries := providerList(g.cfg, "tool_runtime")
 	for _, id := range g.crIDs["tool_runtime"] {
@@ -97,6 +81,6 @@ func (g *generator) toolProvider(name string, group toolGroup, path *field.Path)
 	}
 	g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
 		"tool %s requires at least one tool_runtime provider to be configured (%s), and the %s image has none: "+
-			"use an image that includes one, or remove the tool", name, strings.Join(group.types, " or "), g.imageName())))
+			"use an image that includes one, or remove the tool", name, strings.Join(types, " or "), g.imageName())))
 	return "", false
 }

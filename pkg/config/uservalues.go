@@ -4,13 +4,14 @@ package config
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
 // envReference matches the server's ${env.NAME...} substitution. The server replaces it
@@ -55,8 +56,9 @@ func (g *generator) checkUserValues() {
 		for i, p := range list.Providers {
 			path := field.NewPath("spec", "providers", string(list.Name)).Index(i)
 			check(path.Child("endpoint"), p.Endpoint, false)
-			walkSettings(g.settings(p, path.Child("settings")), path.Child("settings"), func(at *field.Path, s string) {
-				check(at, s, true)
+			settings := path.Child("settings")
+			configyaml.WalkStrings(g.settings(p, settings), func(at configyaml.Path, s string) {
+				check(fieldPath(settings, at), s, true)
 			})
 		}
 	}
@@ -75,18 +77,14 @@ func (g *generator) plainOverride(name string) bool {
 	})
 }
 
-// walkSettings calls fn for every string in decoded settings, with its path.
-func walkSettings(v any, path *field.Path, fn func(*field.Path, string)) {
-	switch t := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(t)) {
-			walkSettings(t[k], path.Key(k), fn)
+// fieldPath is the spec field of a value at path inside the field base (settings[a][0]).
+func fieldPath(base *field.Path, path configyaml.Path) *field.Path {
+	for _, step := range path {
+		if i, ok := step.(int); ok {
+			base = base.Index(i)
+		} else {
+			base = base.Key(step.(string))
 		}
-	case []any:
-		for i, x := range t {
-			walkSettings(x, path.Index(i), fn)
-		}
-	case string:
-		fn(path, t)
 	}
+	return base
 }

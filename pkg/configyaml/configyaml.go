@@ -223,20 +223,4 @@ func ResolvesToNonString(s string) bool {
 }
 
 // DeepCopy copies a plain tree, so a base config can be changed without touching the cache.
-func DeepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = DeepCopy(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = DeepCopy(x)
-		}
-		return out
-	}
-	return v
-}
+func DeepCopy(v any) any { return MapStrings(v, func(s string) string { return s }) }

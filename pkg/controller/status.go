@@ -99,7 +99,7 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 	if st.Version.OperatorVersion != obj.Status.Version.OperatorVersion || st.Version.LlamaStackServerVersion != obj.Status.Version.LlamaStackServerVersion {
 		st.Version.LastUpdated = o.Now
 	}
-	st.DistributionConfig = v1alpha2.DistributionConfig{ActiveDistribution: obj.Spec.Distribution.Name, AvailableDistributions: catalogImages()}
+	st.DistributionConfig = v1alpha2.DistributionConfig{ActiveDistribution: obj.Spec.Distribution.Name, AvailableDistributions: distribution.Images()}
 	if st.DistributionConfig.ActiveDistribution == "" {
 		st.DistributionConfig.ActiveDistribution = "custom"
 	}
@@ -285,16 +285,3 @@ func short(hash string) string {
 }
 
 // catalogImages maps the catalog's names to images (v1alpha1's availableDistributions).
-func catalogImages() map[string]string {
-	entries, err := distribution.Catalog()
-	if err != nil {
-		return nil
-	}
-	out := map[string]string{}
-	for name, e := range entries {
-		if e.Removed == "" {
-			out[name] = e.Image
-		}
-	}
-	return out
-}

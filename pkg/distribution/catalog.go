@@ -17,18 +17,19 @@ import (
 	"github.com/llamastack/llsd/pkg/profile"
 )
 
-// Entry is one distribution of distributions/distributions.json.
+// Entry is one distribution of distributions/distributions.json. Its image at a server
+// version is that version's profile's (profile.Profile.Image of its base config's name).
 type Entry struct {
-	// Image is the pinned image of the distribution; its tag is the server version.
-	Image string `json:"image,omitempty"`
-	// BaseConfig names the base config directory when it is not the distribution's name.
+	// BaseConfig names the base config and image when they are not the distribution's own
+	// (remote-vllm runs the starter image).
 	BaseConfig string `json:"baseConfig,omitempty"`
 	// EnableProviders are base provider ids enabled unconditionally (their ${env.X:+id}
 	// condition dropped).
 	EnableProviders []string `json:"enableProviders,omitempty"`
 	// AddProviders are provider entries per API that the image's own config lacks although
 	// its other providers need them (postgres-demo has no files provider, which responses and
-	// file-search depend on).
+	// file-search depend on). {stateDir} in a string is the server's state directory as its
+	// own defaults write it (~/.llama, ~/.ogx).
 	AddProviders map[string][]map[string]any `json:"addProviders,omitempty"`
 	// Removed, when set, explains why the distribution no longer exists and what to use.
 	Removed     string `json:"removed,omitempty"`
@@ -75,6 +76,23 @@ func Names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Images maps each deployable distribution to its catalog image at the default version.
+func Images() map[string]string {
+	entries, _ := Catalog()
+	out := map[string]string{}
+	for name, e := range entries {
+		if e.Removed == "" {
+			out[name] = defaultProfile().Image(e.baseName(name))
+		}
+	}
+	return out
+}
+
+func defaultProfile() *profile.Profile {
+	p, _ := profile.For(profile.Default)
+	return p
 }
 
 // embeddedBase returns a private copy of the embedded base config <name>/<version>.yaml,

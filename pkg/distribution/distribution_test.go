@@ -15,6 +15,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 func upstream(t *testing.T, file string) map[string]any {
@@ -29,22 +30,21 @@ func upstream(t *testing.T, file string) map[string]any {
 // it; the only difference allowed is the dead registered_resources.vector_dbs key.
 func TestEmbeddedBasesEqualUpstream(t *testing.T) {
 	testenv.Need(t, servercheck.MissingShared())
-	for _, tc := range []struct{ name, image, upstream string }{
-		{"starter", "docker.io/llamastack/distribution-starter:0.6.0", "v0.6.0/starter_config.yaml"},
-		{"starter", "docker.io/llamastack/distribution-starter:0.7.1", "v0.7.1/starter_config.yaml"},
-		{"postgres-demo", "docker.io/llamastack/distribution-postgres-demo:0.6.0", "v0.6.0/postgres-demo_config.yaml"},
-		{"postgres-demo", "docker.io/llamastack/distribution-postgres-demo:0.7.1", "v0.7.1/postgres-demo_config.yaml"},
-	} {
-		t.Run(tc.upstream, func(t *testing.T) {
-			d, err := distribution.Resolve(v1alpha2.DistributionSpec{Image: tc.image}, distribution.Options{})
-			require.Nil(t, err)
-			want := upstream(t, tc.upstream)
-			delete(want["registered_resources"].(map[string]any), "vector_dbs")
-			assert.Equal(t, want, d.Base)
-			// the strict schema accepts the base (it rejects vector_dbs, hence the drop)
-			getenv := servercheck.FixtureEnv(map[string]string{"INFERENCE_MODEL": "m"})
-			assert.NoError(t, servercheck.ValidateStrict(string(d.Version), d.Base, getenv))
-		})
+	for _, p := range profile.All() {
+		for _, name := range []string{"starter", "postgres-demo"} {
+			upstreamFile := p.Upstream.Configs + "/" + name + "_config.yaml"
+			t.Run(upstreamFile, func(t *testing.T) {
+				d, err := distribution.Resolve(v1alpha2.DistributionSpec{Image: p.Image(name)}, distribution.Options{})
+				require.Nil(t, err)
+				assert.Equal(t, p.Version, d.Version)
+				want := upstream(t, upstreamFile)
+				delete(want["registered_resources"].(map[string]any), "vector_dbs")
+				assert.Equal(t, want, d.Base)
+				// the strict schema accepts the base (it rejects vector_dbs, hence the drop)
+				getenv := servercheck.FixtureEnv(map[string]string{"INFERENCE_MODEL": "m"})
+				assert.NoError(t, servercheck.ValidateStrict(string(d.Version), d.Base, getenv))
+			})
+		}
 	}
 }
 
@@ -64,6 +64,14 @@ func TestResolveNamesAndVersions(t *testing.T) {
 		{"an override's tag selects the version", v1alpha2.DistributionSpec{Name: "postgres-demo"},
 			distribution.Options{ImageOverrides: map[string]string{"postgres-demo": "mirror.local:5000/pg-demo:v0.6.1-custom"}},
 			"mirror.local:5000/pg-demo:v0.6.1-custom", "0.6", "embedded postgres-demo/0.6.yaml"},
+		{"serverVersion picks the catalog image of that version: OGX 0.8", v1alpha2.DistributionSpec{Name: "starter", ServerVersion: "0.8"},
+			distribution.Options{}, "docker.io/ogxai/distribution-starter:0.8.0", "0.8", "embedded starter/0.8.yaml"},
+		{"... and of 0.6", v1alpha2.DistributionSpec{Name: "postgres-demo", ServerVersion: "0.6"},
+			distribution.Options{}, "docker.io/llamastack/distribution-postgres-demo:0.6.0", "0.6", "embedded postgres-demo/0.6.yaml"},
+		{"an OGX image is official", v1alpha2.DistributionSpec{Image: "docker.io/ogxai/distribution-postgres-demo:0.8.0"},
+			distribution.Options{}, "docker.io/ogxai/distribution-postgres-demo:0.8.0", "0.8", "embedded postgres-demo/0.8.yaml"},
+		{"... under OGX's other organisation too", v1alpha2.DistributionSpec{Image: "ghcr.io/ogx/distribution-starter:v0.8.2"},
+			distribution.Options{}, "ghcr.io/ogx/distribution-starter:v0.8.2", "0.8", "embedded starter/0.8.yaml"},
 		{"an official image in another registry is still official",
 			v1alpha2.DistributionSpec{Image: "quay.io/llamastack/distribution-starter:0.6.1"}, distribution.Options{},
 			"quay.io/llamastack/distribution-starter:0.6.1", "0.6", "embedded starter/0.6.yaml"},

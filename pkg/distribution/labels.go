@@ -24,23 +24,23 @@ type LabelReader interface {
 // image fails with what to do.
 func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
 	path, image := distributionPath.Child("image"), spec.Image
-	entry, hasEmbedded := officialEntry(image, entries)
+	entry, baseName, hasEmbedded := officialEntry(image, entries)
 	if spec.Name != "" {
 		var ferr *field.Error
-		if entry, image, ferr = lookup(spec.Name, entries, opts); ferr != nil {
+		if entry, image, ferr = lookup(spec, entries, opts); ferr != nil {
 			return nil, ferr
 		}
-		path, hasEmbedded = distributionPath.Child("name"), true
+		path, baseName, hasEmbedded = distributionPath.Child("name"), entry.baseName(spec.Name), true
 	}
 
 	labelled, err := opts.Labels.BaseConfig(image)
 	if err == nil {
-		return fromLabels(path, spec, entry, image, labelled)
+		return fromLabels(path, spec, entry, hasEmbedded, image, labelled)
 	}
 	if !hasEmbedded {
 		return nil, field.Invalid(path, image, err.Error())
 	}
-	r, ferr := fromEmbedded(path, spec, entry, image)
+	r, ferr := fromEmbedded(path, spec, entry, baseName, image)
 	if ferr != nil {
 		return nil, field.Invalid(path, image, fmt.Sprintf("%v; and no embedded config fits: %s", err, ferr.Detail))
 	}
@@ -57,7 +57,7 @@ func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry,
 // label, else spec.distribution.serverVersion, else the tag of a catalog or official image
 // (a custom image's tag such as 1.0 or 2026.04 says nothing about the server), else the
 // config's structure.
-func fromLabels(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, image string, l *oci.BaseConfig) (*Resolved, *field.Error) {
+func fromLabels(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, official bool, image string, l *oci.BaseConfig) (*Resolved, *field.Error) {
 	base, err := configyaml.UnmarshalMap(l.Config)
 	if err != nil {
 		return nil, field.Invalid(path, image, fmt.Sprintf("the config in %s is not a YAML mapping: %v: relabel the image with `llsd label-image`", l.Source, err))
@@ -70,7 +70,7 @@ func fromLabels(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, i
 	if conflict != "" {
 		return nil, field.Invalid(path, image, conflict)
 	}
-	if tag := ImageTag(image); v == "" && entry.Image != "" {
+	if tag := ImageTag(image); v == "" && official {
 		if tv, ok := VersionFromTag(tag); ok {
 			v, source = tv, fmt.Sprintf("image tag %q", tag)
 		}

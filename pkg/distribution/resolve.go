@@ -3,6 +3,7 @@
 package distribution
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/profile"
 )
 
@@ -72,16 +74,17 @@ func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Er
 }
 
 func resolveName(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
-	entry, image, err := lookup(spec.Name, entries, opts)
+	entry, image, err := lookup(spec, entries, opts)
 	if err != nil {
 		return nil, err
 	}
-	return fromEmbedded(distributionPath.Child("name"), spec, entry, image)
+	return fromEmbedded(distributionPath.Child("name"), spec, entry, entry.baseName(spec.Name), image)
 }
 
-// lookup finds a deployable catalog entry and its image (the override when there is one).
-func lookup(name string, entries map[string]Entry, opts Options) (Entry, string, *field.Error) {
-	path := distributionPath.Child("name")
+// lookup finds a deployable catalog entry and its image: the override when there is one,
+// else the catalog image of spec.distribution.serverVersion (profile.Default when unset).
+func lookup(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (Entry, string, *field.Error) {
+	path, name := distributionPath.Child("name"), spec.Name
 	entry, ok := entries[name]
 	if !ok {
 		return Entry{}, "", field.Invalid(path, name, fmt.Sprintf("unknown distribution: use one of %s, or set distribution.image",
@@ -93,43 +96,70 @@ func lookup(name string, entries map[string]Entry, opts Options) (Entry, string,
 	if override, ok := opts.ImageOverrides[name]; ok {
 		return entry, override, nil
 	}
-	return entry, entry.Image, nil
+	v := cmp.Or(Version(spec.ServerVersion), profile.Default)
+	prof, ok := profile.For(v)
+	if !ok {
+		return Entry{}, "", field.Invalid(distributionPath.Child("serverVersion"), spec.ServerVersion,
+			UnsupportedError(v, "spec.distribution.serverVersion"))
+	}
+	return entry, prof.Image(entry.baseName(name)), nil
 }
 
-// resolveImage accepts an official distribution image (llamastack/distribution-<name>) at a
-// tagged version; anything else needs a base config from elsewhere.
+// resolveImage accepts an official distribution image (llamastack/distribution-<name>,
+// ogxai/distribution-<name>) at a tagged version; anything else needs a base config from
+// elsewhere.
 func resolveImage(spec v1alpha2.DistributionSpec, entries map[string]Entry) (*Resolved, *field.Error) {
 	path, image := distributionPath.Child("image"), spec.Image
-	if entry, ok := officialEntry(image, entries); ok {
-		return fromEmbedded(path, spec, entry, image)
+	if entry, name, ok := officialEntry(image, entries); ok {
+		return fromEmbedded(path, spec, entry, name, image)
 	}
 	return nil, field.Invalid(path, image, "llsd has no base config.yaml for this image (only the official "+
-		"llamastack/distribution-{"+strings.Join(officialNames(entries), ",")+"} images are built in): "+
+		officialImages(entries)+" images are built in): "+
 		"use distribution.name, label the image (`llsd label-image`) and render with RenderOptions spec.registry.enabled: true, "+
 		"or set spec.overrideConfig.configMapName to a ConfigMap with a complete config.yaml")
 }
 
-// officialEntry finds the catalog entry whose image repository image is in.
-func officialEntry(image string, entries map[string]Entry) (Entry, bool) {
+// officialEntry finds the catalog entry of an official image, in any registry: one of a
+// profile's image repositories followed by a distribution name with a base config.
+func officialEntry(image string, entries map[string]Entry) (Entry, string, bool) {
 	repo := imageRepository(image)
-	for _, name := range slices.Sorted(maps.Keys(entries)) {
-		entry := entries[name]
-		if entry.Removed == "" && entry.BaseConfig == "" && imageRepository(entry.Image) == repo {
-			return entry, true
+	for _, prefix := range officialRepositories() {
+		name, ok := strings.CutPrefix(repo, prefix)
+		if entry, found := entries[name]; ok && found && entry.Removed == "" && entry.BaseConfig == "" {
+			return entry, name, true
 		}
 	}
-	return Entry{}, false
+	return Entry{}, "", false
+}
+
+// officialRepositories are the image repositories of every profile, without registry host
+// and distribution name: llamastack/distribution-, ogxai/distribution-, ...
+func officialRepositories() []string {
+	var repos []string
+	for _, p := range profile.All() {
+		for _, r := range p.ImageRepositories {
+			repos = append(repos, imageRepository(r))
+		}
+	}
+	slices.Sort(repos)
+	return slices.Compact(repos)
+}
+
+// officialImages describes the official images for messages:
+// {llamastack,ogx,ogxai}/distribution-{postgres-demo,starter}.
+func officialImages(entries map[string]Entry) string {
+	var owners []string
+	for _, r := range officialRepositories() {
+		owners = append(owners, strings.TrimSuffix(r, "/distribution-"))
+	}
+	return "{" + strings.Join(owners, ",") + "}/distribution-{" + strings.Join(officialNames(entries), ",") + "}"
 }
 
 // fromEmbedded resolves a catalog distribution, or an official image, with llsd's embedded
 // base config. The version is the image tag's (the catalog image's, or the mirror's that
 // imageOverrides names), else spec.distribution.serverVersion.
-func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, image string) (*Resolved, *field.Error) {
+func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, baseName, image string) (*Resolved, *field.Error) {
 	name := spec.Name
-	baseName := entry.baseName(name)
-	if name == "" {
-		baseName = strings.TrimPrefix(imageRepository(entry.Image), "llamastack/distribution-")
-	}
 	tag := ImageTag(image)
 	var evidence []versionEvidence
 	if v, ok := VersionFromTag(tag); ok {
@@ -142,7 +172,7 @@ func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry,
 	if v == "" {
 		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of image %q from its tag %q: "+
 			"use a version tag such as %s (a digest may follow: :0.7.1@sha256:...), or set spec.distribution.serverVersion",
-			image, tag, ImageTag(entry.Image)))
+			image, tag, ImageTag(defaultProfile().Image(baseName))))
 	}
 	if _, ok := profile.For(v); !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
@@ -171,8 +201,24 @@ func newResolved(name, image string, entry Entry, v Version, versionSource strin
 		BaseSource:      baseSource,
 		DistroName:      distro,
 		EnableProviders: entry.EnableProviders,
-		AddProviders:    entry.AddProviders,
+		AddProviders:    withStateDir(entry.AddProviders, prof),
 	}
+}
+
+// withStateDir returns provider entries with {stateDir} replaced by the profile's.
+func withStateDir(providers map[string][]map[string]any, p *profile.Profile) map[string][]map[string]any {
+	if providers == nil {
+		return nil
+	}
+	out := make(map[string][]map[string]any, len(providers))
+	for api, entries := range providers {
+		for _, e := range entries {
+			out[api] = append(out[api], configyaml.MapStrings(e, func(s string) string {
+				return strings.ReplaceAll(s, "{stateDir}", p.HomeStateDir())
+			}).(map[string]any))
+		}
+	}
+	return out
 }
 
 func officialNames(entries map[string]Entry) []string {
@@ -185,16 +231,32 @@ func officialNames(entries map[string]Entry) []string {
 	return names
 }
 
-// ResolveImage returns only the image of spec.distribution, for a spec that brings its own
-// config.yaml (overrideConfig) and so needs no base config or server version.
-func ResolveImage(spec v1alpha2.DistributionSpec, opts Options) (string, *field.Error) {
-	if spec.Image != "" {
-		return spec.Image, nil
-	}
+// ResolveRuntime resolves the image and server version of a spec that brings its own
+// config.yaml (overrideConfig), without a base config: the version (for the port variable
+// and the state directory) is serverVersion's, else an official or catalog image's tag's,
+// else profile.Default.
+func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Error) {
 	entries, err := Catalog()
 	if err != nil {
-		return "", field.InternalError(distributionPath, err)
+		return nil, field.InternalError(distributionPath, err)
 	}
-	_, image, ferr := lookup(spec.Name, entries, opts)
-	return image, ferr
+	image, official := spec.Image, false
+	if image != "" {
+		_, _, official = officialEntry(image, entries)
+	} else {
+		var ferr *field.Error
+		if _, image, ferr = lookup(spec, entries, opts); ferr != nil {
+			return nil, ferr
+		}
+		official = true
+	}
+	v := Version(spec.ServerVersion)
+	if tv, ok := VersionFromTag(ImageTag(image)); v == "" && official && ok {
+		v = tv
+	}
+	prof, ok := profile.For(cmp.Or(v, profile.Default))
+	if !ok {
+		prof = defaultProfile() // the user's own config: llsd does not generate for this version
+	}
+	return &Resolved{Name: spec.Name, Image: image, Version: prof.Version, Profile: prof}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/profile"
 )
 
@@ -98,7 +99,7 @@ func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
 		return "0.3", "top-level telemetry block (0.3 only)", true
 	case !has("distro_name") && has("image_name"):
 		return "0.4", "image_name without distro_name (distro_name arrived in 0.5)", true
-	case providers["messages"] != nil || providers["interactions"] != nil || anyString(cfg, ogxBrand.MatchString):
+	case providers["messages"] != nil || providers["interactions"] != nil || hasString(cfg, ogxBrand.MatchString):
 		return "0.8", "the messages/interactions APIs or OGX names (~/.ogx, ogx databases; 0.8)", true
 	case providers["agents"] != nil || providers["post_training"] != nil || types["inline::meta-reference"] ||
 		types["inline::rag-runtime"] || types["remote::tgi"]:
@@ -112,25 +113,11 @@ func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
 // ogxBrand matches the defaults the OGX rename (0.8) introduced.
 var ogxBrand = regexp.MustCompile(`~/\.ogx|:=ogx\}|ogx_kvstore`)
 
-// anyString reports whether match holds for some string value in the tree.
-func anyString(v any, match func(string) bool) bool {
-	switch t := v.(type) {
-	case map[string]any:
-		for _, x := range t {
-			if anyString(x, match) {
-				return true
-			}
-		}
-	case []any:
-		for _, x := range t {
-			if anyString(x, match) {
-				return true
-			}
-		}
-	case string:
-		return match(t)
-	}
-	return false
+// hasString reports whether match holds for some string value in the tree.
+func hasString(tree any, match func(string) bool) bool {
+	found := false
+	configyaml.WalkStrings(tree, func(_ configyaml.Path, s string) { found = found || match(s) })
+	return found
 }
 
 func providerTypes(providers map[string]any) map[string]bool {

@@ -180,13 +180,14 @@ func mountable(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
 
 // renderOverride runs the user's own config.yaml: no generation, the ConfigMap is theirs.
 func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
-	image, ferr := distribution.ResolveImage(obj.Spec.Distribution, opts.Distribution)
+	dist, ferr := distribution.ResolveRuntime(obj.Spec.Distribution, opts.Distribution)
 	if ferr != nil {
 		return nil, append(errs, ferr)
 	}
+	image := dist.Image
 	in := render.Input{
 		Object:       obj,
-		Distribution: &distribution.Resolved{Image: image},
+		Distribution: dist,
 		UserConfig:   obj.Spec.OverrideConfig.ConfigMapName,
 		Options:      opts.Render,
 	}

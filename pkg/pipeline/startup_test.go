@@ -21,6 +21,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/pipeline"
+	"github.com/llamastack/llsd/pkg/profile"
 	"github.com/llamastack/llsd/pkg/render"
 )
 
@@ -213,4 +214,43 @@ func FuzzRender(f *testing.F) {
 		}
 		checkStarts(t, res)
 	})
+}
+
+// olderVersionLacks are the user stories an older server version cannot serve, with the error
+// that says why.
+var olderVersionLacks = map[string]string{
+	"0.6/pkg/config/testdata/disabled-agents-on-0.7":             "eval needs agents",
+	"0.6/pkg/config/testdata/disabled-eval-family":               "post_training needs datasetio",
+	"0.6/pkg/config/testdata/disabled-vector-io-with-dependents": "agents needs vector_io",
+	"0.6/pkg/config/testdata/model-metadata":                     "llama-stack 0.6 has no rerank models",
+	"0.6/examples/kpt/llsd.yaml#0":                               "post_training needs datasetio",
+}
+
+// The user stories (the golden cases and examples that name a distribution) on every
+// supported server version: each renders a server that starts, or fails with the error that
+// says what that version lacks.
+func TestUserStoriesOnEveryVersion(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	for _, in := range renderInputs(t) {
+		obj, errs := api.Decode(in.doc)
+		require.Empty(t, errs)
+		if obj.Spec.Distribution.Name == "" || obj.Spec.Distribution.ServerVersion != "" || obj.Spec.OverrideConfig != nil ||
+			len(in.opts.Distribution.ImageOverrides) > 0 {
+			continue
+		}
+		for _, v := range profile.Supported() {
+			name := string(v) + "/" + in.name
+			t.Run(name, func(t *testing.T) {
+				story := obj.DeepCopy()
+				story.Spec.Distribution.ServerVersion = string(v)
+				res, errs := pipeline.Render(story, in.opts)
+				if lacks, ok := olderVersionLacks[name]; ok {
+					assert.ErrorContains(t, errs.ToAggregate(), lacks)
+					return
+				}
+				require.Empty(t, errs)
+				checkStarts(t, res)
+			})
+		}
+	}
 }

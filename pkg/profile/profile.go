@@ -1,34 +1,81 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package profile is what llsd knows about each llama-stack server version: one Profile per
-// major.minor. Everything that differs between server versions is read from here, so
-// supporting a version is adding its profile (plus its base configs and golden cases).
+// Package profile is what llsd knows about each server version (llama-stack up to 0.7, OGX
+// from 0.8): one Profile per major.minor. Everything that differs between server versions is
+// read from here, and an unknown version fails in one place (For), so supporting a version is
+// adding its profile (v0_8.go, providers/0.8.json from hack/providerfields), its base configs
+// (distributions/, from hack/importbase) and golden cases. docs/architecture.md has the recipe.
 package profile
 
 import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 )
 
-// Version is a llama-stack server version, major.minor: "0.7".
+// Version is a server version, major.minor: "0.7".
 type Version string
+
+// Default is the version of a distribution named without serverVersion or an image: the
+// last llama-stack release. Moving it to OGX 0.8 would move every deployment's state
+// directory (/.llama to /.ogx) and Postgres defaults on an llsd upgrade, so 0.8 is chosen
+// explicitly (spec.distribution.serverVersion: "0.8", or an 0.8 image).
+const Default Version = "0.7"
 
 // Profile describes one server version.
 type Profile struct {
 	Version Version
+	// Product is the server's name in messages: llama-stack, or OGX from 0.8.
+	Product string
+	// Release is the release llsd pins for this version: the tag of its catalog images.
+	Release string
+	// ImageRepositories are the official repositories of the distribution images, each
+	// followed by the distribution name; the first names the catalog's images.
+	ImageRepositories []string
 	// Entrypoint is the image's entrypoint: it starts the server on $RUN_CONFIG_PATH, under
 	// opentelemetry-instrument when any OTEL_* variable is set.
 	Entrypoint string
+	// StateDir is where the server keeps its files in the image: ~/.llama (~/.ogx from 0.8)
+	// with the image's HOME of /.
+	StateDir string
+	// PortEnv is the variable the server's CLI takes its port from (it ignores server.port).
+	PortEnv string
 	// Dependencies are the APIs a provider cannot start without, keyed "api provider_type"
-	// (the api_dependencies of the server's provider registry; optional ones left out).
+	// or "api *" for every provider of an API (the api_dependencies of the server's provider
+	// registry; optional ones left out).
 	Dependencies map[string][]string
+	// ModelTypes are the model types the server registers.
+	ModelTypes []string
+	// IdentifiesModelsByID: a registered model's identifier is provider_id/model_id (0.8);
+	// before, provider_id/provider_model_id.
+	IdentifiesModelsByID bool
+	// MultiWorkerHost is the server.host llsd sets for several workers when the server's CLI
+	// cannot bind its default host list with them (0.6: "::", as 0.7 does by itself).
+	MultiWorkerHost string
+	// AliasProviderID is the provider_id of a model registered as an unprefixed alias on the
+	// first inference provider ("all" from 0.8; "" before, where it is an unknown provider).
+	AliasProviderID string
+	// ToolGroups are the toolgroup_id of each built-in tool group (websearch, rag,
+	// wolfram_alpha), which config.yaml must register; nil when the server registers them
+	// itself from its tool_runtime providers (0.7 on).
+	ToolGroups map[string]string
+	// Upstream locates this version's data in the llama-stack reference data (configs/<Configs>/,
+	// provider-fields/<ProviderFields>), read by hack/importbase, hack/providerfields and tests.
+	Upstream Upstream
 
 	catalogOnce sync.Once
 	catalog     map[string]map[string][]Field
 	catalogErr  error
+}
+
+// Upstream names a version's upstream reference data.
+type Upstream struct {
+	Configs        string
+	ProviderFields string
 }
 
 // Field is one config key of a provider.
@@ -50,7 +97,7 @@ type ProviderFile struct {
 var providerFiles embed.FS
 
 // profiles are the supported server versions, oldest first.
-var profiles = []*Profile{v06, v07}
+var profiles = []*Profile{v06, v07, v08}
 
 // Supported lists the server versions llsd generates configs for.
 func Supported() []Version {
@@ -68,6 +115,41 @@ func For(v Version) (*Profile, bool) {
 		return nil, false
 	}
 	return profiles[i], true
+}
+
+// All returns the supported profiles, oldest first.
+func All() []*Profile { return slices.Clone(profiles) }
+
+// String names the server version in messages: "llama-stack 0.7", "OGX 0.8".
+func (p *Profile) String() string { return p.Product + " " + string(p.Version) }
+
+// Image is the catalog image of a distribution at this version.
+func (p *Profile) Image(distribution string) string {
+	return p.ImageRepositories[0] + distribution + ":" + p.Release
+}
+
+// HomeStateDir is StateDir as the server's defaults write it: ~/.llama.
+func (p *Profile) HomeStateDir() string { return "~" + p.StateDir }
+
+// APIs lists the server's APIs that take providers, sorted.
+func (p *Profile) APIs() []string { return slices.Sorted(maps.Keys(p.providers())) }
+
+// HasAPI reports whether the server has an API that takes providers.
+func (p *Profile) HasAPI(api string) bool { _, ok := p.providers()[api]; return ok }
+
+// ModelIdentifier is the identifier the server gives a registered model, by which other
+// parts of the config (a Llama Guard shield) and clients name it.
+func (p *Profile) ModelIdentifier(providerID, modelID, providerModelID string) string {
+	if p.IdentifiesModelsByID {
+		if strings.HasPrefix(modelID, providerID+"/") {
+			return modelID
+		}
+		return providerID + "/" + modelID
+	}
+	if providerModelID == "" {
+		providerModelID = modelID
+	}
+	return providerID + "/" + providerModelID
 }
 
 // Load reads the profile's embedded provider catalog (once); call it before the other methods,

@@ -4,8 +4,17 @@ package profile
 
 // v06 is llama-stack 0.6 (tag v0.6.0).
 var v06 = &Profile{
-	Version:    "0.6",
-	Entrypoint: "/usr/local/bin/llama-stack-entrypoint.sh",
+	Version:           "0.6",
+	Product:           "llama-stack",
+	Release:           "0.6.0",
+	ImageRepositories: []string{"docker.io/llamastack/distribution-"},
+	Entrypoint:        "/usr/local/bin/llama-stack-entrypoint.sh",
+	StateDir:          "/.llama",
+	PortEnv:           "LLAMA_STACK_PORT",
+	ModelTypes:        []string{"llm", "embedding"},
+	MultiWorkerHost:   "::",
+	ToolGroups:        map[string]string{"websearch": "builtin::websearch", "rag": "builtin::rag", "wolfram_alpha": "builtin::wolfram_alpha"},
+	Upstream:          Upstream{Configs: "v0.6.0", ProviderFields: "provider-config-fields-v0.6.0.txt"},
 	Dependencies: withVectorIO(map[string][]string{
 		"agents inline::meta-reference":         {"inference", "vector_io", "tool_runtime", "tool_groups", "conversations", "prompts", "files", "connectors"},
 		"batches inline::reference":             {"inference", "files", "models"},

@@ -4,8 +4,15 @@ package profile
 
 // v07 is llama-stack 0.7 (tag v0.7.1), the last release named llama-stack.
 var v07 = &Profile{
-	Version:    "0.7",
-	Entrypoint: "/usr/local/bin/llama-stack-entrypoint.sh",
+	Version:           "0.7",
+	Product:           "llama-stack",
+	Release:           "0.7.1",
+	ImageRepositories: []string{"docker.io/llamastack/distribution-"},
+	Entrypoint:        "/usr/local/bin/llama-stack-entrypoint.sh",
+	StateDir:          "/.llama",
+	PortEnv:           "LLAMA_STACK_PORT",
+	ModelTypes:        []string{"llm", "embedding", "rerank"},
+	Upstream:          Upstream{Configs: "v0.7.1", ProviderFields: "provider-config-fields-v0.7.1.txt"},
 	Dependencies: withVectorIO(map[string][]string{
 		"batches inline::reference":        {"inference", "files", "models"},
 		"eval inline::builtin":             {"datasetio", "datasets", "scoring", "inference", "responses"},

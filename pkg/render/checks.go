@@ -64,9 +64,9 @@ func checkEnv(in Input) field.ErrorList {
 		return nil
 	}
 	owners := map[string]string{
-		"RUN_CONFIG_PATH":  "llsd (the generated config's path; set spec.overrideConfig to run your own config)",
-		"LLAMA_STACK_PORT": "spec.networking.port",
-		"SSL_CERT_FILE":    "spec.networking.tls.caBundle",
+		"RUN_CONFIG_PATH":               "llsd (the generated config's path; set spec.overrideConfig to run your own config)",
+		in.Distribution.Profile.PortEnv: "spec.networking.port",
+		"SSL_CERT_FILE":                 "spec.networking.tls.caBundle",
 	}
 	for name, f := range in.Config.EnvFields {
 		owners[name] = f

@@ -146,7 +146,7 @@ func env(in Input) []corev1.EnvVar {
 	vars := append([]corev1.EnvVar{}, in.Config.Env...)
 	vars = append(vars,
 		corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: configPath},
-		corev1.EnvVar{Name: "LLAMA_STACK_PORT", Value: strconv.Itoa(int(obj.Spec.Port()))},
+		corev1.EnvVar{Name: in.Distribution.Profile.PortEnv, Value: strconv.Itoa(int(obj.Spec.Port()))},
 	)
 	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.CABundle != nil {
 		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: caBundleFile(tls.CABundle)})
@@ -240,7 +240,7 @@ func probe(obj *v1alpha2.LlamaStackDistribution, period, failures int32) *corev1
 func volumeMounts(in Input) []corev1.VolumeMount {
 	mounts := []corev1.VolumeMount{
 		{Name: volumeConfig, MountPath: config.ConfigDir, ReadOnly: true},
-		{Name: volumeStorage, MountPath: mountPath(in.Object)},
+		{Name: volumeStorage, MountPath: mountPath(in)},
 		{Name: volumeCache, MountPath: "/.cache"},
 	}
 	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil {
@@ -256,11 +256,13 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 	return mounts
 }
 
-func mountPath(obj *v1alpha2.LlamaStackDistribution) string {
-	if w := obj.Spec.Workload; w != nil && w.Storage != nil && w.Storage.MountPath != "" {
+// mountPath is where the state volume is mounted: workload.storage.mountPath, else the
+// server's state directory.
+func mountPath(in Input) string {
+	if w := in.Object.Spec.Workload; w != nil && w.Storage != nil && w.Storage.MountPath != "" {
 		return w.Storage.MountPath
 	}
-	return v1alpha2.DefaultMountPath
+	return in.Distribution.Profile.StateDir
 }
 
 func volumes(in Input, configMapName string) []corev1.Volume {

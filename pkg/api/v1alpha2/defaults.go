@@ -9,7 +9,6 @@ import "strings"
 const (
 	DefaultPort         = int32(8321)
 	DefaultReplicas     = int32(1)
-	DefaultMountPath    = "/.llama"
 	DefaultStorageSize  = "10Gi"
 	DefaultCABundleKey  = "ca-bundle.crt"
 	StorageTypeSQLite   = "sqlite"
@@ -95,7 +94,7 @@ const (
 
 // AllAPINames is the vocabulary of spec.disabled, as the CRD's enum lists it.
 var AllAPINames = []APIName{"agents", "batches", "datasetio", "eval", "fileProcessors", "files",
-	APIInference, "postTraining", "responses", APISafety, "scoring", APITelemetry, APIToolRuntime, APIVectorIo}
+	APIInference, "interactions", "messages", "postTraining", "responses", APISafety, "scoring", APITelemetry, APIToolRuntime, APIVectorIo}
 
 // GetTLS returns the TLS settings, or nil; safe on a nil NetworkingSpec.
 func (n *NetworkingSpec) GetTLS() *TLSSpec {

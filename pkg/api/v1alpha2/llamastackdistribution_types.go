@@ -283,7 +283,7 @@ type ModelSpec struct {
 
 // APIName is a llama-stack API, written in camelCase.
 //
-// +kubebuilder:validation:Enum=agents;batches;datasetio;eval;fileProcessors;files;inference;postTraining;responses;safety;scoring;telemetry;toolRuntime;vectorIo
+// +kubebuilder:validation:Enum=agents;batches;datasetio;eval;fileProcessors;files;inference;interactions;messages;postTraining;responses;safety;scoring;telemetry;toolRuntime;vectorIo
 type APIName string
 
 // StateStorageSpec selects the server's storage backends.
@@ -496,7 +496,8 @@ type PVCStorageSpec struct {
 	// Size of the claim; 10Gi when unset.
 	// +optional
 	Size *resource.Quantity `json:"size,omitempty"`
-	// MountPath in the container; /.llama when unset.
+	// MountPath in the container; the server's state directory when unset (/.llama, /.ogx
+	// from 0.8).
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=1024

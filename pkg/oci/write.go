@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/google/go-containerregistry/pkg/name"
@@ -22,7 +23,8 @@ import (
 // LabelOptions say what `llsd label-image` writes.
 type LabelOptions struct {
 	// Path is the config's path in the image; "" looks for $RUN_CONFIG_PATH, then the
-	// $DISTRO_NAME distribution's config.yaml (run.yaml before 0.4) in the llama_stack package.
+	// $DISTRO_NAME distribution's config.yaml (run.yaml before 0.4) in the llama_stack package
+	// (ogx from 0.8).
 	Path string
 	// ServerVersion is the llama-stack version; "" reads it from the installed package
 	// (site-packages/llama_stack-<version>.dist-info).
@@ -170,8 +172,9 @@ type foundConfig struct {
 	config               []byte
 }
 
-// distInfo matches the metadata directory of the installed llama_stack package.
-var distInfo = regexp.MustCompile(`(?:^|/)llama_stack-(\d+\.\d+\.\d+[^/]*)\.dist-info/`)
+// distInfo matches the metadata directory of the installed server package: llama_stack, or
+// ogx from 0.8.
+var distInfo = regexp.MustCompile(`(?:^|/)(?:llama_stack|ogx)-(\d+\.\d+\.\d+[^/]*)\.dist-info/`)
 
 // findConfig reads the layers from the top down until the config and the server version are
 // known: the topmost layer holding the config is the one the label names.
@@ -194,7 +197,7 @@ func findConfig(img v1.Image, cfg *v1.ConfigFile, opts LabelOptions) (*foundConf
 		return nil, fmt.Errorf("the image has no %s: pass --path with the config's path in the image", describe)
 	}
 	if found.version == "" {
-		return nil, errors.New("cannot tell the llama-stack version (no llama_stack-*.dist-info in the image): pass --server-version")
+		return nil, errors.New("cannot tell the server version (no llama_stack-*.dist-info or ogx-*.dist-info in the image): pass --server-version")
 	}
 	return found, nil
 }
@@ -258,8 +261,11 @@ func configMatcher(cfg *v1.ConfigFile, path string) (func(string) bool, string) 
 	if distro == "" {
 		return nil, "the image sets neither RUN_CONFIG_PATH nor DISTRO_NAME: pass --path with the config's path in the image"
 	}
-	suffixes := []string{"/llama_stack/distributions/" + distro + "/config.yaml", "/llama_stack/distributions/" + distro + "/run.yaml"}
+	var suffixes []string
+	for _, pkg := range []string{"llama_stack", "ogx"} {
+		suffixes = append(suffixes, "/"+pkg+"/distributions/"+distro+"/config.yaml", "/"+pkg+"/distributions/"+distro+"/run.yaml")
+	}
 	return func(name string) bool {
-		return strings.HasSuffix(name, suffixes[0]) || strings.HasSuffix(name, suffixes[1])
-	}, "llama_stack/distributions/" + distro + "/config.yaml"
+		return slices.ContainsFunc(suffixes, func(s string) bool { return strings.HasSuffix(name, s) })
+	}, "llama_stack/distributions/" + distro + "/config.yaml (ogx/... from 0.8)"
 }

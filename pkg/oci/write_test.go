@@ -3,6 +3,8 @@
 package oci_test
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,9 +23,12 @@ const sitePackages = "usr/local/lib/python3.12/site-packages/"
 // distroImage is an image laid out like llama-stack's: DISTRO_NAME in the env, the package
 // with its distributions and its dist-info in site-packages.
 func distroImage(t *testing.T, env []string, files map[string]string) v1.Image {
-	all := map[string]string{sitePackages + "llama_stack-0.7.1.dist-info/METADATA": "Name: llama_stack\nVersion: 0.7.1\n"}
+	all := map[string]string{}
 	for k, v := range files {
 		all[k] = v
+	}
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(files)), func(f string) bool { return strings.Contains(f, ".dist-info/") }) {
+		all[sitePackages+"llama_stack-0.7.1.dist-info/METADATA"] = "Name: llama_stack\nVersion: 0.7.1\n"
 	}
 	return registrytest.ImageWithConfig(t, v1.Config{Env: env, Labels: map[string]string{"maintainer": "acme"}}, all)
 }
@@ -72,6 +77,13 @@ func TestLabelImage(t *testing.T) {
 			env:    []string{"DISTRO_NAME=acme"},
 			files:  map[string]string{sitePackages + "llama_stack/distributions/acme/config.yaml": baseConfig},
 			want:   baseConfig, path: "/" + sitePackages + "llama_stack/distributions/acme/config.yaml", inline: true, version: "0.7.1",
+		},
+		{
+			reason: "OGX (0.8): the config and the version from the ogx package",
+			env:    []string{"DISTRO_NAME=acme"},
+			files: map[string]string{sitePackages + "ogx/distributions/acme/config.yaml": baseConfig,
+				sitePackages + "ogx-0.8.0.dist-info/METADATA": "Name: ogx\nVersion: 0.8.0\n"},
+			want: baseConfig, path: "/" + sitePackages + "ogx/distributions/acme/config.yaml", inline: true, version: "0.8.0",
 		},
 		{
 			reason: "a config over 50 KB is referenced by layer and path",
@@ -158,10 +170,10 @@ func TestLabelImageErrors(t *testing.T) {
 		{"no hint where the config is", distroImage(t, nil, nil), oci.LabelOptions{},
 			"the image sets neither RUN_CONFIG_PATH nor DISTRO_NAME: pass --path"},
 		{"the config is not where the image says", distroImage(t, []string{"DISTRO_NAME=acme"}, nil), oci.LabelOptions{},
-			"the image has no llama_stack/distributions/acme/config.yaml: pass --path"},
+			"the image has no llama_stack/distributions/acme/config.yaml (ogx/... from 0.8): pass --path"},
 		{"no llama_stack package and no --server-version",
 			registrytest.ImageWithConfig(t, v1.Config{}, map[string]string{"app/config.yaml": baseConfig}), oci.LabelOptions{Path: "/app/config.yaml"},
-			"cannot tell the llama-stack version (no llama_stack-*.dist-info in the image): pass --server-version"},
+			"cannot tell the server version (no llama_stack-*.dist-info or ogx-*.dist-info in the image): pass --server-version"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			src := reg.Push(t, "acme/bad:build", tc.img)

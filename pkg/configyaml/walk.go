@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package configyaml
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Path is where a value sits in a tree: map keys (string) and list indices (int).
+type Path []any
+
+// String writes a path as the server's messages do: providers.inference[0].config.
+func (p Path) String() string {
+	var b strings.Builder
+	for _, step := range p {
+		if i, ok := step.(int); ok {
+			fmt.Fprintf(&b, "[%d]", i)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(step.(string))
+	}
+	return b.String()
+}
+
+// WalkStrings calls visit for every string of a plain tree with its path, map keys in
+// sorted order. visit must not keep path: it is reused.
+func WalkStrings(tree any, visit func(path Path, s string)) {
+	walkStrings(tree, make(Path, 0, 8), visit)
+}
+
+func walkStrings(v any, path Path, visit func(Path, string)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			walkStrings(t[k], append(path, k), visit)
+		}
+	case []any:
+		for i, x := range t {
+			walkStrings(x, append(path, i), visit)
+		}
+	case string:
+		visit(path, t)
+	}
+}
+
+// MapStrings returns a copy of a plain tree with every string replaced by f of it.
+func MapStrings(v any, f func(string) string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = MapStrings(x, f)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = MapStrings(x, f)
+		}
+		return out
+	case string:
+		return f(t)
+	}
+	return v
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/oci"
+	"github.com/llamastack/llsd/pkg/pipeline"
+)
+
+// ogxLLSD is a postgres-backed starter (so that the launcher hands over to the image's
+// entrypoint) on the distribution named below.
+const ogxLLSD = `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: ogx, namespace: ai}
+spec:
+  distribution: %s
+  providers:
+    inference: {provider: vllm, endpoint: http://vllm:8000/v1}
+  resources:
+    models: [llama3]
+  storage:
+    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}
+`
+
+// An OGX 0.8 LlamaStackDistribution, by name, by official image and by an image that carries
+// its config in OGX's own labels (through the registry), renders a config the 0.8 strict
+// schema and start-up rules accept, and a Deployment that runs OGX: its entrypoint, OGX_PORT,
+// the state volume at /.ogx.
+func TestOGX08(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	reg := registrytest.New(t)
+	config, err := distributions.FS.ReadFile("starter/0.8.yaml")
+	require.NoError(t, err)
+	labelled := reg.Push(t, "acme/ogx-starter:custom", registrytest.Image(t, map[string]string{
+		"com.ogx.distribution.default-config": "config.yaml",
+		"com.ogx.config.config.yaml":          base64.StdEncoding.EncodeToString(config),
+		"com.ogx.distribution.version":        "0.8.0",
+	}, nil))
+	registry := distribution.Options{Labels: &oci.Client{InsecureHosts: []string{reg.Host}, Cache: &oci.Cache{Dir: t.TempDir()}}}
+
+	for _, tc := range []struct {
+		reason, distribution, image, base string
+		opts                              distribution.Options
+	}{
+		{"by name", `{name: starter, serverVersion: "0.8"}`, "docker.io/ogxai/distribution-starter:0.8.0", "embedded starter/0.8.yaml", distribution.Options{}},
+		{"by official image", `{image: "docker.io/ogxai/distribution-starter:0.8.0"}`, "docker.io/ogxai/distribution-starter:0.8.0", "embedded starter/0.8.yaml", distribution.Options{}},
+		{"by an OGX-labelled image", `{image: "` + labelled + `"}`, labelled, "label com.ogx.config.config.yaml", registry},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			obj, errs := api.Decode([]byte(fmt.Sprintf(ogxLLSD, tc.distribution)))
+			require.Empty(t, errs)
+			res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test", Distribution: tc.opts})
+			require.Empty(t, errs, "%v", errs)
+			assert.Equal(t, "0.8", res.LLSD.Annotations[pipeline.ReceiptServerVersion])
+			assert.Contains(t, res.LLSD.Annotations[pipeline.ReceiptBaseConfig], tc.base)
+			checkStarts(t, res) // the 0.8 strict schema and start-up rules, with the pod's env and volumes
+
+			_, dep := renderedServer(res)
+			c := dep.Spec.Template.Spec.Containers[0]
+			assert.Equal(t, tc.image, c.Image)
+			assert.Equal(t, "/usr/local/bin/ogx-entrypoint.sh", c.Command[len(c.Command)-1], "the launcher hands over to OGX's entrypoint")
+			env := map[string]string{}
+			for _, e := range c.Env {
+				env[e.Name] = e.Value
+			}
+			assert.Equal(t, "8321", env["OGX_PORT"])
+			assert.NotContains(t, env, "LLAMA_STACK_PORT", "OGX does not read it")
+			mounts := map[string]string{}
+			for _, m := range c.VolumeMounts {
+				mounts[m.Name] = m.MountPath
+			}
+			assert.Equal(t, "/.ogx", mounts["lls-storage"], "the state volume is where OGX writes")
+		})
+	}
+}

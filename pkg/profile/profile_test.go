@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package profile_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/profile"
+)
+
+// Every profile says everything a version needs: a field left empty would silently render
+// the zero value (no port variable, no state directory) for that version only.
+func TestEveryProfileIsComplete(t *testing.T) {
+	optional := map[string]bool{
+		"ToolGroups":           true, // nil: the server registers its built-in tool groups
+		"IdentifiesModelsByID": true, // false: provider_id/provider_model_id
+		"AliasProviderID":      true, // "": no alias provider
+		"MultiWorkerHost":      true, // "": the server binds several workers itself
+	}
+	for _, p := range profile.All() {
+		t.Run(string(p.Version), func(t *testing.T) {
+			v := reflect.ValueOf(p).Elem()
+			for i := range v.NumField() {
+				f := v.Type().Field(i)
+				if f.IsExported() && !optional[f.Name] {
+					assert.False(t, v.Field(i).IsZero(), "%s is empty", f.Name)
+				}
+			}
+			assert.NotEmpty(t, p.Upstream.Configs)
+			assert.NotEmpty(t, p.Upstream.ProviderFields)
+			require.NoError(t, p.Load())
+			assert.Subset(t, p.APIs(), []string{"inference", "safety", "tool_runtime", "vector_io"})
+			for _, api := range p.APIs() {
+				assert.NotEmpty(t, p.ProviderTypes(api), api)
+			}
+			for key := range p.Dependencies {
+				api, providerType, _ := strings.Cut(key, " ")
+				assert.True(t, p.HasAPI(api), "dependency %q: %s has no %s API", key, p, api)
+				if providerType != "*" && !missingFromFieldLists[providerType] {
+					assert.Contains(t, p.ProviderTypes(api), providerType, "dependency %q names no provider of %s", key, p)
+				}
+			}
+			assert.True(t, strings.HasPrefix(p.StateDir, "/."), "StateDir %q is a directory under / (the image's HOME)", p.StateDir)
+			assert.True(t, strings.HasSuffix(p.ImageRepositories[0], "/distribution-"), p.ImageRepositories[0])
+			assert.Equal(t, string(p.Version), p.Release[:len(p.Version)], "Release %s is a %s release", p.Release, p.Version)
+		})
+	}
+	assert.Contains(t, profile.Supported(), profile.Default)
+	assert.True(t, slices.IsSorted(profile.Supported()), "oldest first")
+}
+
+// missingFromFieldLists are providers the provider field lists lack: 0.6 registers its
+// torchtune providers in a loop (providers/registry/post_training.py), which the export missed.
+var missingFromFieldLists = map[string]bool{"inline::torchtune-cpu": true, "inline::torchtune-gpu": true}
+
+// Each profile's upstream data exists in the reference data.
+func TestProfilesNameTheirUpstreamData(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	for _, p := range profile.All() {
+		root := filepath.Join(servercheck.SharedDir(), "llama-stack")
+		_, err := os.Stat(filepath.Join(root, "configs", p.Upstream.Configs, "starter_config.yaml"))
+		assert.NoError(t, err, p)
+		_, err = os.Stat(filepath.Join(root, "provider-fields", p.Upstream.ProviderFields))
+		assert.NoError(t, err, p)
+	}
+}
+
+func TestModelIdentifier(t *testing.T) {
+	v07, _ := profile.For("0.7")
+	v08, _ := profile.For("0.8")
+	for _, tc := range []struct {
+		reason                         string
+		p                              *profile.Profile
+		provider, model, providerModel string
+		want                           string
+	}{
+		{"0.7: the provider's name for the model", v07, "vllm", "llama", "meta-llama/Llama-3.1-8B", "vllm/meta-llama/Llama-3.1-8B"},
+		{"0.7: the model id when the provider's name is unset", v07, "vllm", "llama", "", "vllm/llama"},
+		{"0.8: always the model id", v08, "vllm", "llama", "meta-llama/Llama-3.1-8B", "vllm/llama"},
+		{"0.8: a model id that already carries the provider is not prefixed twice", v08, "vllm", "vllm/llama", "", "vllm/llama"},
+	} {
+		assert.Equal(t, tc.want, tc.p.ModelIdentifier(tc.provider, tc.model, tc.providerModel), tc.reason)
+	}
+}
+
+func TestUnknownVersion(t *testing.T) {
+	_, ok := profile.For("0.10")
+	assert.False(t, ok, "0.10 is not 0.1, and not supported")
+}
