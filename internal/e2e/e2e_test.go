@@ -19,10 +19,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/llamastack/llsd/pkg/pipeline"
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/api"
 )
 
 var llsdBinary, identityBinary string
@@ -152,7 +152,7 @@ func receiptsOnly(objs map[string]map[string]any) map[string]map[string]any {
 		md := o["metadata"].(map[string]any)
 		receipt := map[string]any{}
 		for key, v := range md["annotations"].(map[string]any) {
-			if slices.Contains(pipeline.ReceiptKeys, key) {
+			if slices.Contains(api.ReceiptKeys, key) {
 				receipt[key] = v
 			}
 		}

@@ -13,8 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -23,6 +26,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -38,7 +42,9 @@ func TestMain(m *testing.M) {
 }
 
 func runWithAPIServer(m *testing.M) int {
-	scheme := api.NewScheme()
+	scheme := runtime.NewScheme()
+	utilruntime.Must(v1alpha1.AddToScheme(scheme))
+	utilruntime.Must(v1alpha2.AddToScheme(scheme))
 	env, cfg, err := testenv.StartWithConversion(scheme)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting the API server:", err)

@@ -52,15 +52,6 @@ func TestGenerateLeavesTheBaseAlone(t *testing.T) {
 	assert.Equal(t, fresh.Base, dist.Base)
 }
 
-func TestHashIsTheSHA256OfTheConfig(t *testing.T) {
-	a, _ := generateFile(t, filepath.Join("testdata", "vllm-endpoint-apikey", "llsd.yaml"))
-	b, _ := generateFile(t, filepath.Join("testdata", "settings-merge", "llsd.yaml"))
-	assert.Len(t, a.Hash, 64)
-	assert.NotEqual(t, a.Hash, b.Hash, "different configs, different hashes")
-	again, _ := generateFile(t, filepath.Join("testdata", "vllm-endpoint-apikey", "llsd.yaml"))
-	assert.Equal(t, a.Hash, again.Hash)
-}
-
 func generateFile(t testing.TB, path string) (*config.Result, *distribution.Resolved) {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -25,8 +25,6 @@
 package config
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -44,8 +42,6 @@ import (
 type Result struct {
 	// Config is config.yaml.
 	Config []byte
-	// Hash is the hex sha256 of Config.
-	Hash string
 	// Env are the container's environment variables: secrets as secretKeyRefs, sorted by name.
 	Env []corev1.EnvVar
 	// EnvFields names the spec field each variable of Env comes from.
@@ -141,11 +137,9 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 	if err != nil {
 		return nil, field.ErrorList{field.InternalError(field.NewPath("spec"), err)}
 	}
-	sum := sha256.Sum256(out)
 	providers, resources := counts(g.cfg)
 	return &Result{
 		Config:             out,
-		Hash:               hex.EncodeToString(sum[:]),
 		Env:                g.env.list(),
 		EnvFields:          g.env.fields(),
 		SharedStateMissing: localBackends(g.cfg),

@@ -32,9 +32,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
-	"github.com/llamastack/llsd/pkg/render"
 )
 
 // Options configure the controller process.
@@ -81,7 +81,7 @@ func Scheme() *runtime.Scheme {
 // and overrideConfig ConfigMaps are read directly, one object at a time.
 func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 	scheme := Scheme()
-	managed := labels.SelectorFromSet(labels.Set{render.LabelManagedBy: render.ManagedBy})
+	managed := labels.SelectorFromSet(labels.Set{api.LabelManagedBy: api.ManagedBy})
 	metrics := metricsserver.Options{BindAddress: opts.MetricsAddr}
 	if !opts.MetricsInsecure {
 		metrics.SecureServing, metrics.FilterProvider = true, filters.WithAuthenticationAndAuthorization
@@ -119,7 +119,7 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 		r.SecretRecheck = 30 * time.Second
 	}
 	byInstance := handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
-		name := o.GetLabels()[render.LabelInstance]
+		name := o.GetLabels()[api.LabelInstance]
 		if name == "" {
 			return nil
 		}

@@ -17,9 +17,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
-	"github.com/llamastack/llsd/pkg/pipeline"
-	"github.com/llamastack/llsd/pkg/render"
 )
 
 // StatusReconciler writes the status of LlamaStackDistributions from their render receipt
@@ -69,7 +68,7 @@ func (r *StatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 // an error.
 func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStackDistribution) (observed, error) {
 	o := observed{Now: r.now()}
-	names := render.NamesFor(obj)
+	names := api.NamesOf(obj.Name)
 	key := func(name string) types.NamespacedName {
 		return types.NamespacedName{Namespace: obj.Namespace, Name: name}
 	}
@@ -78,7 +77,7 @@ func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStack
 	var err error
 	if obj.Spec.OverrideConfig != nil { // the user's ConfigMap: not labelled, so not in the cache
 		cm, err = get(ctx, r.Reader, key(obj.Spec.OverrideConfig.ConfigMapName), &corev1.ConfigMap{})
-	} else if name := obj.GetAnnotations()[pipeline.ReceiptConfigMap]; name != "" {
+	} else if name := obj.GetAnnotations()[api.AnnotationConfigMap]; name != "" {
 		cm, err = get(ctx, r.Client, key(name), &corev1.ConfigMap{})
 	}
 	if err != nil {

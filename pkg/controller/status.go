@@ -4,7 +4,6 @@ package controller
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -13,10 +12,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/distribution"
-	"github.com/llamastack/llsd/pkg/pipeline"
-	"github.com/llamastack/llsd/pkg/render"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // Condition types.
@@ -70,7 +69,7 @@ type observed struct {
 // computeStatus derives the status from the render receipt on obj and what was observed.
 // Conditions keep their lastTransitionTime while their status does not change.
 func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.LlamaStackDistributionStatus {
-	receipt := obj.GetAnnotations()
+	receipt, rendered := api.ReadReceipt(obj.Annotations)
 	st := v1alpha2.LlamaStackDistributionStatus{
 		ObservedGeneration: obj.Generation,
 		Conditions:         append([]metav1.Condition(nil), obj.Status.Conditions...),
@@ -83,17 +82,20 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: t, Status: status, Reason: v.reason,
 			Message: v.message, ObservedGeneration: obj.Generation, LastTransitionTime: o.Now})
 	}
-	set(ConditionConfigGenerated, configCondition(obj, o))
+	set(ConditionConfigGenerated, configCondition(obj, receipt, rendered, o))
 	set(ConditionSecretsResolved, secretsCondition(o))
 	set(ConditionDeploymentUpdated, deploymentCondition(obj, o))
 	set(ConditionAvailable, availableCondition(obj, o))
 
-	st.Phase = phase(obj, st.Conditions)
-	st.ConfigGeneration = configGeneration(obj, o)
-	st.ResolvedDistribution = resolvedDistribution(obj)
+	st.Phase = phase(obj, rendered, st.Conditions)
+	if rendered {
+		st.ConfigGeneration = configGeneration(obj, receipt, o)
+		st.ResolvedDistribution = &v1alpha2.ResolvedDistributionStatus{Image: receipt.Image,
+			ConfigSource: string(receipt.ConfigSource), ConfigHash: receipt.ConfigHash}
+	}
 	st.Version = v1alpha2.VersionInfo{
-		OperatorVersion:         strings.TrimPrefix(receipt[pipeline.ReceiptRenderer], "llsd "),
-		LlamaStackServerVersion: receipt[pipeline.ReceiptServerVersion],
+		OperatorVersion:         receipt.RendererVersion,
+		LlamaStackServerVersion: receipt.ServerVersion,
 		LastUpdated:             obj.Status.Version.LastUpdated,
 	}
 	if st.Version.OperatorVersion != obj.Status.Version.OperatorVersion || st.Version.LlamaStackServerVersion != obj.Status.Version.LlamaStackServerVersion {
@@ -117,18 +119,14 @@ type verdict struct {
 	reason, message string
 }
 
-func rendered(obj *v1alpha2.LlamaStackDistribution) bool {
-	return obj.GetAnnotations()[pipeline.ReceiptConfigMap] != ""
-}
-
-func configCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
-	receipt := obj.GetAnnotations()
-	name := receipt[pipeline.ReceiptConfigMap]
+func configCondition(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt, rendered bool, o observed) verdict {
+	name := receipt.ConfigMap
+	specHash, err := api.SpecHash(&obj.Spec)
 	switch {
-	case !rendered(obj):
+	case !rendered:
 		return verdict{false, ReasonNotRendered, "this LlamaStackDistribution was applied without being rendered by llsd (it has no " +
-			pipeline.ReceiptConfigMap + " annotation): apply the output of kustomize build, kpt fn render or llsd render"}
-	case receipt[pipeline.ReceiptSpecHash] != "" && receipt[pipeline.ReceiptSpecHash] != pipeline.SpecHash(&obj.Spec):
+			api.AnnotationConfigMap + " annotation): apply the output of kustomize build, kpt fn render or llsd render"}
+	case err != nil || receipt.SpecHash != "" && receipt.SpecHash != specHash:
 		return verdict{false, ReasonRenderStale, "the spec changed after llsd rendered it (an edit made in the cluster, or a patch " +
 			"applied after llsd in the kustomization): the generated config does not have it; change the source and render again"}
 	case obj.Spec.OverrideConfig != nil && !o.ConfigMapFound:
@@ -140,8 +138,12 @@ func configCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
 		return verdict{false, ReasonConfigMapMissing, fmt.Sprintf("ConfigMap %s from the render receipt does not exist in namespace %s: apply every object llsd rendered, not only the LlamaStackDistribution",
 			name, obj.Namespace)}
 	}
-	return verdict{true, ReasonConfigGenerationSucceeded, fmt.Sprintf("Generated config.yaml with %s providers and %s resources (ConfigMap %s, llama-stack %s)",
-		receipt[pipeline.ReceiptProviderCount], receipt[pipeline.ReceiptResourceCount], name, receipt[pipeline.ReceiptServerVersion])}
+	server := "server " + receipt.ServerVersion
+	if p, ok := profile.For(profile.Version(receipt.ServerVersion)); ok {
+		server = p.String()
+	}
+	return verdict{true, ReasonConfigGenerationSucceeded, fmt.Sprintf("Generated config.yaml with %d providers and %d resources (ConfigMap %s, %s)",
+		receipt.ProviderCount, receipt.ResourceCount, name, server)}
 }
 
 // secretsCondition: the Secrets, and the CA bundle ConfigMap, the pod reads.
@@ -165,8 +167,8 @@ func deploymentCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdi
 	if d == nil {
 		return verdict{false, ReasonDeploymentMissing, fmt.Sprintf("Deployment %s not found in namespace %s: apply the rendered objects", obj.Name, obj.Namespace)}
 	}
-	want := obj.GetAnnotations()[pipeline.ReceiptConfigHash]
-	got := d.Spec.Template.Annotations[render.AnnotationHash]
+	want := obj.GetAnnotations()[api.AnnotationConfigHash]
+	got := d.Spec.Template.Annotations[api.AnnotationConfigHash]
 	if want != "" && got != want {
 		return verdict{false, ReasonDeploymentOutdated, fmt.Sprintf("Deployment %s runs config %s, the render receipt says %s: apply the rendered Deployment",
 			d.Name, short(got), short(want))}
@@ -193,12 +195,12 @@ func availableCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdic
 	return verdict{true, ReasonMinimumReplicasAvailable, fmt.Sprintf("%d of %d replicas available", d.Status.AvailableReplicas, d.Status.Replicas)}
 }
 
-func phase(obj *v1alpha2.LlamaStackDistribution, conds []metav1.Condition) v1alpha2.DistributionPhase {
+func phase(obj *v1alpha2.LlamaStackDistribution, rendered bool, conds []metav1.Condition) v1alpha2.DistributionPhase {
 	isTrue := func(t string) bool { return meta.IsStatusConditionTrue(conds, t) }
 	switch {
 	case obj.DeletionTimestamp != nil:
 		return v1alpha2.PhaseTerminating
-	case !rendered(obj):
+	case !rendered:
 		return v1alpha2.PhasePending
 	case !isTrue(ConditionConfigGenerated) || !isTrue(ConditionSecretsResolved):
 		return v1alpha2.PhaseFailed
@@ -208,38 +210,18 @@ func phase(obj *v1alpha2.LlamaStackDistribution, conds []metav1.Condition) v1alp
 	return v1alpha2.PhaseInitializing
 }
 
-func configGeneration(obj *v1alpha2.LlamaStackDistribution, o observed) *v1alpha2.ConfigGenerationStatus {
-	if !rendered(obj) {
-		return nil
-	}
-	receipt := obj.GetAnnotations()
-	atoi := func(k string) int32 { n, _ := strconv.Atoi(receipt[k]); return int32(n) }
+func configGeneration(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt, o observed) *v1alpha2.ConfigGenerationStatus {
 	cg := &v1alpha2.ConfigGenerationStatus{
-		ConfigMapName: receipt[pipeline.ReceiptConfigMap],
+		ConfigMapName: receipt.ConfigMap,
 		GeneratedAt:   o.Now,
-		ProviderCount: atoi(pipeline.ReceiptProviderCount),
-		ResourceCount: atoi(pipeline.ReceiptResourceCount),
-		ConfigVersion: receipt[pipeline.ReceiptServerVersion],
+		ProviderCount: int32(receipt.ProviderCount),
+		ResourceCount: int32(receipt.ResourceCount),
+		ConfigVersion: receipt.ServerVersion,
 	}
 	if prev := obj.Status.ConfigGeneration; prev != nil && prev.ConfigMapName == cg.ConfigMapName {
 		cg.GeneratedAt = prev.GeneratedAt // when the controller first saw this config
 	}
 	return cg
-}
-
-func resolvedDistribution(obj *v1alpha2.LlamaStackDistribution) *v1alpha2.ResolvedDistributionStatus {
-	if !rendered(obj) {
-		return nil
-	}
-	receipt := obj.GetAnnotations()
-	source := "embedded"
-	switch base := receipt[pipeline.ReceiptBaseConfig]; {
-	case obj.Spec.OverrideConfig != nil:
-		source = "override"
-	case strings.HasPrefix(base, "label "):
-		source = "oci-label"
-	}
-	return &v1alpha2.ResolvedDistributionStatus{Image: receipt[pipeline.ReceiptImage], ConfigSource: source, ConfigHash: receipt[pipeline.ReceiptConfigHash]}
 }
 
 // serviceURL is the in-cluster URL of the rendered Service.

@@ -131,7 +131,7 @@ func TestStatusLifecycle(t *testing.T) {
 	})
 	assert.Equal(t, v1alpha2.PhaseFailed, st.Phase)
 	require.NotNil(t, st.ConfigGeneration)
-	assert.Equal(t, llsd.Annotations[pipeline.ReceiptConfigMap], st.ConfigGeneration.ConfigMapName)
+	assert.Equal(t, llsd.Annotations[api.AnnotationConfigMap], st.ConfigGeneration.ConfigMapName)
 	assert.Equal(t, "0.7", st.ConfigGeneration.ConfigVersion)
 	assert.Positive(t, st.ConfigGeneration.ProviderCount)
 	assert.Equal(t, "embedded", st.ResolvedDistribution.ConfigSource)

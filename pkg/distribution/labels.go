@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/oci"
@@ -86,5 +87,5 @@ func fromLabels(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, o
 	if _, ok := profile.For(v); !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}
-	return newResolved(spec.Name, image, entry, v, source, base, l.Source), nil
+	return newResolved(spec.Name, image, entry, v, source, base, api.ConfigSourceLabel, l.Source), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/profile"
@@ -42,6 +43,8 @@ type Resolved struct {
 	Base map[string]any
 	// BaseSource names the base config, for messages: "embedded starter/0.7.yaml".
 	BaseSource string
+	// ConfigSource says whether the base is llsd's copy or the image's labels.
+	ConfigSource api.ConfigSource
 	// DistroName is the base's distro_name (starter), used for default sqlite paths.
 	DistroName string
 	// EnableProviders are base provider ids to enable unconditionally (remote-vllm: vllm).
@@ -185,10 +188,11 @@ func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry,
 		return nil, field.Invalid(path, image, fmt.Sprintf("llsd has no %s base config for llama-stack %s (it has %s)",
 			baseName, v, strings.Join(embeddedVersions(baseName), ", ")))
 	}
-	return newResolved(name, image, entry, v, source, base, fmt.Sprintf("embedded %s/%s.yaml", baseName, v)), nil
+	return newResolved(name, image, entry, v, source, base, api.ConfigSourceEmbedded, fmt.Sprintf("embedded %s/%s.yaml", baseName, v)), nil
 }
 
-func newResolved(name, image string, entry Entry, v Version, versionSource string, base map[string]any, baseSource string) *Resolved {
+func newResolved(name, image string, entry Entry, v Version, versionSource string, base map[string]any,
+	source api.ConfigSource, baseSource string) *Resolved {
 	distro, _ := base["distro_name"].(string)
 	prof, _ := profile.For(v) // callers checked that v is supported
 	return &Resolved{
@@ -199,6 +203,7 @@ func newResolved(name, image string, entry Entry, v Version, versionSource strin
 		VersionSource:   versionSource,
 		Base:            base,
 		BaseSource:      baseSource,
+		ConfigSource:    source,
 		DistroName:      distro,
 		EnableProviders: entry.EnableProviders,
 		AddProviders:    withStateDir(entry.AddProviders, prof),

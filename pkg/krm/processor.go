@@ -207,7 +207,7 @@ func (p Processor) keepsSource(item *fn.KubeObject) bool {
 
 // addReceipt replaces the receipt annotations of an LLSD node with those of its render.
 func addReceipt(item *fn.KubeObject, rendered map[string]string) error {
-	for _, key := range pipeline.ReceiptKeys {
+	for _, key := range api.ReceiptKeys {
 		if err := item.RemoveAnnotation(key); err != nil {
 			return err
 		}
@@ -299,12 +299,12 @@ func isLLSD(o *fn.KubeObject) bool { return o.GetKind() == v1alpha2.Kind }
 // names its LlamaStackDistribution (a common label such as managed-by would also match the
 // user's own objects).
 func IsGenerated(o *fn.KubeObject) bool {
-	return !isLLSD(o) && o.GetAnnotation(render.AnnotationGeneratedFrom) != ""
+	return !isLLSD(o) && o.GetAnnotation(api.AnnotationGeneratedFrom) != ""
 }
 
 // generatedFrom is the namespace/name of the LlamaStackDistribution an object was generated from.
 func generatedFrom(o *fn.KubeObject) string {
-	return o.GetNamespace() + "/" + o.GetAnnotation(render.AnnotationGeneratedFrom)
+	return o.GetNamespace() + "/" + o.GetAnnotation(api.AnnotationGeneratedFrom)
 }
 
 // renderedLLSDs are the LlamaStackDistributions this render renders, by namespace/name: their

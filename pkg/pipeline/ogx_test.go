@@ -64,8 +64,8 @@ func TestOGX08(t *testing.T) {
 			require.Empty(t, errs)
 			res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test", Distribution: tc.opts})
 			require.Empty(t, errs, "%v", errs)
-			assert.Equal(t, "0.8", res.LLSD.Annotations[pipeline.ReceiptServerVersion])
-			assert.Contains(t, res.LLSD.Annotations[pipeline.ReceiptBaseConfig], tc.base)
+			assert.Equal(t, "0.8", res.LLSD.Annotations[api.AnnotationServerVersion])
+			assert.Contains(t, res.LLSD.Annotations[api.AnnotationBaseConfig], tc.base)
 			checkStarts(t, res) // the 0.8 strict schema and start-up rules, with the pod's env and volumes
 
 			_, dep := renderedServer(res)

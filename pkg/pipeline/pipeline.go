@@ -7,40 +7,20 @@ package pipeline
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 	"github.com/llamastack/llsd/pkg/distribution"
 	"github.com/llamastack/llsd/pkg/render"
 )
-
-// Render receipt: annotations on the emitted LlamaStackDistribution, from which the
-// controller derives status.
-const (
-	ReceiptConfigMap     = "llamastack.io/config-map"
-	ReceiptConfigHash    = "llamastack.io/config-hash"
-	ReceiptServerVersion = "llamastack.io/server-version"
-	ReceiptImage         = "llamastack.io/image"
-	ReceiptBaseConfig    = "llamastack.io/base-config"
-	ReceiptProviderCount = "llamastack.io/provider-count"
-	ReceiptResourceCount = "llamastack.io/resource-count"
-	ReceiptRenderer      = "llamastack.io/rendered-by"
-	ReceiptSpecHash      = "llamastack.io/spec-hash"
-)
-
-// ReceiptKeys are all receipt annotations: a new render replaces every one of them.
-var ReceiptKeys = []string{ReceiptConfigMap, ReceiptConfigHash, ReceiptServerVersion, ReceiptImage, ReceiptBaseConfig,
-	ReceiptProviderCount, ReceiptResourceCount, ReceiptRenderer, ReceiptSpecHash}
 
 // Options are the render options.
 type Options struct {
@@ -145,16 +125,20 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 	if errs = append(errs, renderErrs...); len(errs) > 0 {
 		return nil, errs
 	}
-	llsd := withReceipt(obj, map[string]string{
-		ReceiptConfigMap:     out.ConfigMapName,
-		ReceiptConfigHash:    out.ConfigHash,
-		ReceiptServerVersion: string(res.Version),
-		ReceiptImage:         dist.Image,
-		ReceiptBaseConfig:    dist.BaseSource,
-		ReceiptProviderCount: strconv.Itoa(res.ProviderCount),
-		ReceiptResourceCount: strconv.Itoa(res.ResourceCount),
-		ReceiptRenderer:      "llsd " + opts.RendererVersion,
+	llsd, err := withReceipt(obj, api.Receipt{
+		ConfigMap:       out.ConfigMapName,
+		ConfigHash:      out.ConfigHash,
+		ServerVersion:   string(dist.Version),
+		Image:           dist.Image,
+		BaseConfig:      dist.BaseSource,
+		ConfigSource:    dist.ConfigSource,
+		ProviderCount:   res.ProviderCount,
+		ResourceCount:   res.ResourceCount,
+		RendererVersion: opts.RendererVersion,
 	})
+	if err != nil {
+		return nil, append(errs, err)
+	}
 	warnings := make([]config.Warning, 0, len(dist.Warnings)+len(res.Warnings)+len(out.Warnings))
 	for _, w := range dist.Warnings {
 		warnings = append(warnings, config.Warning{Field: "spec.distribution", Message: w})
@@ -199,48 +183,35 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	if errs = append(errs, renderErrs...); len(errs) > 0 {
 		return nil, errs
 	}
-	llsd := withReceipt(obj, map[string]string{
-		ReceiptConfigMap:  out.ConfigMapName,
-		ReceiptConfigHash: out.ConfigHash,
-		ReceiptImage:      image,
-		ReceiptRenderer:   "llsd " + opts.RendererVersion,
+	llsd, err := withReceipt(obj, api.Receipt{
+		ConfigMap:       out.ConfigMapName,
+		ConfigHash:      out.ConfigHash,
+		Image:           image,
+		ConfigSource:    api.ConfigSourceOverride,
+		RendererVersion: opts.RendererVersion,
 	})
+	if err != nil {
+		return nil, append(errs, err)
+	}
 	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: out.Warnings}, nil
 }
 
 // withReceipt returns a copy of obj with the receipt annotations (replacing an older receipt).
-// SpecHash identifies a canonical spec: sha256 (16 hex) of its JSON with sorted keys, so the
-// spec the API server returns hashes the same as the one rendered. The controller compares
-// it with the receipt to tell an object edited after its render.
-func SpecHash(spec *v1alpha2.LlamaStackDistributionSpec) string {
-	data, err := json.Marshal(spec)
-	if err != nil {
-		return ""
-	}
-	var tree any // through a generic tree: map keys sorted, embedded JSON (settings) normalised
-	if err := json.Unmarshal(data, &tree); err != nil {
-		return ""
-	}
-	data, _ = json.Marshal(tree)
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:8])
-}
-
-func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt map[string]string) *v1alpha2.LlamaStackDistribution {
+func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt) (*v1alpha2.LlamaStackDistribution, *field.Error) {
 	out := obj.DeepCopy()
 	out.APIVersion = v1alpha2.GroupVersion.String()
 	out.Kind = v1alpha2.Kind
 	if out.Annotations == nil {
 		out.Annotations = map[string]string{}
 	}
-	for _, key := range ReceiptKeys {
+	for _, key := range api.ReceiptKeys {
 		delete(out.Annotations, key)
 	}
-	receipt[ReceiptSpecHash] = SpecHash(&out.Spec)
-	for k, v := range receipt {
-		if v != "" {
-			out.Annotations[k] = v
-		}
+	hash, err := api.SpecHash(&out.Spec)
+	if err != nil {
+		return nil, field.InternalError(field.NewPath("spec"), err)
 	}
-	return out
+	receipt.SpecHash = hash
+	maps.Copy(out.Annotations, receipt.Annotations())
+	return out, nil
 }

@@ -117,7 +117,7 @@ func TestSecretsReachOnlyTheirKeys(t *testing.T) {
 		}
 		tree, err := configyaml.UnmarshalMap(config)
 		require.NoError(t, err)
-		expanded, err := servercheck.SubstituteFor(res.LLSD.Annotations[pipeline.ReceiptServerVersion], tree, servercheck.FixtureEnv(values), "/")
+		expanded, err := servercheck.SubstituteFor(res.LLSD.Annotations[api.AnnotationServerVersion], tree, servercheck.FixtureEnv(values), "/")
 		require.NoError(t, err, in.name)
 		walk(expanded, "", func(path, key, value string) {
 			if strings.Contains(value, "S3NT1NEL") {
@@ -171,8 +171,8 @@ func checkStarts(t *testing.T, res *pipeline.Result) {
 		return // overrideConfig: the user's config
 	}
 	require.NotNil(t, dep)
-	version := res.LLSD.Annotations[pipeline.ReceiptServerVersion]
-	problems, err := servercheck.CheckDeployment(version, config, dep, render.ContainerName)
+	version := res.LLSD.Annotations[api.AnnotationServerVersion]
+	problems, err := servercheck.CheckDeployment(version, config, dep, api.ContainerName)
 	require.NoError(t, err)
 	var warnings []string
 	for _, w := range res.Warnings {

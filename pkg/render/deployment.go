@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 )
@@ -48,7 +49,7 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 	obj := in.Object
 	spec := &obj.Spec
 	pod := corev1.PodTemplateSpec{
-		ObjectMeta: metav1.ObjectMeta{Labels: m.names.podLabels()},
+		ObjectMeta: metav1.ObjectMeta{Labels: m.names.PodLabels()},
 		Spec: corev1.PodSpec{
 			ServiceAccountName:           m.names.ServiceAccount(),
 			AutomountServiceAccountToken: boolPtr(false),
@@ -66,7 +67,7 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 			Volumes:    volumes(in, configMapName),
 		},
 	}
-	for key, value := range map[string]string{AnnotationHash: hash, AnnotationCABundleHash: caBundleHash(in)} {
+	for key, value := range map[string]string{api.AnnotationConfigHash: hash, AnnotationCABundleHash: caBundleHash(in)} {
 		if value == "" {
 			continue
 		}
@@ -92,7 +93,7 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
 		ObjectMeta: m.object(m.names.Deployment()),
 		Spec: appsv1.DeploymentSpec{
-			Selector: &metav1.LabelSelector{MatchLabels: m.names.selector()},
+			Selector: &metav1.LabelSelector{MatchLabels: m.names.Selector()},
 			Template: pod,
 		},
 	}
@@ -113,9 +114,9 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 func container(in Input) corev1.Container {
 	obj := in.Object
 	c := corev1.Container{
-		Name:            ContainerName,
+		Name:            api.ContainerName,
 		Image:           in.Distribution.Image,
-		Ports:           []corev1.ContainerPort{{Name: PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}},
+		Ports:           []corev1.ContainerPort{{Name: api.PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}},
 		Env:             env(in),
 		SecurityContext: containerSecurityContext(),
 		StartupProbe:    probe(obj, 5, 120), // first start downloads models: up to 10 minutes
@@ -229,7 +230,7 @@ func probe(obj *v1alpha2.LlamaStackDistribution, period, failures int32) *corev1
 	}
 	return &corev1.Probe{
 		ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
-			Path: healthPath, Port: intstr.FromString(PortName), Scheme: scheme,
+			Path: healthPath, Port: intstr.FromString(api.PortName), Scheme: scheme,
 		}},
 		PeriodSeconds:    period,
 		FailureThreshold: failures,
@@ -270,7 +271,7 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 	storage := corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}
 	if w := obj.Spec.Workload; w != nil && w.Storage != nil {
 		storage = corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
-			ClaimName: NamesFor(obj).PVC(),
+			ClaimName: api.NamesOf(obj.Name).PVC(),
 		}}
 	}
 	vols := []corev1.Volume{

@@ -131,7 +131,7 @@ func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *
 		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
 		ObjectMeta: m.object(m.names.NetworkPolicy()),
 		Spec: networkingv1.NetworkPolicySpec{
-			PodSelector: metav1.LabelSelector{MatchLabels: m.names.selector()},
+			PodSelector: metav1.LabelSelector{MatchLabels: m.names.Selector()},
 			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
 			Ingress:     []networkingv1.NetworkPolicyIngressRule{{From: from, Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &port}}}},
 		},

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 	"github.com/llamastack/llsd/pkg/distribution"
@@ -59,7 +60,7 @@ func Render(in Input) (Output, field.ErrorList) {
 	if len(errs) > 0 {
 		return Output{}, errs
 	}
-	m := meta{names: NamesFor(in.Object), namespace: in.Object.Namespace, labels: in.Object.Labels}
+	m := meta{llsd: in.Object.Name, names: api.NamesOf(in.Object.Name), namespace: in.Object.Namespace, labels: in.Object.Labels}
 	out := Output{ConfigMapName: in.UserConfig, ConfigHash: in.UserConfigHash, Warnings: warnings}
 	if in.Config.Config != nil {
 		cm, hash := configMap(m, in.Config)
@@ -90,7 +91,8 @@ func Render(in Input) (Output, field.ErrorList) {
 
 // meta builds the metadata every rendered object shares.
 type meta struct {
-	names     Names
+	llsd      string
+	names     api.Names
 	namespace string
 	// labels are the LlamaStackDistribution's own: they go on every object it renders (a
 	// kustomization's labels: reach them so), under llsd's own labels.
@@ -100,9 +102,9 @@ type meta struct {
 func (m meta) object(name string) metav1.ObjectMeta {
 	labels := make(map[string]string, len(m.labels)+3)
 	maps.Copy(labels, m.labels)
-	maps.Copy(labels, m.names.labels())
+	maps.Copy(labels, m.names.Labels())
 	return metav1.ObjectMeta{Name: name, Namespace: m.namespace, Labels: labels,
-		Annotations: map[string]string{AnnotationGeneratedFrom: m.names.cr}}
+		Annotations: map[string]string{api.AnnotationGeneratedFrom: m.llsd}}
 }
 
 // YAML writes objects as a YAML stream of manifests: without status and empty fields, which

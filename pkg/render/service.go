@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -18,9 +19,9 @@ func service(m meta, obj *v1alpha2.LlamaStackDistribution) *corev1.Service {
 		ObjectMeta: m.object(m.names.Service()),
 		Spec: corev1.ServiceSpec{
 			Type:     corev1.ServiceTypeClusterIP,
-			Selector: m.names.selector(),
+			Selector: m.names.Selector(),
 			Ports: []corev1.ServicePort{{
-				Name: portName(obj), Port: port, TargetPort: intstr.FromString(PortName), Protocol: corev1.ProtocolTCP,
+				Name: portName(obj), Port: port, TargetPort: intstr.FromString(api.PortName), Protocol: corev1.ProtocolTCP,
 				AppProtocol: appProtocol(obj),
 			}},
 		},
@@ -37,7 +38,7 @@ func portName(obj *v1alpha2.LlamaStackDistribution) string {
 	if tlsEnabled(obj) {
 		return "https"
 	}
-	return PortName
+	return api.PortName
 }
 
 // appProtocol is the port's protocol, which is also its name (http or https).

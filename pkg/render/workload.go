@@ -71,7 +71,7 @@ func hpa(m meta, obj *v1alpha2.LlamaStackDistribution) *autoscalingv2.Horizontal
 // when there is more than one replica (minAvailable 1 would block every drain of one pod).
 func pdb(m meta, obj *v1alpha2.LlamaStackDistribution) *policyv1.PodDisruptionBudget {
 	w := obj.Spec.Workload
-	spec := policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: m.names.selector()}}
+	spec := policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: m.names.Selector()}}
 	switch {
 	case w != nil && w.PodDisruptionBudget != nil:
 		spec.MinAvailable = w.PodDisruptionBudget.MinAvailable

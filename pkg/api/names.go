@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package api
+
+// Labels, annotations and names of the objects a render generates. Names and selector
+// labels are the upstream operator's, so rendered objects can take over Deployments it
+// created (selectors are immutable).
+const (
+	LabelApp       = "app"
+	LabelInstance  = "app.kubernetes.io/instance"
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+	LabelPartOf    = "app.kubernetes.io/part-of"
+	// ManagedBy is the value of LabelManagedBy on every generated object; the controller
+	// caches only objects labelled so.
+	ManagedBy = "llsd"
+	AppName   = "llama-stack"
+	// AnnotationGeneratedFrom names, on every generated object, the LlamaStackDistribution it
+	// was rendered from: a new render of it replaces the object.
+	AnnotationGeneratedFrom = "llamastack.io/generated-from"
+	ContainerName           = "llama-stack"
+	PortName                = "http"
+)
+
+// Names are the object names of one LlamaStackDistribution.
+type Names struct{ llsd string }
+
+// NamesOf returns the names of the objects of the LlamaStackDistribution called name.
+func NamesOf(name string) Names { return Names{llsd: name} }
+
+func (n Names) Deployment() string     { return n.llsd }
+func (n Names) Service() string        { return n.llsd + "-service" }
+func (n Names) ServiceAccount() string { return n.llsd + "-sa" }
+func (n Names) PVC() string            { return n.llsd + "-pvc" }
+func (n Names) HPA() string            { return n.llsd + "-hpa" }
+func (n Names) PDB() string            { return n.llsd + "-pdb" }
+func (n Names) Ingress() string        { return n.llsd + "-ingress" }
+func (n Names) NetworkPolicy() string  { return n.llsd + "-network-policy" }
+
+// ConfigMap is named by the config's hash: a new config is a new, immutable ConfigMap.
+func (n Names) ConfigMap(hash string) string { return n.llsd + "-config-" + hash[:10] }
+
+// Selector selects the pods of one LlamaStackDistribution.
+func (n Names) Selector() map[string]string {
+	return map[string]string{LabelApp: AppName, LabelInstance: n.llsd}
+}
+
+// Labels go on every generated object.
+func (n Names) Labels() map[string]string {
+	return map[string]string{LabelInstance: n.llsd, LabelManagedBy: ManagedBy, LabelPartOf: AppName}
+}
+
+// PodLabels are the selector plus the common labels.
+func (n Names) PodLabels() map[string]string {
+	l := n.Labels()
+	for k, v := range n.Selector() {
+		l[k] = v
+	}
+	return l
+}
