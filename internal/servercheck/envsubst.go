@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package servercheck checks generated config.yaml files the way the llama-stack server
-// would read them: PyYAML parsing, the server's ${env...} substitution (ported from
-// replace_env_vars in llama_stack/core/stack.py, identical in 0.6 and 0.7), and the JSON
-// schemas exported from the server's own pydantic models in ../shared/llama-stack/schemas.
 package servercheck
 
 import (

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package distribution resolves spec.distribution to the image the server runs, the
-// llama-stack server version of that image, and the base config.yaml llsd generates from.
 package distribution
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/llamastack/llsd/distributions"
@@ -106,7 +104,7 @@ func embeddedBase(name string, v Version) (map[string]any, error) {
 	}
 	data, err := distributions.FS.ReadFile(file)
 	if err != nil {
-		if strings.Contains(err.Error(), fs.ErrNotExist.Error()) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, err

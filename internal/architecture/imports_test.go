@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package architecture
+
+import (
+	"go/build"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/llamastack/llsd/"
+
+// rules are docs/architecture.md's "what must never import what": a package (or every
+// package under a prefix ending in /) and the llsd packages it must not reach, directly or
+// through another llsd package.
+var rules = []struct {
+	pkg, reason string
+	forbidden   []string
+}{
+	{"pkg/api/", "the API is the contract everything else reads: it depends on nothing of llsd's",
+		[]string{"pkg/profile", "pkg/configyaml", "pkg/distribution", "pkg/config", "pkg/render", "pkg/pipeline", "pkg/krm", "pkg/controller", "pkg/oci", "pkg/cli"}},
+	{"pkg/profile", "server facts are data", []string{"pkg/"}},
+	{"pkg/configyaml", "the YAML codec knows no spec", []string{"pkg/"}},
+	{"pkg/oci", "reading image labels knows no spec", []string{"pkg/"}},
+	{"pkg/config", "generation is pure: it knows no Kubernetes object and no front end",
+		[]string{"pkg/render", "pkg/pipeline", "pkg/krm", "pkg/controller", "pkg/cli"}},
+	{"pkg/render", "objects come from a generated config, never from a front end", []string{"pkg/pipeline", "pkg/krm", "pkg/controller", "pkg/cli"}},
+	{"pkg/pipeline", "one render, whatever runs it", []string{"pkg/krm", "pkg/controller", "pkg/cli"}},
+	{"pkg/krm", "the KRM function is one front end", []string{"pkg/controller", "pkg/cli"}},
+	{"pkg/controller", "the controller never renders: it reads the receipt",
+		[]string{"pkg/config", "pkg/render", "pkg/pipeline", "pkg/krm", "pkg/cli"}},
+	{"internal/servercheck", "the oracle restates the server's rules and shares none of the generator's",
+		[]string{"pkg/profile", "pkg/distribution", "pkg/config", "pkg/render", "pkg/pipeline", "pkg/krm", "pkg/api"}},
+	{"pkg/", "production code never reaches test support", []string{"internal/testenv", "internal/registrytest", "internal/e2e", "internal/servercheck"}},
+}
+
+// Every rule holds for the non-test imports of every llsd package.
+func TestImportBoundaries(t *testing.T) {
+	root := filepath.Join("..", "..")
+	deps := map[string][]string{} // llsd package -> llsd packages it reaches
+	var reach func(pkg string) []string
+	reach = func(pkg string) []string {
+		if got, ok := deps[pkg]; ok {
+			return got
+		}
+		deps[pkg] = nil // cycles cannot compile; this only stops the recursion
+		p, err := build.ImportDir(filepath.Join(root, filepath.FromSlash(pkg)), 0)
+		require.NoError(t, err, pkg)
+		var all []string
+		for _, imp := range p.Imports {
+			if rel, ok := strings.CutPrefix(imp, module); ok {
+				all = append(all, rel)
+				all = append(all, reach(rel)...)
+			}
+		}
+		slices.Sort(all)
+		deps[pkg] = slices.Compact(all)
+		return deps[pkg]
+	}
+	pkgs := packages(t, root)
+	require.Greater(t, len(pkgs), 15)
+	for _, r := range rules {
+		matched := false
+		for _, pkg := range pkgs {
+			if !covers(r.pkg, pkg) {
+				continue
+			}
+			matched = true
+			for _, dep := range reach(pkg) {
+				for _, f := range r.forbidden {
+					assert.False(t, covers(f, dep) && !covers(r.pkg, dep), "%s imports %s (%s): %s", pkg, dep, f, r.reason)
+				}
+			}
+		}
+		assert.True(t, matched, "rule %q names no package", r.pkg)
+	}
+}
+
+// covers reports whether a rule's package pattern (a path, or a prefix ending in /) names pkg.
+func covers(pattern, pkg string) bool {
+	if strings.HasSuffix(pattern, "/") {
+		return strings.HasPrefix(pkg+"/", pattern)
+	}
+	return pkg == pattern
+}
+
+// packages lists llsd's Go packages with non-test code under pkg/ and internal/.
+func packages(t *testing.T, root string) []string {
+	var out []string
+	for _, top := range []string{"pkg", "internal"} {
+		dirs, err := filepath.Glob(filepath.Join(root, top, "*"))
+		require.NoError(t, err)
+		more, err := filepath.Glob(filepath.Join(root, top, "*", "*"))
+		require.NoError(t, err)
+		for _, dir := range append(dirs, more...) {
+			if _, err := build.ImportDir(dir, 0); err != nil {
+				continue // no non-test Go files
+			}
+			rel, err := filepath.Rel(root, dir)
+			require.NoError(t, err)
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
+}
