@@ -28,7 +28,7 @@ metadata: {name: ogx, namespace: ai}
 spec:
   distribution: %s
   providers:
-    inference: {provider: vllm, endpoint: http://vllm:8000/v1}
+    inference: {id: %s, provider: vllm, endpoint: http://vllm:8000/v1}
   resources:
     models: [llama3]
   storage:
@@ -52,15 +52,21 @@ func TestOGX08(t *testing.T) {
 	registry := distribution.Options{Labels: &oci.Client{InsecureHosts: []string{reg.Host}, Cache: &oci.Cache{Dir: t.TempDir()}}}
 
 	for _, tc := range []struct {
-		reason, distribution, image, base string
-		opts                              distribution.Options
+		reason, distribution, inference, image, base string
+		opts                                         distribution.Options
 	}{
-		{"by name", `{name: starter, serverVersion: "0.8"}`, "docker.io/ogxai/distribution-starter:0.8.0", "embedded starter/0.8.yaml", distribution.Options{}},
-		{"by official image", `{image: "docker.io/ogxai/distribution-starter:0.8.0"}`, "docker.io/ogxai/distribution-starter:0.8.0", "embedded starter/0.8.yaml", distribution.Options{}},
-		{"by an OGX-labelled image", `{image: "` + labelled + `"}`, labelled, "label com.ogx.config.config.yaml", registry},
+		{"starter by name", `{name: starter, serverVersion: "0.8"}`, "vllm",
+			"docker.io/ogxai/distribution-starter:0.8.0", "embedded starter/0.8.yaml", distribution.Options{}},
+		{"starter by official image", `{image: "docker.io/ogxai/distribution-starter:0.8.0"}`, "vllm",
+			"docker.io/ogxai/distribution-starter:0.8.0", "embedded starter/0.8.yaml", distribution.Options{}},
+		{"starter by an OGX-labelled image", `{image: "` + labelled + `"}`, "vllm", labelled, "label com.ogx.config.config.yaml", registry},
+		{"postgres-demo by name", `{name: postgres-demo, serverVersion: "0.8"}`, "vllm-inference",
+			"docker.io/ogxai/distribution-postgres-demo:0.8.0", "embedded postgres-demo/0.8.yaml", distribution.Options{}},
+		{"postgres-demo by official image", `{image: "docker.io/ogxai/distribution-postgres-demo:0.8.0"}`, "vllm-inference",
+			"docker.io/ogxai/distribution-postgres-demo:0.8.0", "embedded postgres-demo/0.8.yaml", distribution.Options{}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			obj, errs := api.Decode([]byte(fmt.Sprintf(ogxLLSD, tc.distribution)))
+			obj, errs := api.Decode([]byte(fmt.Sprintf(ogxLLSD, tc.distribution, tc.inference)))
 			require.Empty(t, errs)
 			res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test", Distribution: tc.opts})
 			require.Empty(t, errs, "%v", errs)
