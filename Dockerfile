@@ -1,23 +1,35 @@
-# The llsd KRM function image: one static binary on scratch, running as nobody.
+# llsd's two images, each one static binary on scratch, running as nobody:
 #
-#   podman build -t llsd:dev .        (or docker build; needs the golang image)
+#   podman build --target function -t llsd:dev .                     the KRM function and CLI
+#   podman build --target controller -t llsd-controller:dev .        the in-cluster controller
 #
-# Where the golang image cannot be pulled (air-gapped machines, this project's CI), `make image`
-# compiles with the local Go toolchain and replaces the build stage with a named build context
-# holding out/llsd and out/passwd: podman build --build-context build=bin/image .
+# (or docker build; needs the golang image.) Where the golang image cannot be pulled (air-gapped
+# machines, this project's CI), `make image` / `make controller-image` compile with the local Go
+# toolchain and replace the build stage with a named build context holding out/llsd,
+# out/llsd-controller and out/passwd: podman build --build-context build=bin/image ...
 ARG GO_IMAGE=docker.io/library/golang:1.26
 
 FROM ${GO_IMAGE} AS build
-# The version stamped into the binary (llsd version, every render receipt).
+# The version stamped into the binaries (llsd version, every render receipt, the controller's log).
 ARG VERSION=devel
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 RUN mkdir -p /out && cp hack/image/passwd /out/passwd && \
-    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/llamastack/llsd/pkg/cli.version=${VERSION}" -o /out/llsd ./fn
+    for cmd in llsd=./fn llsd-controller=./cmd/llsd-controller; do \
+      CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/llamastack/llsd/pkg/version.version=${VERSION}" \
+        -o /out/${cmd%%=*} ${cmd#*=}; \
+    done
 
-FROM scratch
+FROM scratch AS controller
+COPY --from=build /out/passwd /etc/passwd
+COPY --from=build /out/llsd-controller /usr/local/bin/llsd-controller
+USER 65534:65534
+ENTRYPOINT ["/usr/local/bin/llsd-controller"]
+
+# The default target: the KRM function.
+FROM scratch AS function
 # kustomize and kpt run functions as the user nobody, which must resolve inside the image.
 COPY --from=build /out/passwd /etc/passwd
 COPY --from=build /out/llsd /usr/local/bin/llsd

@@ -12,7 +12,7 @@ LLSD_CACHE ?= $(HOME)/.cache/llsd
 BIN       := bin
 # The version stamped into the binary: the nearest tag, else the commit (-dirty with local edits).
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS   := -s -w -X github.com/llamastack/llsd/pkg/cli.version=$(VERSION)
+LDFLAGS   := -s -w -X github.com/llamastack/llsd/pkg/version.version=$(VERSION)
 
 # Pinned tool versions (each builds with Go 1.26; see hack/*/go.mod).
 ENVTEST_K8S_VERSION  ?= 1.34.4
@@ -44,18 +44,30 @@ help: ## Show this help.
 ##@ Build
 
 .PHONY: build
-build: ## Build the llsd binary into bin/llsd (static).
+build: ## Build bin/llsd (the KRM function and CLI) and bin/llsd-controller (static).
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd ./fn
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd-controller ./cmd/llsd-controller
 
-CONTAINER_TOOL ?= podman
-IMAGE          ?= localhost/llsd:dev
+CONTAINER_TOOL   ?= podman
+IMAGE            ?= localhost/llsd:dev
+CONTROLLER_IMAGE ?= localhost/llsd-controller:dev
 
-.PHONY: image
-image: ## Build the KRM function image ($(IMAGE)) from the local binary; no golang image needed.
+# Both images come from one Dockerfile (targets function and controller); the local binaries
+# replace its build stage, so no golang image is needed.
+.PHONY: image-binaries
+image-binaries:
 	rm -rf $(BIN)/image && mkdir -p $(BIN)/image/out
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/image/out/llsd ./fn
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/image/out/llsd-controller ./cmd/llsd-controller
 	cp hack/image/passwd $(BIN)/image/out/passwd
-	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image -t $(IMAGE) .
+
+.PHONY: image
+image: image-binaries ## Build the KRM function image ($(IMAGE)) from the local binary.
+	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image --target function -t $(IMAGE) .
+
+.PHONY: controller-image
+controller-image: image-binaries ## Build the controller image ($(CONTROLLER_IMAGE)) from the local binary.
+	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image --target controller -t $(CONTROLLER_IMAGE) .
 
 .PHONY: demo
 demo: build ## Render the examples with the embedded starter distribution (offline) into out/demo/.

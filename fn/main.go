@@ -6,10 +6,6 @@ package main
 import (
 	"os"
 
-	// Mozilla's root certificates, used only where the system has none: the image is
-	// FROM scratch, and reading image labels (RenderOptions spec.registry) speaks HTTPS.
-	_ "golang.org/x/crypto/x509roots/fallback"
-
 	"github.com/llamastack/llsd/pkg/cli"
 )
 

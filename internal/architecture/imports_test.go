@@ -4,6 +4,7 @@ package architecture
 
 import (
 	"go/build"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,6 +38,7 @@ var rules = []struct {
 	{"internal/servercheck", "the oracle restates the server's rules and shares none of the generator's",
 		[]string{"pkg/profile", "pkg/distribution", "pkg/config", "pkg/render", "pkg/pipeline", "pkg/krm", "pkg/api"}},
 	{"pkg/", "production code never reaches test support", []string{"internal/testenv", "internal/registrytest", "internal/e2e", "internal/servercheck"}},
+	{"fn", "the KRM function binary does not link the controller", []string{"pkg/controller"}},
 }
 
 // Every rule holds for the non-test imports of every llsd package.
@@ -89,10 +91,10 @@ func covers(pattern, pkg string) bool {
 	return pkg == pattern
 }
 
-// packages lists llsd's Go packages with non-test code under pkg/ and internal/.
+// packages lists llsd's Go packages with non-test code: fn and those under pkg/, internal/ and cmd/.
 func packages(t *testing.T, root string) []string {
-	var out []string
-	for _, top := range []string{"pkg", "internal"} {
+	out := []string{"fn"}
+	for _, top := range []string{"pkg", "internal", "cmd"} {
 		dirs, err := filepath.Glob(filepath.Join(root, top, "*"))
 		require.NoError(t, err)
 		more, err := filepath.Glob(filepath.Join(root, top, "*", "*"))
@@ -107,4 +109,19 @@ func packages(t *testing.T, root string) []string {
 		}
 	}
 	return out
+}
+
+// The KRM function starts in a few milliseconds because it neither links nor initialises the
+// controller stack: no controller-runtime client or manager, client-go or Prometheus.
+func TestFunctionBinaryLeavesOutTheControllerStack(t *testing.T) {
+	list := exec.Command("go", "list", "-deps", "./fn")
+	list.Dir = filepath.Join("..", "..")
+	out, err := list.Output()
+	require.NoError(t, err)
+	for _, dep := range strings.Fields(string(out)) {
+		for _, heavy := range []string{"sigs.k8s.io/controller-runtime/pkg/client", "sigs.k8s.io/controller-runtime/pkg/manager",
+			"k8s.io/client-go/", "github.com/prometheus/", "k8s.io/apiserver/", "golang.org/x/crypto/x509roots/fallback"} {
+			assert.False(t, dep == heavy || strings.HasPrefix(dep, heavy) && strings.HasSuffix(heavy, "/"), "./fn links %s", dep)
+		}
+	}
 }

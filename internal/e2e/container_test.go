@@ -42,7 +42,7 @@ func llsdImage(t *testing.T) string {
 				return
 			}
 		}
-		build := exec.Command(podman, "build", "--quiet", "--build-context", "build="+context,
+		build := exec.Command(podman, "build", "--quiet", "--build-context", "build="+context, "--target", "function",
 			"-t", imageName, "-f", filepath.Join(root, "Dockerfile"), root)
 		if output, err := build.CombinedOutput(); err != nil {
 			imageBuild.err = fmt.Errorf("podman build: %v: %s", err, output)

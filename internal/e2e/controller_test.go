@@ -38,7 +38,7 @@ import (
 	"github.com/llamastack/llsd/pkg/controller"
 )
 
-// `llsd controller` as a process, the way the install manifests run it (self-signed
+// `llsd-controller` as a process, the way the install manifests run it (self-signed
 // certificates), against a real API server through a kubeconfig: it becomes ready, writes
 // status, serves health, metrics to allowed clients only and conversions of bounded size, and
 // stops cleanly on SIGTERM.
@@ -76,7 +76,7 @@ func TestControllerProcess(t *testing.T) {
 
 	probe, metrics, webhookPort := freeAddr(t), freeAddr(t), testenv.FreePort(t)
 	webhookAddr := fmt.Sprintf("127.0.0.1:%d", webhookPort)
-	cmd := exec.Command(llsdBinary, "controller", "--self-signed-certs=llsd-webhook-tls", "--cert-dir", filepath.Join(dir, "certs"),
+	cmd := exec.Command(controllerBinary, "--self-signed-certs=llsd-webhook-tls", "--cert-dir", filepath.Join(dir, "certs"),
 		"--webhook-port", fmt.Sprint(webhookPort), "--metrics-bind-address", metrics, "--health-probe-bind-address", probe)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(dir, "kubeconfig"))
 	var logs bytes.Buffer
@@ -91,7 +91,7 @@ func TestControllerProcess(t *testing.T) {
 		require.NoError(c, err)
 		resp.Body.Close()
 		assert.Equal(c, http.StatusOK, resp.StatusCode)
-	}, 30*time.Second, 100*time.Millisecond, "llsd controller did not become ready: %s", &logs)
+	}, 30*time.Second, 100*time.Millisecond, "llsd-controller did not become ready: %s", &logs)
 
 	require.NoError(t, c.Get(ctx, types.NamespacedName{Name: controller.CRDName}, &crd))
 	assert.NotEmpty(t, crd.Spec.Conversion.Webhook.ClientConfig.CABundle, "the CA is in the CRD")
@@ -166,7 +166,7 @@ func TestControllerProcess(t *testing.T) {
 	case err := <-exited:
 		assert.NoError(t, err, "exit on SIGTERM: %s", &logs)
 	case <-time.After(30 * time.Second):
-		t.Fatalf("llsd controller did not stop on SIGTERM: %s", &logs)
+		t.Fatalf("llsd-controller did not stop on SIGTERM: %s", &logs)
 	}
 	assert.NotContains(t, logs.String(), string(secret.Data["tls.key"]), "no key material in the logs")
 }

@@ -25,7 +25,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api"
 )
 
-var llsdBinary, identityBinary string
+var llsdBinary, controllerBinary, identityBinary string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "llsd-e2e")
@@ -33,12 +33,14 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	llsdBinary = filepath.Join(dir, "llsd")
+	controllerBinary = filepath.Join(dir, "llsd-controller")
 	identityBinary = filepath.Join(dir, "identityfn")
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	for binary, pkg := range map[string]string{llsdBinary: "./fn", identityBinary: "./internal/e2e/identityfn"} {
+	for binary, pkg := range map[string]string{llsdBinary: "./fn", controllerBinary: "./cmd/llsd-controller",
+		identityBinary: "./internal/e2e/identityfn"} {
 		// The version the examples' expected output records in its receipts.
-		build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/pkg/cli.version=devel", "-o", binary, pkg)
+		build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/pkg/version.version=devel", "-o", binary, pkg)
 		build.Dir, build.Stderr, build.Env = root, os.Stderr, append(os.Environ(), "CGO_ENABLED=0")
 		if err := build.Run(); err != nil {
 			panic("building " + pkg + ": " + err.Error())

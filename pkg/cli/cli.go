@@ -7,10 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/llamastack/llsd/pkg/version"
 )
 
 const usage = `llsd turns short LlamaStackDistribution resources into llama-stack servers on Kubernetes.
@@ -26,8 +27,6 @@ Usage:
   llsd label-image SRC DST
                           copy a distribution image with the labels llsd reads its
                           base config from (see llsd label-image --help)
-  llsd controller         run the companion controller in a cluster: conversion
-                          webhook and status (see llsd controller --help)
   llsd version            print the version (also --version)
 
 Run llsd COMMAND --help for a command's details.
@@ -79,9 +78,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "label-image":
 		return labelImage(args[1:], stdout, stderr)
 	case "controller":
-		return controllerCommand(args[1:], stderr)
+		fmt.Fprintln(stderr, "llsd: the controller is its own binary, llsd-controller (image ghcr.io/llamastack/llsd-controller): "+
+			"install it with examples/install")
+		return 2
 	case "version", "--version":
-		fmt.Fprintln(stdout, "llsd", Version())
+		fmt.Fprintln(stdout, "llsd", version.Get())
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)
@@ -92,31 +93,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "llsd: unknown command %q\n\n%s", args[0], usage)
 	return 2
-}
-
-// version is stamped at build time: go build -ldflags "-X github.com/llamastack/llsd/pkg/cli.version=v1.2.3"
-// (make build, make image and the Dockerfile do).
-var version string
-
-// Version is the version llsd was built as: the stamped one, else the module version, else
-// the VCS revision the binary was built from, else "devel".
-func Version() string {
-	if version != "" {
-		return version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "devel-" + s.Value[:12]
-		}
-	}
-	return "devel"
 }
 
 // pathArgs returns the paths of render and validate, or nil and the exit code after --help

@@ -9,6 +9,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 
 	"github.com/llamastack/llsd/pkg/krm"
+	"github.com/llamastack/llsd/pkg/version"
 )
 
 const functionDoc = `llsd renders LlamaStackDistributions (llamastack.io/v1alpha1 and v1alpha2) into the
@@ -41,7 +42,7 @@ Errors are results with the object and field path, and the exit code is 1.
 // krmFunction runs llsd as a KRM function. Failures are also printed on stderr, where
 // kustomize users see them.
 func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
-	p := krm.Processor{Version: Version()}
+	p := krm.Processor{Version: version.Get()}
 	report := fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
 		ok, err := p.Process(rl)
 		if !ok || err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/krm"
+	"github.com/llamastack/llsd/pkg/version"
 )
 
 // renderCommand prints the manifests of every LlamaStackDistribution in paths, with the
@@ -78,7 +79,7 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 			}
 		}
 	}
-	p := krm.Processor{Version: Version(), Standalone: true, Getenv: os.Getenv}
+	p := krm.Processor{Version: version.Get(), Standalone: true, Getenv: os.Getenv}
 	if _, err := p.Process(rl); err != nil {
 		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
 		return nil, 1

@@ -49,7 +49,11 @@ func rendered(t *testing.T, ns, yaml string) (*v1alpha2.LlamaStackDistribution, 
 	obj.Namespace = ns
 	res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test"})
 	require.Empty(t, errs)
-	return res.LLSD, res.Objects
+	objs := make([]client.Object, len(res.Objects))
+	for i, o := range res.Objects {
+		objs[i] = o
+	}
+	return res.LLSD, objs
 }
 
 func create(t *testing.T, objs ...client.Object) {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
@@ -140,7 +139,7 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 		}
 		objs = append(objs, item)
 	}
-	for i, o := range append([]client.Object{res.LLSD}, res.Objects...) {
+	for i, o := range append([]render.Object{res.LLSD}, res.Objects...) {
 		if i == 0 && p.keepsSource(item) {
 			continue
 		}
@@ -218,8 +217,8 @@ func addReceipt(item *fn.KubeObject, rendered map[string]string) error {
 }
 
 // toKubeObject writes a typed object the way render.YAML does (no status, no empty fields).
-func toKubeObject(o client.Object) (*fn.KubeObject, error) {
-	data, err := render.YAML([]client.Object{o})
+func toKubeObject(o render.Object) (*fn.KubeObject, error) {
+	data, err := render.YAML([]render.Object{o})
 	if err != nil {
 		return nil, err
 	}

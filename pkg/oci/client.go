@@ -111,6 +111,7 @@ func (c *Client) parse(image string) (name.Reference, error) {
 }
 
 func (c *Client) remoteOptions(ctx context.Context) []remote.Option {
+	useFallbackRoots()
 	keychain := c.Keychain
 	if keychain == nil {
 		keychain = authn.DefaultKeychain

@@ -56,7 +56,7 @@ func TestRenderedObjectsAreAccepted(t *testing.T) {
 			require.Empty(t, errs)
 			res, errs := pipeline.Render(obj, in.opts)
 			require.Empty(t, errs)
-			for _, o := range append([]client.Object{res.LLSD}, res.Objects...) {
+			for _, o := range append([]render.Object{res.LLSD}, res.Objects...) {
 				require.NoError(t, dryRunApply(t, o))
 			}
 		})
@@ -110,7 +110,7 @@ func TestFuzzedSampleIsAccepted(t *testing.T) {
 			continue
 		}
 		rendered++
-		for _, o := range append([]client.Object{res.LLSD}, res.Objects...) {
+		for _, o := range append([]render.Object{res.LLSD}, res.Objects...) {
 			require.NoError(t, dryRunApply(t, o), "variant %d of %s:\n%s", i, in.name, doc)
 		}
 	}

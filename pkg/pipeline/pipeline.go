@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -95,7 +94,7 @@ type Result struct {
 	// LLSD is the canonical v1alpha2 object with its receipt.
 	LLSD *v1alpha2.LlamaStackDistribution
 	// Objects are the generated objects, in a fixed order.
-	Objects  []client.Object
+	Objects  []render.Object
 	Warnings []config.Warning
 }
 

@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/pkg/api"
@@ -40,11 +39,18 @@ type Input struct {
 
 // Output are the rendered objects, in a fixed order, and the generated ConfigMap's name.
 type Output struct {
-	Objects       []client.Object
+	Objects       []Object
 	ConfigMapName string
 	ConfigHash    string
 	// Warnings are things the user should know that do not stop the render.
 	Warnings []config.Warning
+}
+
+// Object is a Kubernetes object a render writes (the method set of controller-runtime's
+// client.Object, which the KRM function does not link).
+type Object interface {
+	metav1.Object
+	runtime.Object
 }
 
 // Render returns the objects of one LlamaStackDistribution: ConfigMap, ServiceAccount,
@@ -109,7 +115,7 @@ func (m meta) object(name string) metav1.ObjectMeta {
 
 // YAML writes objects as a YAML stream of manifests: without status and empty fields, which
 // belong to the cluster, not to Git.
-func YAML(objects []client.Object) ([]byte, error) {
+func YAML(objects []Object) ([]byte, error) {
 	var buf bytes.Buffer
 	for _, o := range objects {
 		u, err := Manifest(o)
@@ -128,7 +134,7 @@ func YAML(objects []client.Object) ([]byte, error) {
 
 // Manifest is an object as it belongs in Git: a plain map without status, creation
 // timestamp or empty annotations.
-func Manifest(o client.Object) (map[string]any, error) {
+func Manifest(o Object) (map[string]any, error) {
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
 	if err != nil {
 		return nil, err

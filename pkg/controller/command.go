@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package cli
+package controller
 
 import (
 	"flag"
@@ -12,10 +12,10 @@ import (
 	"github.com/go-logr/logr"
 	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/llamastack/llsd/pkg/controller"
+	"github.com/llamastack/llsd/pkg/version"
 )
 
-const controllerUsage = `Usage: llsd controller [flags]
+const usage = `Usage: llsd-controller [flags]
 
 Runs the companion controller in a cluster: the v1alpha1 <-> v1alpha2 conversion webhook
 (/convert, TLS) and the status of every LlamaStackDistribution, derived from its render
@@ -25,13 +25,14 @@ with examples/install (kustomize).
 Flags:
 `
 
-// controllerCommand is `llsd controller`.
-func controllerCommand(args []string, stderr io.Writer) int {
-	flags := flag.NewFlagSet("controller", flag.ContinueOnError)
+// Main runs the controller with command-line args until it is stopped (SIGTERM), and returns
+// the exit code. Logs go to stderr as JSON.
+func Main(args []string, stderr io.Writer) int {
+	flags := flag.NewFlagSet("llsd-controller", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	flags.Usage = func() { fmt.Fprint(stderr, controllerUsage); flags.PrintDefaults() }
-	opts := controller.Options{}
-	var certs controller.CertOptions
+	flags.Usage = func() { fmt.Fprint(stderr, usage); flags.PrintDefaults() }
+	opts := Options{}
+	var certs CertOptions
 	flags.StringVar(&opts.MetricsAddr, "metrics-bind-address", ":8443", `Prometheus metrics ("0": off), over HTTPS to clients allowed to get /metrics`)
 	flags.BoolVar(&opts.MetricsInsecure, "metrics-insecure", false, "serve metrics over plain HTTP to anyone (behind your own network policy only)")
 	namespaces := flags.String("namespaces", "", "watch only these namespaces (comma-separated), with Roles in them instead of a ClusterRole\n(examples/install/namespaced)")
@@ -59,25 +60,25 @@ func controllerCommand(args []string, stderr io.Writer) int {
 	ctrl.SetLogger(log)
 	cfg, err := ctrl.GetConfig()
 	if err != nil {
-		fmt.Fprintln(stderr, "llsd controller:", err)
+		fmt.Fprintln(stderr, "llsd-controller:", err)
 		return 1
 	}
 	ctx := ctrl.SetupSignalHandler()
 	if certs.SecretName != "" {
-		certs.CertDir, certs.CRDName = opts.CertDir, controller.CRDName
-		if err := controller.EnsureSelfSignedCerts(ctx, cfg, certs); err != nil {
-			fmt.Fprintln(stderr, "llsd controller: webhook certificates:", err)
+		certs.CertDir, certs.CRDName = opts.CertDir, CRDName
+		if err := EnsureSelfSignedCerts(ctx, cfg, certs); err != nil {
+			fmt.Fprintln(stderr, "llsd-controller: webhook certificates:", err)
 			return 1
 		}
 	}
-	mgr, err := controller.NewManager(cfg, opts)
+	mgr, err := NewManager(cfg, opts)
 	if err != nil {
-		fmt.Fprintln(stderr, "llsd controller:", err)
+		fmt.Fprintln(stderr, "llsd-controller:", err)
 		return 1
 	}
-	log.Info("starting", "version", Version())
+	log.Info("starting", "version", version.Get())
 	if err := mgr.Start(ctx); err != nil {
-		fmt.Fprintln(stderr, "llsd controller:", err)
+		fmt.Fprintln(stderr, "llsd-controller:", err)
 		return 1
 	}
 	return 0
