@@ -81,6 +81,9 @@ var requiredEnvRef = regexp.MustCompile(`\$\{env\.([A-Z0-9_]+)\}`)
 func (g *generator) checkRequiredEnv() {
 	seen := map[string]bool{}
 	configyaml.WalkStrings(g.cfg, func(at configyaml.Path, s string) {
+		if !strings.Contains(s, "${env.") {
+			return
+		}
 		for _, m := range requiredEnvRef.FindAllStringSubmatch(s, -1) {
 			name := m[1]
 			if seen[name] || strings.HasPrefix(name, "LLSD_") || g.overrideEnvSets(name) {

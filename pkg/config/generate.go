@@ -66,8 +66,9 @@ type generator struct {
 	warnings []Warning
 }
 
-// Generate writes the config.yaml of obj on the base config of dist. obj must be defaulted
-// and valid (v1alpha2.Default, v1alpha2.Validate); errors name the field to fix.
+// Generate writes the config.yaml of obj on the base config of dist, which it edits in place
+// (dist.Base is Resolve's private copy: resolve again to generate again). obj must be
+// defaulted and valid (v1alpha2.Default, v1alpha2.Validate); errors name the field to fix.
 func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved) (*Result, field.ErrorList) {
 	if err := dist.Profile.Load(); err != nil {
 		return nil, field.ErrorList{field.InternalError(field.NewPath("spec", "distribution"), err)}
@@ -76,7 +77,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		spec:    &obj.Spec,
 		dist:    dist,
 		prof:    dist.Profile,
-		cfg:     configyaml.DeepCopy(dist.Base).(map[string]any),
+		cfg:     dist.Base, // Resolve's private copy: generation edits it in place
 		crIDs:   map[string][]string{},
 		removed: map[string]int{},
 		env:     envVars{},

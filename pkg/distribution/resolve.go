@@ -39,7 +39,8 @@ type Resolved struct {
 	Profile *profile.Profile
 	// VersionSource says where Version was read, for messages: `image tag "0.7.1"`.
 	VersionSource string
-	// Base is a private copy of the base config.yaml, as a plain tree.
+	// Base is a private copy of the base config.yaml, as a plain tree; config.Generate edits
+	// it in place.
 	Base map[string]any
 	// BaseSource names the base config, for messages: "embedded starter/0.7.yaml".
 	BaseSource string

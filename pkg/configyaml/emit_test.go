@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package configyaml
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"os"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/distributions"
+)
+
+// The emitter writes every base config and every generated config of the golden cases byte
+// for byte as yaml.v3 does.
+func TestEmitterMatchesYAMLv3(t *testing.T) {
+	var trees []map[string]any
+	require.NoError(t, fs.WalkDir(distributions.FS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !strings.HasSuffix(path, ".yaml") {
+			return err
+		}
+		data, err := distributions.FS.ReadFile(path)
+		require.NoError(t, err)
+		tree, err := UnmarshalMap(data)
+		require.NoError(t, err, path)
+		trees = append(trees, tree)
+		return nil
+	}))
+	goldens, err := filepath.Glob(filepath.Join("..", "config", "testdata", "*", "config.yaml"))
+	require.NoError(t, err)
+	for _, f := range goldens {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		tree, err := UnmarshalMap(data)
+		require.NoError(t, err, f)
+		trees = append(trees, tree)
+	}
+	require.Greater(t, len(trees), 50)
+	for i, tree := range trees {
+		want, err := marshalNodes(tree)
+		require.NoError(t, err)
+		got, err := emit(tree)
+		require.NoError(t, err, "tree %d is one the emitter writes", i)
+		assert.Equal(t, string(want), string(got), "tree %d", i)
+	}
+}
+
+// Whatever the tree, Marshal's output is yaml.v3's.
+func FuzzEmitterMatchesYAMLv3(f *testing.F) {
+	for _, seed := range []string{
+		"a: 1\nb: [x, 'y z', \"on\"]\nc: {d: null, e: 1.5}\n",
+		"s: |\n  line one\n    indented\n\n  after a blank\n",
+		"list:\n  - k: v\n    m: {n: [1, 2]}\n  - plain\n  - ''\n",
+		"t: ' leading space'\nu: 'trailing '\nv: \"tab\\there\"\nw: '#x'\nx: a #b\ny: 'key: value'\n",
+		"z: \"multi\\nline with trailing space \\nend\"\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		tree, err := UnmarshalMap([]byte(doc))
+		if err != nil {
+			return
+		}
+		want, err := marshalNodes(tree)
+		if err != nil {
+			return
+		}
+		got, err := Marshal(tree)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got))
+	})
+}
