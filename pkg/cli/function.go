@@ -54,14 +54,15 @@ func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ok, err
 	})
-	// fn.Run, not fn.Execute: Execute (SDK v1.1.1) fails on a ResourceList without a
-	// functionConfig ("expected exactly one object, got 0"), which kpt fn render sends.
+	// krm.Run (fn.Run with a faster writer), not fn.Execute: Execute (SDK v1.1.1) fails on a
+	// ResourceList without a functionConfig ("expected exactly one object, got 0"), which kpt
+	// fn render sends.
 	input, err := readLimited(stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "llsd: reading the ResourceList:", err)
 		return 1
 	}
-	out, err := fn.Run(report, input)
+	out, err := krm.Run(report, input)
 	_, _ = stdout.Write(out)
 	if err != nil {
 		if err.Error() != "error: function failure" { // the results are printed above

@@ -5,7 +5,9 @@ package krm
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -57,6 +59,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	seen := map[string]*fn.KubeObject{}
 	files := fileIndexes{}
 	rendered := renderedLLSDs(rl.Items, llsdConfig)
+	renders := p.renderAll(toRender(rl.Items, llsdConfig), opts)
 	for _, item := range rl.Items {
 		switch {
 		case IsGenerated(item) && rendered[generatedFrom(item)]:
@@ -71,8 +74,9 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 			out = append(out, item)
 		case isLLSD(item):
 			seen[key(item)] = item
-			objs, res := p.renderItem(item, opts)
-			results = append(results, res...)
+			r := renders[item]
+			results = append(results, r.results...)
+			objs := r.objects
 			if !p.Standalone {
 				objs = files.place(item, objs)
 			}
@@ -84,9 +88,9 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	// Generator mode: the LLSD is the function config. kustomize also passes it as an item;
 	// render it once.
 	if llsdConfig != nil && seen[key(llsdConfig)] == nil {
-		objs, res := p.renderItem(llsdConfig, opts)
-		results = append(results, res...)
-		out = append(out, objs...)
+		r := renders[llsdConfig]
+		results = append(results, r.results...)
+		out = append(out, r.objects...)
 	}
 	rl.Results = append(rl.Results, results...)
 	if results.ExitCode() != 0 {
@@ -94,6 +98,54 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	}
 	rl.Items = out
 	return true, nil
+}
+
+// rendering is what one LLSD rendered into.
+type rendering struct {
+	objects fn.KubeObjects
+	results fn.Results
+}
+
+// toRender lists the LLSDs Process renders: each first of its namespace and name, and the
+// function config of generator mode when no item is the same LLSD.
+func toRender(items fn.KubeObjects, llsdConfig *fn.KubeObject) []*fn.KubeObject {
+	var out []*fn.KubeObject
+	seen := map[string]bool{}
+	for _, item := range items {
+		if isLLSD(item) && !seen[key(item)] {
+			seen[key(item)] = true
+			out = append(out, item)
+		}
+	}
+	if llsdConfig != nil && !seen[key(llsdConfig)] {
+		out = append(out, llsdConfig)
+	}
+	return out
+}
+
+// renderAll renders independent LLSDs concurrently, one worker per CPU; each touches only
+// its own item, and the output order is Process's, not the workers'.
+func (p Processor) renderAll(items []*fn.KubeObject, opts pipeline.Options) map[*fn.KubeObject]rendering {
+	out := make([]rendering, len(items))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(items)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i].objects, out[i].results = p.renderItem(items[i], opts)
+			}
+		})
+	}
+	for i := range items {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	byItem := make(map[*fn.KubeObject]rendering, len(items))
+	for i, item := range items {
+		byItem[item] = out[i]
+	}
+	return byItem
 }
 
 // readFunctionConfig returns the render options, or the LLSD of generator mode. Any other
@@ -214,15 +266,6 @@ func addReceipt(item *fn.KubeObject, rendered map[string]string) error {
 		}
 	}
 	return nil
-}
-
-// toKubeObject writes a typed object the way render.YAML does (no status, no empty fields).
-func toKubeObject(o render.Object) (*fn.KubeObject, error) {
-	data, err := render.YAML([]render.Object{o})
-	if err != nil {
-		return nil, err
-	}
-	return fn.ParseKubeObject(data)
 }
 
 // dropRunIDs removes kyaml's per-run ids from the canonical LLSD. It is decoded from the

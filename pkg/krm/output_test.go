@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// WriteResourceList writes what fn.ResourceList.ToYAML writes, for the golden ResourceLists
+// processed and for large lists with results, a function config, comments, duplicate
+// identifiers and items without a namespace.
+func TestWriteResourceListIsToYAML(t *testing.T) {
+	inputs := map[string][]byte{}
+	dirs, err := filepath.Glob(filepath.Join("testdata", "*"))
+	require.NoError(t, err)
+	for _, dir := range dirs {
+		inputs[dir] = resourceList(t, dir)
+	}
+	var large strings.Builder
+	large.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for i := range 40 * runtime.GOMAXPROCS(0) {
+		fmt.Fprintf(&large, "- apiVersion: llamastack.io/v1alpha2\n  kind: LlamaStackDistribution\n  metadata: {name: s-%d, namespace: ai}\n"+
+			"  spec: {distribution: {name: starter}}\n", i%97)
+		fmt.Fprintf(&large, "# a comment\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: same}\n  data: {i: %q}\n", fmt.Sprint(i))
+	}
+	large.WriteString("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n")
+	inputs["large"] = []byte(large.String())
+	require.NotEmpty(t, dirs)
+	defer func(n int) { parallelWriteMin = n }(parallelWriteMin)
+	parallelWriteMin = 0 // the golden lists are small: write them in parallel too
+	for name, input := range inputs {
+		want := process(t, input, func(rl *fn.ResourceList) ([]byte, error) { return rl.ToYAML() })
+		got := process(t, input, WriteResourceList)
+		assert.Equal(t, string(want), string(got), name)
+	}
+}
+
+func process(t *testing.T, input []byte, write func(*fn.ResourceList) ([]byte, error)) []byte {
+	rl, err := fn.ParseResourceList(input)
+	require.NoError(t, err)
+	_, err = Processor{Version: "test"}.Process(rl)
+	require.NoError(t, err)
+	out, err := write(rl)
+	require.NoError(t, err)
+	return out
+}
+
+// resourceList is the ResourceList of a golden directory: its files as items (with their
+// path annotations, as kpt passes them) and _fnconfig.yaml as the function config.
+func resourceList(t *testing.T, dir string) []byte {
+	rl := &fn.ResourceList{}
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	require.NoError(t, err)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		switch base := filepath.Base(f); {
+		case base == "_fnconfig.yaml":
+			rl.FunctionConfig, err = fn.ParseKubeObject(data)
+			require.NoError(t, err)
+		case !strings.HasPrefix(base, "_"):
+			items, err := fn.ReadKubeObjectsFromFile(base, string(data))
+			require.NoError(t, err)
+			rl.Items = append(rl.Items, items...)
+		}
+	}
+	out, err := rl.ToYAML()
+	require.NoError(t, err)
+	return out
+}
