@@ -42,7 +42,7 @@ Errors are results with the object and field path, and the exit code is 1.
 // krmFunction runs llsd as a KRM function. Failures are also printed on stderr, where
 // kustomize users see them.
 func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
-	p := krm.Processor{Version: version.Get()}
+	p := krm.Processor{Version: version.Get(), Entries: &krm.Entries{}}
 	report := fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
 		ok, err := p.Process(rl)
 		if !ok || err != nil {
@@ -62,9 +62,7 @@ func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "llsd: reading the ResourceList:", err)
 		return 1
 	}
-	out, err := krm.Run(report, input)
-	_, _ = stdout.Write(out)
-	if err != nil {
+	if err := krm.Run(report, input, stdout, p.Entries); err != nil {
 		if err.Error() != "error: function failure" { // the results are printed above
 			fmt.Fprintln(stderr, "llsd:", err)
 		}

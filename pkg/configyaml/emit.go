@@ -184,9 +184,6 @@ func quoted(s string) string {
 	if plainWord(s) {
 		return s
 	}
-	if ResolvesToNonString(s) && printableASCII(s) && !strings.ContainsAny(s, `"\`) {
-		return `"` + s + `"`
-	}
 	return rendering(s)
 }
 
@@ -225,15 +222,6 @@ func simpleKey(k string) bool { return len(k) <= 128 && plainWord(k) }
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
-
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
-}
 
 // maxCachedRendering bounds the strings whose rendering is kept: the templates of a base
 // config are a few hundred bytes; a hostile settings value must not grow the cache.

@@ -185,6 +185,13 @@ func simpleBlock(s string) bool {
 	return true
 }
 
+func appendRunes(dst []rune, s string) []rune {
+	for _, r := range s {
+		dst = append(dst, r)
+	}
+	return dst
+}
+
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // sortNatural sorts mapping keys as go-yaml v2 does (TestNaturalKeyOrder checks it).
@@ -203,7 +210,8 @@ func naturalCompare(a, b string) int {
 }
 
 func naturalLess(a, b string) bool {
-	ar, br := []rune(a), []rune(b)
+	var abuf, bbuf [64]rune // keys are short: no allocation for them
+	ar, br := appendRunes(abuf[:0], a), appendRunes(bbuf[:0], b)
 	for i := 0; i < len(ar) && i < len(br); i++ {
 		if ar[i] == br[i] {
 			continue

@@ -5,6 +5,7 @@ package krm
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
 	"sync"
@@ -13,24 +14,59 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Run is fn.Run with the output written by WriteResourceList: parse the ResourceList, process
-// it, write it. The error is fn.Run's: the processor's, or "error: function failure".
-func Run(p fn.ResourceListProcessor, input []byte) ([]byte, error) {
+// Run is fn.Run writing to w with WriteResourceList: parse the ResourceList, process it,
+// write it. entries are those the processor wrote ahead (Processor.Entries). The error is
+// fn.Run's: the processor's, or "error: function failure".
+func Run(p fn.ResourceListProcessor, input []byte, w io.Writer, entries *Entries) error {
 	rl, err := fn.ParseResourceList(input)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ok, procErr := p.Process(rl)
-	out, err := WriteResourceList(rl)
-	switch {
+	switch err := WriteResourceList(w, rl, entries); {
 	case err != nil:
-		return out, err
+		return err
 	case procErr != nil:
-		return out, procErr
+		return procErr
 	case !ok:
-		return out, fmt.Errorf("error: function failure")
+		return fmt.Errorf("error: function failure")
 	}
-	return out, nil
+	return nil
+}
+
+// Entries are ResourceList entries written ahead: a render that writes each object as soon as
+// it is made keeps text in memory, not the object's node tree (several times larger).
+type Entries struct{ m sync.Map }
+
+// writeAhead writes the entry of ko now and leaves in ko only what sorting reads (apiVersion,
+// kind, namespace, name); WriteResourceList writes the entry in its place.
+func (e *Entries) writeAhead(ko *fn.KubeObject) error {
+	apiVersion, kind, namespace, name := ko.GetAPIVersion(), ko.GetKind(), ko.GetNamespace(), ko.GetName()
+	text, err := encodeEntry(ko.MoveToResourceNode().YNode())
+	if err != nil {
+		return err
+	}
+	for _, set := range []func() error{
+		func() error { return ko.SetAPIVersion(apiVersion) }, func() error { return ko.SetKind(kind) },
+		func() error { return ko.SetNamespace(namespace) }, func() error { return ko.SetName(name) },
+	} {
+		if err := set(); err != nil {
+			return err
+		}
+	}
+	e.m.Store(ko, text)
+	return nil
+}
+
+func (e *Entries) lookup(ko *fn.KubeObject) ([]byte, bool) {
+	if e == nil {
+		return nil, false
+	}
+	text, ok := e.m.Load(ko)
+	if !ok {
+		return nil, false
+	}
+	return text.([]byte), true
 }
 
 // parallelWriteMin is the number of items per CPU below which one encoder writes them all.
@@ -39,63 +75,84 @@ var parallelWriteMin = 8
 // resourceListHeader is how every ResourceList starts.
 const resourceListHeader = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
 
-// WriteResourceList writes rl byte for byte as fn.ResourceList.ToYAML does (items sorted by
-// apiVersion, kind, namespace and name), encoding the items in parallel: a thousand
+// WriteResourceList writes rl to w byte for byte as fn.ResourceList.ToYAML does (items
+// sorted by apiVersion, kind, namespace and name), encoding the items in parallel: a thousand
 // LlamaStackDistributions write 18 MB. The items are consumed (their nodes moved out).
-// TestWriteResourceListIsToYAML checks it against ToYAML.
-func WriteResourceList(rl *fn.ResourceList) ([]byte, error) {
+// entries, if any, are items written ahead. TestWriteResourceListIsToYAML checks it against
+// ToYAML.
+func WriteResourceList(w io.Writer, rl *fn.ResourceList, entries *Entries) error {
 	sortItems(rl.Items)
-	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || len(rl.Items) == 0 || len(rl.Items) < parallelWriteMin*workers {
-		return rl.ToYAML()
-	}
 	rest, err := (&fn.ResourceList{FunctionConfig: rl.FunctionConfig, Results: rl.Results}).ToYAML()
-	if err != nil || !bytes.HasPrefix(rest, []byte(resourceListHeader)) {
-		return rl.ToYAML()
+	if err != nil {
+		return err
+	}
+	if len(rl.Items) == 0 {
+		_, err := w.Write(rest)
+		return err
+	}
+	if !bytes.HasPrefix(rest, []byte(resourceListHeader)) {
+		return fmt.Errorf("the ResourceList does not start with %q", resourceListHeader)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(rl.Items) < parallelWriteMin*workers {
+		workers = 1
 	}
 	chunks := make([][]byte, workers)
 	errs := make([]error, workers)
 	size := (len(rl.Items) + workers - 1) / workers
 	var wg sync.WaitGroup
-	for w := range workers {
-		part := rl.Items[min(w*size, len(rl.Items)):min((w+1)*size, len(rl.Items))]
-		wg.Go(func() { chunks[w], errs[w] = encodeItems(part) })
+	for i := range workers {
+		part := rl.Items[min(i*size, len(rl.Items)):min((i+1)*size, len(rl.Items))]
+		wg.Go(func() { chunks[i], errs[i] = encodeItems(part, entries) })
 	}
 	wg.Wait()
-	var out bytes.Buffer
-	out.Grow(len(rest) + len("items:\n") + sum(chunks))
-	out.WriteString(resourceListHeader + "items:\n")
-	for w := range workers {
-		if errs[w] != nil {
-			return nil, errs[w]
-		}
-		out.Write(chunks[w])
+	if _, err := io.WriteString(w, resourceListHeader+"items:\n"); err != nil {
+		return err
 	}
-	out.Write(rest[len(resourceListHeader):])
+	for i := range workers {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if _, err := w.Write(chunks[i]); err != nil {
+			return err
+		}
+		chunks[i] = nil
+	}
+	_, err = w.Write(rest[len(resourceListHeader):])
+	return err
+}
+
+// encodeItems writes items as the entries of the ResourceList's items sequence.
+func encodeItems(items fn.KubeObjects, entries *Entries) ([]byte, error) {
+	var out bytes.Buffer
+	for _, item := range items {
+		text, ok := entries.lookup(item)
+		if !ok {
+			var err error
+			if text, err = encodeEntry(item.MoveToResourceNode().YNode()); err != nil {
+				return nil, err
+			}
+		}
+		out.Write(text)
+	}
 	return out.Bytes(), nil
 }
 
-// encodeItems writes items as the entries of the ResourceList's items sequence: by
-// entryWriter when it knows the node, else as the SDK's encoder writes {items: [item]},
-// without the key's line (an entry's text does not depend on its neighbours).
-func encodeItems(items fn.KubeObjects) ([]byte, error) {
-	var out, one bytes.Buffer
-	for _, item := range items {
-		node := item.MoveToResourceNode().YNode()
-		one.Reset()
-		if (entryWriter{&one}).entry(node) {
-			out.Write(one.Bytes())
-			continue
-		}
-		one.Reset()
-		seq := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{node}}
-		doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "items"}, seq}}
-		if err := yaml.NewEncoder(&one).Encode(doc); err != nil {
-			return nil, err
-		}
-		out.Write(bytes.TrimPrefix(one.Bytes(), []byte("items:\n")))
+// encodeEntry writes a node as an entry of the items sequence: by entryWriter when it knows
+// the node, else as the SDK's encoder writes {items: [node]}, without the key's line (an
+// entry's text does not depend on its neighbours).
+func encodeEntry(node *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	if (entryWriter{&buf}).entry(node) {
+		return buf.Bytes(), nil
 	}
-	return out.Bytes(), nil
+	buf.Reset()
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{node}}
+	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "items"}, seq}}
+	if err := yaml.NewEncoder(&buf).Encode(doc); err != nil {
+		return nil, err
+	}
+	return bytes.TrimPrefix(buf.Bytes(), []byte("items:\n")), nil
 }
 
 // sortItems sorts as fn.ResourceList.Sort does, with the same sort.Sort over the same

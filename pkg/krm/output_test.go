@@ -3,6 +3,7 @@
 package krm
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,18 +39,26 @@ func TestWriteResourceListIsToYAML(t *testing.T) {
 	defer func(n int) { parallelWriteMin = n }(parallelWriteMin)
 	parallelWriteMin = 0 // the golden lists are small: write them in parallel too
 	for name, input := range inputs {
-		want := process(t, input, func(rl *fn.ResourceList) ([]byte, error) { return rl.ToYAML() })
-		got := process(t, input, WriteResourceList)
+		want := process(t, input, nil, func(rl *fn.ResourceList, _ *Entries) ([]byte, error) { return rl.ToYAML() })
+		got := process(t, input, nil, write)
 		assert.Equal(t, string(want), string(got), name)
+		ahead := process(t, input, &Entries{}, write)
+		assert.Equal(t, string(want), string(ahead), "%s, with the entries written ahead", name)
 	}
 }
 
-func process(t *testing.T, input []byte, write func(*fn.ResourceList) ([]byte, error)) []byte {
+func write(rl *fn.ResourceList, entries *Entries) ([]byte, error) {
+	var buf bytes.Buffer
+	err := WriteResourceList(&buf, rl, entries)
+	return buf.Bytes(), err
+}
+
+func process(t *testing.T, input []byte, entries *Entries, write func(*fn.ResourceList, *Entries) ([]byte, error)) []byte {
 	rl, err := fn.ParseResourceList(input)
 	require.NoError(t, err)
-	_, err = Processor{Version: "test"}.Process(rl)
+	_, err = Processor{Version: "test", Entries: entries}.Process(rl)
 	require.NoError(t, err)
-	out, err := write(rl)
+	out, err := write(rl, entries)
 	require.NoError(t, err)
 	return out
 }

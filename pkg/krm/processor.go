@@ -31,6 +31,10 @@ type Processor struct {
 	// Getenv, when set, reads render options from the environment on top of the function
 	// config (LLSD_* and Argo CD's ARGOCD_ENV_LLSD_*; see RenderOptions.WithEnv).
 	Getenv func(string) string
+	// Entries, when set, receives the output entries of the rendered objects that are not
+	// placed in files, written as soon as they are made; their items keep only their
+	// identity. Run writes them.
+	Entries *Entries
 }
 
 // annotations a KRM orchestrator uses and generated objects must not inherit.
@@ -207,6 +211,13 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 			}
 		}
 		objs = append(objs, ko)
+	}
+	if p.Entries != nil && item.PathAnnotation() == "" {
+		for _, ko := range objs {
+			if err := p.Entries.writeAhead(ko); err != nil {
+				return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
+			}
+		}
 	}
 	return objs, results
 }
