@@ -26,6 +26,7 @@ var rules = []struct {
 	{"pkg/api/", "the API is the contract everything else reads: it depends on nothing of llsd's",
 		[]string{"pkg/profile", "pkg/configyaml", "pkg/distribution", "pkg/config", "pkg/render", "pkg/pipeline", "pkg/krm", "pkg/controller", "pkg/oci", "pkg/cli"}},
 	{"pkg/profile", "server facts are data", []string{"pkg/"}},
+	{"internal/lazyre", "a helper every package may use", []string{"pkg/", "internal/suggest"}},
 	{"pkg/configyaml", "the YAML codec knows no spec", []string{"pkg/"}},
 	{"pkg/oci", "reading image labels knows no spec", []string{"pkg/"}},
 	{"pkg/config", "generation is pure: it knows no Kubernetes object and no front end",

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -138,13 +138,13 @@ func expandShorthand(spec map[string]any) {
 
 // embeddedPaths hold core Kubernetes types or free-form settings, where empty values are
 // legitimate (an EnvVar with value "").
-var embeddedPaths = regexp.MustCompile(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.settings|workload\.(resources|topologySpreadConstraints|overrides\.(env|volumes|volumeMounts)\[\d+\]))`)
+var embeddedPaths = lazyre.New(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.settings|workload\.(resources|topologySpreadConstraints|overrides\.(env|volumes|volumeMounts)\[\d+\]))`)
 
 // checkExplicitEmpties reports "" strings, [] lists and {} secretRefs the CRD rejects. A
 // typed Go object cannot tell them from omitted fields, so the raw document is checked.
 func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
 	where := path.String()
-	if embeddedPaths.MatchString(where) {
+	if embeddedPaths().MatchString(where) {
 		return nil
 	}
 	var errs field.ErrorList
@@ -177,8 +177,8 @@ func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
 }
 
 var (
-	unknownField       = regexp.MustCompile(`^unknown field "(.*)"$`)
-	providerEntryField = regexp.MustCompile(`^spec\.providers\.[a-zA-Z]+\[\d+\]\.[^.]+$`)
+	unknownField       = lazyre.New(`^unknown field "(.*)"$`)
+	providerEntryField = lazyre.New(`^spec\.providers\.[a-zA-Z]+\[\d+\]\.[^.]+$`)
 )
 
 // strictDecode decodes doc into obj, reporting unknown and duplicate fields and type
@@ -199,7 +199,7 @@ func strictDecode(doc map[string]any, obj any) field.ErrorList {
 	}
 	var errs field.ErrorList
 	for _, se := range strictErrs {
-		if m := unknownField.FindStringSubmatch(se.Error()); m != nil {
+		if m := unknownField().FindStringSubmatch(se.Error()); m != nil {
 			errs = append(errs, &field.Error{Type: field.ErrorTypeNotSupported, Field: m[1], BadValue: field.OmitValueType{},
 				Detail: unknownFieldHint(m[1], obj, doc)})
 			continue
@@ -238,7 +238,7 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 		}
 		return hint
 	}
-	if providerEntryField.MatchString(path) {
+	if providerEntryField().MatchString(path) {
 		return hint + ": a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"
 	}
 	if len(valid) > 0 {
@@ -250,11 +250,11 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 // splitFieldPath splits "spec.networking.tls.caBundle.configMapKey" into the parent's
 // segments (indexes dropped) and the last name.
 func splitFieldPath(path string) ([]string, string) {
-	parts := strings.Split(indexes.ReplaceAllString(path, ""), ".")
+	parts := strings.Split(indexes().ReplaceAllString(path, ""), ".")
 	return parts[:len(parts)-1], parts[len(parts)-1]
 }
 
-var indexes = regexp.MustCompile(`\[[^]]*\]`)
+var indexes = lazyre.New(`\[[^]]*\]`)
 
 // fieldNames lists the JSON field names of the struct at path in t, following pointers,
 // slices and maps.

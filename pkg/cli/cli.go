@@ -58,6 +58,7 @@ per problem and a summary. The exit code is 1 when one is invalid.
 
 // Main runs llsd with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	tuneGC()
 	if len(args) == 0 {
 		if isTerminal(stdin) { // someone typed llsd: a ResourceList will not come
 			fmt.Fprint(stderr, usage)

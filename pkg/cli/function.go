@@ -42,6 +42,7 @@ Errors are results with the object and field path, and the exit code is 1.
 // krmFunction runs llsd as a KRM function. Failures are also printed on stderr, where
 // kustomize users see them.
 func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
+	krm.Prepare()
 	p := krm.Processor{Version: version.Get(), Entries: &krm.Entries{}}
 	report := fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
 		ok, err := p.Process(rl)

@@ -5,12 +5,12 @@ package config
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
@@ -44,7 +44,7 @@ func (g *generator) addDistributionProviders() {
 	}
 }
 
-var emptyDefault = regexp.MustCompile(`^\$\{env\.([A-Z0-9_]+):=\}$`)
+var emptyDefault = lazyre.New(`^\$\{env\.([A-Z0-9_]+):=\}$`)
 
 // checkDistributionProviders fails when a provider the base enables whatever the environment
 // has a key it cannot start without only as ${env.X:=} and nothing sets X: remote-vllm, or
@@ -59,7 +59,7 @@ func (g *generator) checkDistributionProviders() {
 			t, _ := entry["provider_type"].(string)
 			for _, r := range fieldMapFor(api, t).Required {
 				value, _ := mapAt(entry, "config")[r.Key].(string)
-				m := emptyDefault.FindStringSubmatch(value)
+				m := emptyDefault().FindStringSubmatch(value)
 				if m == nil || g.overrideEnvSets(m[1]) {
 					continue
 				}
@@ -72,7 +72,7 @@ func (g *generator) checkDistributionProviders() {
 	}
 }
 
-var requiredEnvRef = regexp.MustCompile(`\$\{env\.([A-Z0-9_]+)\}`)
+var requiredEnvRef = lazyre.New(`\$\{env\.([A-Z0-9_]+)\}`)
 
 // checkRequiredEnv fails on ${env.X} references (no default) that neither llsd nor
 // spec.workload.overrides.env provides: the server substitutes every one of them, also in
@@ -84,7 +84,7 @@ func (g *generator) checkRequiredEnv() {
 		if !strings.Contains(s, "${env.") {
 			return
 		}
-		for _, m := range requiredEnvRef.FindAllStringSubmatch(s, -1) {
+		for _, m := range requiredEnvRef().FindAllStringSubmatch(s, -1) {
 			name := m[1]
 			if seen[name] || strings.HasPrefix(name, "LLSD_") || g.overrideEnvSets(name) {
 				continue
@@ -102,7 +102,7 @@ func (g *generator) checkRequiredEnv() {
 	})
 }
 
-var localhostDefault = regexp.MustCompile(`^(?:localhost|127\.0\.0\.1|::1|\$\{env\.([A-Z0-9_]+):=(?:localhost|127\.0\.0\.1)\})$`)
+var localhostDefault = lazyre.New(`^(?:localhost|127\.0\.0\.1|::1|\$\{env\.([A-Z0-9_]+):=(?:localhost|127\.0\.0\.1)\})$`)
 
 // checkLocalStorage fails when a storage backend still connects to localhost (postgres-demo's
 // ${env.POSTGRES_HOST:=localhost}): nothing listens there in the server's pod.
@@ -112,7 +112,7 @@ func (g *generator) checkLocalStorage() {
 	for _, name := range slices.Sorted(maps.Keys(backends)) {
 		backend := mapAt(backends, name)
 		host, _ := backend["host"].(string)
-		m := localhostDefault.FindStringSubmatch(host)
+		m := localhostDefault().FindStringSubmatch(host)
 		if m == nil || (m[1] != "" && g.overrideEnvSets(m[1])) {
 			continue
 		}

@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -142,7 +142,7 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 		switch {
 		case i < 0:
 			unknown(path.Child("settings").Key(key), key)
-		case fields[i].Secret || key == fm.Credential || credentialKey.MatchString(key):
+		case fields[i].Secret || key == fm.Credential || credentialKey().MatchString(key):
 			g.errs = append(g.errs, field.Forbidden(path.Child("settings").Key(key), fmt.Sprintf(
 				"%s is a credential, and settings are written into a ConfigMap in clear: put it in secretRefs.%s "+
 					"(or apiKey) to read it from a Secret", key, key)))
@@ -156,7 +156,7 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 }
 
 // credentialKey matches config keys that hold credentials whatever their type in the server.
-var credentialKey = regexp.MustCompile(`(^|_)(password|passwd|secret|token|api_key|apikey|access_key|private_key|credential|credentials)($|_)`)
+var credentialKey = lazyre.New(`(^|_)(password|passwd|secret|token|api_key|apikey|access_key|private_key|credential|credentials)($|_)`)
 
 // resolveType maps a spec provider name to a provider_type the target image ships.
 func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.Path) (string, bool) {
@@ -350,13 +350,13 @@ func (g *generator) applyCredential(config, settings map[string]any, id, provide
 	config[fm.Credential] = Placeholder(name)
 }
 
-var postgresScheme = regexp.MustCompile(`^postgres(ql)?://`)
+var postgresScheme = lazyre.New(`^postgres(ql)?://`)
 
 // parsePostgresEndpoint reads host[:port][/db] or postgresql://host[:port][/db]. Credentials
 // do not belong in an endpoint, which is written into the ConfigMap in clear.
 func parsePostgresEndpoint(endpoint string) (host string, port int64, db string, err error) {
 	raw := endpoint
-	if !postgresScheme.MatchString(raw) {
+	if !postgresScheme().MatchString(raw) {
 		raw = "postgresql://" + raw
 	}
 	u, err := url.Parse(raw)

@@ -3,13 +3,14 @@
 package config
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/llamastack/llsd/internal/lazyre"
 )
 
 // secretQuery matches the values of query parameters that look like credentials
 // (?api_key=..., &token=..., ;password=...).
-var secretQuery = regexp.MustCompile(`(?i)([?&;][^=&;#]*(?:key|token|secret|passw|pwd|auth|signature|sig|credential)[^=&;#]*=)[^&;#]*`)
+var secretQuery = lazyre.New(`(?i)([?&;][^=&;#]*(?:key|token|secret|passw|pwd|auth|signature|sig|credential)[^=&;#]*=)[^&;#]*`)
 
 // redact hides what an endpoint may hold of a secret before it appears in an error: all of
 // its user part, up to the last @ (also when it does not parse as a URL's user info: a / in
@@ -23,7 +24,7 @@ func redact(endpoint string) string {
 	if i := strings.LastIndex(rest, "@"); i >= 0 {
 		rest = "xxxxx@" + rest[i+1:]
 	}
-	rest = secretQuery.ReplaceAllString(rest, "${1}xxxxx")
+	rest = secretQuery().ReplaceAllString(rest, "${1}xxxxx")
 	if hasScheme {
 		return scheme + "://" + rest
 	}

@@ -4,12 +4,12 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -57,7 +57,7 @@ func (g *generator) applyModels() {
 	}
 }
 
-var bareEnv = regexp.MustCompile(`^\$\{env\.([A-Z0-9_]+)\}$`)
+var bareEnv = lazyre.New(`^\$\{env\.([A-Z0-9_]+)\}$`)
 
 // dropModelSlots removes the base's models whose id is a variable nothing sets, such as
 // postgres-demo's ${env.INFERENCE_MODEL}: the distribution's slot for the model it serves,
@@ -69,7 +69,7 @@ func (g *generator) dropModelSlots() {
 	for _, item := range items {
 		entry, _ := item.(map[string]any)
 		id, _ := entry["model_id"].(string)
-		if m := bareEnv.FindStringSubmatch(id); m != nil && !g.overrideEnvSets(m[1]) {
+		if m := bareEnv().FindStringSubmatch(id); m != nil && !g.overrideEnvSets(m[1]) {
 			continue
 		}
 		kept = append(kept, item)
@@ -278,7 +278,7 @@ func (g *generator) fixDefaultShield() {
 	for _, item := range items {
 		entry, _ := item.(map[string]any)
 		provider, _ := entry["provider_id"].(string)
-		m := conditionVar.FindStringSubmatch(provider)
+		m := conditionVar().FindStringSubmatch(provider)
 		switch {
 		case entry["shield_id"] == id && (isLiteral(provider) || m != nil):
 			found = true
@@ -367,14 +367,14 @@ func (g *generator) providerType(api, id string) string {
 func (g *generator) conditionOf(api, id string) string {
 	for _, e := range providerList(g.cfg, api) {
 		s, _ := e["provider_id"].(string)
-		if m := conditionVar.FindStringSubmatch(s); m != nil && m[2] == id {
+		if m := conditionVar().FindStringSubmatch(s); m != nil && m[2] == id {
 			return m[1]
 		}
 	}
 	return ""
 }
 
-var conditionVar = regexp.MustCompile(`^\$\{env\.([A-Z0-9_]+):\+([^}]*)\}$`)
+var conditionVar = lazyre.New(`^\$\{env\.([A-Z0-9_]+):\+([^}]*)\}$`)
 
 func listOrNone(ids []string) string {
 	if len(ids) == 0 {

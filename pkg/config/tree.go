@@ -3,9 +3,10 @@
 package config
 
 import (
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/llamastack/llsd/internal/lazyre"
 )
 
 // mapAt returns m[key] as a map, or nil.
@@ -46,13 +47,13 @@ func setProviderList(cfg map[string]any, api string, entries []map[string]any) {
 
 // conditionalID matches upstream's "${env.X:+id}": the provider is enabled, as id, only
 // when X is set.
-var conditionalID = regexp.MustCompile(`^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$`)
+var conditionalID = lazyre.New(`^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$`)
 
 // entryID is the id a provider or resource entry answers to: its provider_id, or the id
 // inside an ${env.X:+id} condition.
 func entryID(v any) string {
 	s, _ := v.(string)
-	if m := conditionalID.FindStringSubmatch(s); m != nil {
+	if m := conditionalID().FindStringSubmatch(s); m != nil {
 		return m[1]
 	}
 	return s

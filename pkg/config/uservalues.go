@@ -4,13 +4,13 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
@@ -18,14 +18,14 @@ import (
 // everywhere in config.yaml with the pod's variable, and the pod's variables hold decoded
 // secrets (LLSD_*), so a user value must not carry one: model: "${env.LLSD_STORAGE_SQL_PASSWORD}"
 // would publish a password as a model id. There is no escape.
-var envReference = regexp.MustCompile(`\$\{env\.([^}:]*)`)
+var envReference = lazyre.New(`\$\{env\.([^}:]*)`)
 
 // checkUserValues refuses ${env. in every value of the spec that lands in config.yaml. In
 // settings, ${env.X} may read a variable the spec sets itself with a plain value in
 // spec.workload.overrides.env (not from a Secret, not an LLSD_* variable).
 func (g *generator) checkUserValues() {
 	check := func(path *field.Path, value string, settings bool) {
-		for _, m := range envReference.FindAllStringSubmatch(value, -1) {
+		for _, m := range envReference().FindAllStringSubmatch(value, -1) {
 			if settings && g.plainOverride(m[1]) {
 				continue
 			}

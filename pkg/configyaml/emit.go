@@ -181,29 +181,33 @@ func (e *emitter) spaces(n int) {
 // quoted is how yaml.v3 writes a one-line string: plain when that reads back as the same
 // string in YAML 1.1 and 1.2, else in quotes.
 func quoted(s string) string {
-	if plainWord(s) {
+	if BlockPlain(s) {
 		return s
 	}
 	return rendering(s)
 }
 
-// plainWord: a string yaml.v3 certainly writes plain in block context: it starts with a
-// letter and is no YAML word (true, null, ...), has no space, and its other characters are
-// never indicators after the first one (a colon only when a non-space follows).
-func plainWord(s string) bool {
-	if s == "" || !isLetter(s[0]) || len(s) <= 5 && isYAMLWord(s) {
+// BlockPlain reports whether s is written plain (unquoted) as a block mapping or sequence
+// value by both go-yaml v2 and v3, and read back as the same string by them and PyYAML: one
+// line of printable ASCII that starts with a letter or one of $ / _ ( and is no YAML word
+// (true, null, on, ...), without the indicators a plain scalar cannot hold (": ", " #", a
+// colon at its end, a trailing space). Emitters use it to write common strings without
+// asking a YAML library; differential tests against the libraries hold it to them.
+func BlockPlain(s string) bool {
+	if s == "" || !(isLetter(s[0]) || strings.IndexByte("$/_(", s[0]) >= 0) || len(s) <= 5 && isYAMLWord(s) {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case isLetter(c) || isDigit(c) || strings.IndexByte("_-./$=~()+{}[],@", c) >= 0:
-		case c == ':' && i+1 < len(s) && s[i+1] != ' ':
-		default:
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e:
+			return false
+		case c == ':' && (i+1 == len(s) || s[i+1] == ' '):
+			return false
+		case c == '#' && s[i-1] == ' ':
 			return false
 		}
 	}
-	return true
+	return s[len(s)-1] != ' '
 }
 
 // isYAMLWord: the words YAML 1.1 or 1.2 reads as a bool or null, the only non-strings a
@@ -218,7 +222,9 @@ func isYAMLWord(s string) bool {
 }
 
 // simpleKey: a key yaml.v3 writes plain, and short enough to be a simple key (128).
-func simpleKey(k string) bool { return len(k) <= 128 && plainWord(k) }
+func simpleKey(k string) bool {
+	return len(k) <= 128 && BlockPlain(k) && !strings.ContainsAny(k, "?,[]{}")
+}
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }

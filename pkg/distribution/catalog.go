@@ -3,6 +3,7 @@
 package distribution
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/profile"
 )
@@ -93,14 +95,44 @@ func defaultProfile() *profile.Profile {
 	return p
 }
 
+// Prepare does ahead, once, the work a Resolve of spec would start with: reading the profile
+// and the embedded base config of a catalog distribution (at serverVersion, else the default
+// version). Run in the background while other work goes on, it takes that time off a render;
+// a spec it cannot tell about is left alone.
+func Prepare(spec v1alpha2.DistributionSpec) {
+	entries, err := Catalog()
+	if err != nil || spec.Name == "" {
+		return
+	}
+	entry, ok := entries[spec.Name]
+	if !ok || entry.Removed != "" {
+		return
+	}
+	p, ok := profile.For(cmp.Or(Version(spec.ServerVersion), profile.Default))
+	if !ok {
+		return
+	}
+	_ = p.Load()
+	_, _ = cachedBase(entry.baseName(spec.Name), p.Version)
+}
+
 // embeddedBase returns a private copy of the embedded base config <name>/<version>.yaml,
 // or nil when there is none.
 func embeddedBase(name string, v Version) (map[string]any, error) {
+	cfg, err := cachedBase(name, v)
+	if cfg == nil || err != nil {
+		return nil, err
+	}
+	return configyaml.DeepCopy(cfg).(map[string]any), nil
+}
+
+// cachedBase is the parsed base config, shared: parsed once per process.
+func cachedBase(name string, v Version) (map[string]any, error) {
 	file := fmt.Sprintf("%s/%s.yaml", name, v)
 	baseMu.Lock()
 	defer baseMu.Unlock()
 	if cfg, ok := baseCache[file]; ok {
-		return configyaml.DeepCopy(cfg).(map[string]any), nil
+		return cfg, nil
 	}
 	data, err := distributions.FS.ReadFile(file)
 	if err != nil {
@@ -114,7 +146,7 @@ func embeddedBase(name string, v Version) (map[string]any, error) {
 		return nil, fmt.Errorf("embedded %s: %w", file, err)
 	}
 	baseCache[file] = cfg
-	return configyaml.DeepCopy(cfg).(map[string]any), nil
+	return cfg, nil
 }
 
 // embeddedVersions lists the server versions with an embedded base config for name.

@@ -4,9 +4,9 @@ package distribution
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/profile"
 )
@@ -48,12 +48,12 @@ func decideVersion(image []versionEvidence, stated string) (v Version, source, e
 	return "", "", ""
 }
 
-var versionTag = regexp.MustCompile(`^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[-+][0-9A-Za-z.+-]*)?$`)
+var versionTag = lazyre.New(`^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[-+][0-9A-Za-z.+-]*)?$`)
 
 // VersionFromTag reads the server version from an image tag such as 0.7.1, v0.6.0 or
 // 0.7.1-rhoai; ok is false for tags like latest.
 func VersionFromTag(tag string) (Version, bool) {
-	m := versionTag.FindStringSubmatch(tag)
+	m := versionTag().FindStringSubmatch(tag)
 	if m == nil {
 		return "", false
 	}
@@ -99,7 +99,7 @@ func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
 		return "0.3", "top-level telemetry block (0.3 only)", true
 	case !has("distro_name") && has("image_name"):
 		return "0.4", "image_name without distro_name (distro_name arrived in 0.5)", true
-	case providers["messages"] != nil || providers["interactions"] != nil || hasString(cfg, ogxBrand.MatchString):
+	case providers["messages"] != nil || providers["interactions"] != nil || hasString(cfg, ogxBrand().MatchString):
 		return "0.8", "the messages/interactions APIs or OGX names (~/.ogx, ogx databases; 0.8)", true
 	case providers["agents"] != nil || providers["post_training"] != nil || types["inline::meta-reference"] ||
 		types["inline::rag-runtime"] || types["remote::tgi"]:
@@ -111,7 +111,7 @@ func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
 }
 
 // ogxBrand matches the defaults the OGX rename (0.8) introduced.
-var ogxBrand = regexp.MustCompile(`~/\.ogx|:=ogx\}|ogx_kvstore`)
+var ogxBrand = lazyre.New(`~/\.ogx|:=ogx\}|ogx_kvstore`)
 
 // hasString reports whether match holds for some string value in the tree.
 func hasString(tree any, match func(string) bool) bool {

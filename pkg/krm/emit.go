@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
 // entryWriter writes an item of the ResourceList as the SDK's encoder does (kyaml: indent 2,
@@ -156,6 +158,47 @@ func (w entryWriter) spaces(n int) {
 	}
 }
 
+// knownText is the text of the scalars whose rendering by yaml.v3 is certain: plain strings
+// (configyaml.BlockPlain), the implicit numbers, booleans and null toYAMLNode makes, and
+// quoted one-line printable ASCII.
+func knownText(n *yaml.Node) (string, bool) {
+	switch {
+	case n.Style == 0 && n.Tag == "!!str" && configyaml.BlockPlain(n.Value):
+		return n.Value, true
+	case n.Style == 0 && (n.Tag == "!!int" && isDecimal(n.Value) || n.Tag == "!!bool" && (n.Value == "true" || n.Value == "false") ||
+		n.Tag == "!!null" && n.Value == "null"):
+		return n.Value, true
+	case n.Style == yaml.DoubleQuotedStyle && printableASCII(n.Value) && !strings.ContainsAny(n.Value, `"\`):
+		return `"` + n.Value + `"`, true
+	case n.Style == yaml.SingleQuotedStyle && printableASCII(n.Value):
+		return "'" + strings.ReplaceAll(n.Value, "'", "''") + "'", true
+	}
+	return "", false
+}
+
+// isDecimal: an optional minus and digits without a leading zero (0 itself excepted).
+func isDecimal(s string) bool {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 1 && digits[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
 type scalarKey struct {
 	tag, value string
 	style      yaml.Style
@@ -167,8 +210,8 @@ var scalarTexts sync.Map
 // scalarText is how yaml.v3 writes a one-line scalar as a mapping value (or a block scalar,
 // then with line breaks).
 func scalarText(n *yaml.Node) (string, bool) {
-	if n.Style == 0 && n.Tag == "!!str" && simplePlain(n.Value) {
-		return n.Value, true
+	if text, ok := knownText(n); ok {
+		return text, true
 	}
 	k := scalarKey{n.Tag, n.Value, n.Style}
 	if t, ok := scalarTexts.Load(k); ok {

@@ -16,6 +16,7 @@ import (
 	yaml2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/render"
 )
 
@@ -133,7 +134,7 @@ var styles sync.Map
 // (go-yaml v2's, as a mapping value) gives it: for a string that is not plainly a word, the
 // rendering is made and read once, and remembered.
 func styleOf(s string) (yaml.Style, string) {
-	if simplePlain(s) {
+	if configyaml.BlockPlain(s) {
 		return 0, "!!str"
 	}
 	if simpleBlock(s) {
@@ -154,20 +155,6 @@ func styleOf(s string) (yaml.Style, string) {
 		styles.Store(s, st)
 	}
 	return st.style, st.tag
-}
-
-// simplePlain: go-yaml v2 writes s plain for certain: it starts with a letter that opens no
-// YAML word (yes, on, true, null, ...) and holds only letters, digits and . _ / -.
-func simplePlain(s string) bool {
-	if s == "" || !isASCIILetter(s[0]) || strings.IndexByte("yYnNtTfFoO", s[0]) >= 0 {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if c := s[i]; !isASCIILetter(c) && !(c >= '0' && c <= '9') && c != '.' && c != '_' && c != '/' && c != '-' {
-			return false
-		}
-	}
-	return true
 }
 
 // simpleBlock: go-yaml v2 writes s as a literal block for certain: it has a line break, only

@@ -4,6 +4,7 @@ package krm
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/distribution"
 	"github.com/llamastack/llsd/pkg/pipeline"
 	"github.com/llamastack/llsd/pkg/render"
 )
@@ -58,12 +60,14 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 		return false, nil
 	}
 	opts.ConfigMaps = configMaps(rl.Items)
+	toDo := toRender(rl.Items, llsdConfig)
+	prepare(toDo)
 	var out fn.KubeObjects
 	var results fn.Results
 	seen := map[string]*fn.KubeObject{}
 	files := fileIndexes{}
 	rendered := renderedLLSDs(rl.Items, llsdConfig)
-	renders := p.renderAll(toRender(rl.Items, llsdConfig), opts)
+	renders := p.renderAll(toDo, opts)
 	for _, item := range rl.Items {
 		switch {
 		case IsGenerated(item) && rendered[generatedFrom(item)]:
@@ -125,6 +129,49 @@ func toRender(items fn.KubeObjects, llsdConfig *fn.KubeObject) []*fn.KubeObject 
 		out = append(out, llsdConfig)
 	}
 	return out
+}
+
+// Prepare starts, in the background, the one-time work of a process's first render that
+// needs no input: building the JSON decoders of LlamaStackDistributions and the encoders of
+// the kinds of objects written. A single render (what kustomize and kpt run per call) would
+// otherwise do it on one core; call it first thing, before reading the input.
+func Prepare() {
+	go func() { _, _ = api.Decode([]byte(sampleLLSD)) }()
+	go func() {
+		for _, kind := range render.Kinds() {
+			_, _ = json.Marshal(kind)
+		}
+	}()
+}
+
+// sampleLLSD touches the types a LlamaStackDistribution usually has.
+const sampleLLSD = `{"apiVersion": "llamastack.io/v1alpha2", "kind": "LlamaStackDistribution",
+"metadata": {"name": "sample", "namespace": "ns", "labels": {"a": "b"}, "annotations": {"a": "b"}},
+"spec": {"distribution": {"name": "starter"},
+"providers": {"inference": [{"provider": "vllm", "endpoint": "http://vllm:8000/v1",
+"apiKey": {"secretKeyRef": {"name": "s", "key": "k"}}, "settings": {"a": 1}}]},
+"resources": {"models": [{"name": "m"}], "shields": ["s"]},
+"networking": {"expose": {"enabled": true}},
+"workload": {"replicas": 1, "resources": {"requests": {"cpu": "1"}}}}}`
+
+// prepare starts, in the background, the one-time work of the first render that depends
+// only on what the LLSDs name: the profile and base config of each distribution.
+func prepare(items []*fn.KubeObject) {
+	if len(items) == 0 {
+		return
+	}
+	go func() {
+		seen := map[v1alpha2.DistributionSpec]bool{}
+		for _, item := range items {
+			var spec v1alpha2.DistributionSpec
+			spec.Name, _, _ = item.NestedString("spec", "distribution", "name")
+			spec.ServerVersion, _, _ = item.NestedString("spec", "distribution", "serverVersion")
+			if !seen[spec] {
+				seen[spec] = true
+				distribution.Prepare(spec)
+			}
+		}
+	}()
 }
 
 // renderAll renders independent LLSDs concurrently, one worker per CPU; each touches only

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -18,6 +17,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+
+	"github.com/llamastack/llsd/internal/lazyre"
 )
 
 // LabelOptions say what `llsd label-image` writes.
@@ -174,7 +175,7 @@ type foundConfig struct {
 
 // distInfo matches the metadata directory of the installed server package: llama_stack, or
 // ogx from 0.8.
-var distInfo = regexp.MustCompile(`(?:^|/)(?:llama_stack|ogx)-(\d+\.\d+\.\d+[^/]*)\.dist-info/`)
+var distInfo = lazyre.New(`(?:^|/)(?:llama_stack|ogx)-(\d+\.\d+\.\d+[^/]*)\.dist-info/`)
 
 // findConfig reads the layers from the top down until the config and the server version are
 // known: the topmost layer holding the config is the one the label names.
@@ -223,7 +224,7 @@ func scanLayer(layer v1.Layer, match func(string) bool, found *foundConfig) erro
 		}
 		name := cleanPath(h.Name)
 		if found.version == "" {
-			if m := distInfo.FindStringSubmatch(name + "/"); m != nil {
+			if m := distInfo().FindStringSubmatch(name + "/"); m != nil {
 				found.version = m[1]
 			}
 		}

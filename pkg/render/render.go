@@ -9,6 +9,11 @@ import (
 	"maps"
 	"sort"
 
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -44,6 +49,14 @@ type Output struct {
 	ConfigHash    string
 	// Warnings are things the user should know that do not stop the render.
 	Warnings []config.Warning
+}
+
+// Kinds returns an empty object of every kind a render writes, LlamaStackDistribution
+// included: what writes them can prepare for each kind ahead (krm warms their JSON encoders).
+func Kinds() []Object {
+	return []Object{&v1alpha2.LlamaStackDistribution{}, &corev1.ConfigMap{}, &corev1.ServiceAccount{},
+		&corev1.PersistentVolumeClaim{}, &appsv1.Deployment{}, &corev1.Service{}, &networkingv1.Ingress{},
+		&networkingv1.NetworkPolicy{}, &autoscalingv2.HorizontalPodAutoscaler{}, &policyv1.PodDisruptionBudget{}}
 }
 
 // Object is a Kubernetes object a render writes (the method set of controller-runtime's

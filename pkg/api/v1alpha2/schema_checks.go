@@ -5,6 +5,7 @@ package v1alpha2
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -26,13 +27,14 @@ const (
 	labelPattern     = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
 )
 
-var compiled = map[string]*regexp.Regexp{}
-
-func init() {
+// compiled holds the patterns, compiled on first use (not when every llsd command starts).
+var compiled = sync.OnceValue(func() map[string]*regexp.Regexp {
+	m := map[string]*regexp.Regexp{}
 	for _, p := range []string{idPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern} {
-		compiled[p] = regexp.MustCompile(p)
+		m[p] = regexp.MustCompile(p)
 	}
-}
+	return m
+})
 
 // checks accumulates errors; each method is one OpenAPI keyword.
 type checks struct{ errs field.ErrorList }
@@ -57,7 +59,7 @@ func (c *checks) str(p *field.Path, value string, minLen, maxLen int, pattern st
 		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be at least %d chars long", p, minLen)))
 	case maxLen > 0 && len(value) > maxLen:
 		c.add(field.TooLong(p, value, maxLen))
-	case pattern != "" && !compiled[pattern].MatchString(value):
+	case pattern != "" && !compiled()[pattern].MatchString(value):
 		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should match '%s'", p, pattern)))
 	}
 }

@@ -4,11 +4,12 @@ package v1alpha2
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/lazyre"
 )
 
 // Validate checks a LlamaStackDistribution against every rule of the CRD (OpenAPI and CEL)
@@ -38,14 +39,14 @@ var NameRules = []struct{ Rule, Message string }{
 		"renders is named <name>-<suffix>, and the longest, <name>-network-policy, must fit in 63", MaxNameLength)},
 }
 
-var dns1035Label = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+var dns1035Label = lazyre.New(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
 
 // ValidateName checks metadata.name as the CRD's rules do: every rendered object is named
 // after it, and the Service name must be a DNS-1035 label of at most 63 characters.
 func ValidateName(name string) field.ErrorList {
 	var errs field.ErrorList
 	p := field.NewPath("metadata", "name")
-	if !dns1035Label.MatchString(name) {
+	if !dns1035Label().MatchString(name) {
 		errs = append(errs, field.Invalid(p, name, NameRules[0].Message))
 	}
 	if len(name) > MaxNameLength {
@@ -121,7 +122,7 @@ func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			if !compiled[configKeyPattern].MatchString(k) {
+			if !compiled()[configKeyPattern].MatchString(k) {
 				c.add(field.Invalid(rp, "object", "secretRefs keys are provider config keys in snake_case, like api_key or password"))
 				break
 			}
