@@ -122,8 +122,9 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./pkg/pipeline -run '^$$' -fuzz FuzzRender -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench
-bench: ## Run the benchmarks (numbers and how to read them: docs/benchmarks.md).
-	$(GO) test ./pkg/... ./internal/e2e -run '^$$' -bench . -benchmem -count $${BENCHCOUNT:-5}
+bench: ## Run the benchmarks and print llsd next to the identity KRM function, with ratios (docs/benchmarks.md).
+	$(GO) test ./pkg/... -run '^$$' -bench . -benchmem -count $${BENCHCOUNT:-5}
+	$(GO) test ./internal/e2e -run '^$$' -bench BenchmarkProcess -count $${BENCHCOUNT:-5} | $(GO) run ./hack/benchreport
 
 .PHONY: golden
 golden: ## Rewrite the expected files of the config golden cases; review the diff before committing.

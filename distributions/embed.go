@@ -9,5 +9,5 @@ import "embed"
 
 // FS holds distributions.json and the base configs.
 //
-//go:embed distributions.json */*.yaml
+//go:embed distributions.json */*.yaml */*.json
 var FS embed.FS

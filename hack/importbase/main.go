@@ -3,7 +3,8 @@
 // importbase writes llsd's base configs (distributions/<name>/<version>.yaml) from the
 // upstream distribution configs in ../shared/llama-stack/configs: parsed as the server
 // parses them, without the dead registered_resources.vector_dbs key, and written in llsd's
-// canonical form (sorted keys, PyYAML-safe quoting). A test proves each file equal to its
+// canonical form (sorted keys, PyYAML-safe quoting), next to the same tree as JSON
+// (configyaml.MarshalTree), the form llsd reads at run time. Tests prove each equal to its
 // upstream original. Run from the repository root: go run ./hack/importbase
 package main
 
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/pkg/configyaml"
@@ -54,5 +56,13 @@ func importOne(p *profile.Profile, dest, src string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(path, append([]byte(header), out...), 0o644)
+	if err := os.WriteFile(path, append([]byte(header), out...), 0o644); err != nil {
+		return err
+	}
+	// The same tree in the form llsd reads at run time (faster than YAML).
+	fast, err := configyaml.MarshalTree(tree)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(path, ".yaml")+".json", fast, 0o644)
 }

@@ -25,7 +25,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api"
 )
 
-var llsdBinary, controllerBinary, identityBinary string
+var llsdBinary, controllerBinary, identityBinary, rsswrapBinary string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "llsd-e2e")
@@ -35,10 +35,11 @@ func TestMain(m *testing.M) {
 	llsdBinary = filepath.Join(dir, "llsd")
 	controllerBinary = filepath.Join(dir, "llsd-controller")
 	identityBinary = filepath.Join(dir, "identityfn")
+	rsswrapBinary = filepath.Join(dir, "rsswrap")
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
 	for binary, pkg := range map[string]string{llsdBinary: "./fn", controllerBinary: "./cmd/llsd-controller",
-		identityBinary: "./internal/e2e/identityfn"} {
+		identityBinary: "./internal/e2e/identityfn", rsswrapBinary: "./internal/e2e/rsswrap"} {
 		// The version the examples' expected output records in its receipts.
 		build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/pkg/version.version=devel", "-o", binary, pkg)
 		build.Dir, build.Stderr, build.Env = root, os.Stderr, append(os.Environ(), "CGO_ENABLED=0")

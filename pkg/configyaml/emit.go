@@ -229,6 +229,17 @@ func simpleKey(k string) bool {
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
+// Prepare renders, ahead, the strings of tree that Marshal will ask yaml.v3 about (a base
+// config's templates and prompts): run in the background, it takes that time off the first
+// Marshal of a config made from tree.
+func Prepare(tree any) {
+	WalkStrings(tree, func(_ Path, s string) {
+		if !BlockPlain(s) && len(s) <= maxCachedRendering {
+			rendering(s)
+		}
+	})
+}
+
 // maxCachedRendering bounds the strings whose rendering is kept: the templates of a base
 // config are a few hundred bytes; a hostile settings value must not grow the cache.
 const maxCachedRendering = 4 << 10

@@ -75,3 +75,14 @@ func FuzzEmitterMatchesYAMLv3(f *testing.F) {
 		assert.Equal(t, string(want), string(got))
 	})
 }
+
+// MarshalTree's JSON reads back as the same tree, number types included.
+func TestTreeJSONRoundTrip(t *testing.T) {
+	tree := map[string]any{"int": int64(60), "float": 60.0, "small": 0.5, "big": 1e21, "neg": int64(-3), "s": "60",
+		"list": []any{int64(1), 1.5, "x", nil, true, map[string]any{}}, "nested": map[string]any{"k": "v\n\"q\""}}
+	data, err := MarshalTree(tree)
+	require.NoError(t, err)
+	back, err := UnmarshalTree(data)
+	require.NoError(t, err)
+	assert.Equal(t, tree, back)
+}

@@ -132,27 +132,16 @@ func toRender(items fn.KubeObjects, llsdConfig *fn.KubeObject) []*fn.KubeObject 
 }
 
 // Prepare starts, in the background, the one-time work of a process's first render that
-// needs no input: building the JSON decoders of LlamaStackDistributions and the encoders of
-// the kinds of objects written. A single render (what kustomize and kpt run per call) would
-// otherwise do it on one core; call it first thing, before reading the input.
+// needs no input: building the JSON encoders of the kinds of objects written. A single
+// render (what kustomize and kpt run per call) would otherwise do it on one core after its
+// config; call it first thing, before reading the input.
 func Prepare() {
-	go func() { _, _ = api.Decode([]byte(sampleLLSD)) }()
 	go func() {
 		for _, kind := range render.Kinds() {
 			_, _ = json.Marshal(kind)
 		}
 	}()
 }
-
-// sampleLLSD touches the types a LlamaStackDistribution usually has.
-const sampleLLSD = `{"apiVersion": "llamastack.io/v1alpha2", "kind": "LlamaStackDistribution",
-"metadata": {"name": "sample", "namespace": "ns", "labels": {"a": "b"}, "annotations": {"a": "b"}},
-"spec": {"distribution": {"name": "starter"},
-"providers": {"inference": [{"provider": "vllm", "endpoint": "http://vllm:8000/v1",
-"apiKey": {"secretKeyRef": {"name": "s", "key": "k"}}, "settings": {"a": 1}}]},
-"resources": {"models": [{"name": "m"}], "shields": ["s"]},
-"networking": {"expose": {"enabled": true}},
-"workload": {"replicas": 1, "resources": {"requests": {"cpu": "1"}}}}}`
 
 // prepare starts, in the background, the one-time work of the first render that depends
 // only on what the LLSDs name: the profile and base config of each distribution.
