@@ -4,16 +4,15 @@ package krm_test
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
-
-	"github.com/kptdev/krm-functions-sdk/go/fn"
 
 	"github.com/llamastack/llsd/pkg/krm"
 )
 
 // BenchmarkProcess1000 runs the function in process on a ResourceList of 1,000
-// LlamaStackDistributions (parse, render, write), without process start-up.
+// LlamaStackDistributions (parse, render, write) as llsd does, without process start-up.
 func BenchmarkProcess1000(b *testing.B) {
 	var sb strings.Builder
 	sb.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
@@ -24,7 +23,8 @@ func BenchmarkProcess1000(b *testing.B) {
 	input := []byte(sb.String())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := fn.Run(krm.Processor{Version: "bench"}, input); err != nil {
+		p := krm.Processor{Version: "bench", Entries: &krm.Entries{}}
+		if err := krm.Run(p, input, io.Discard, p.Entries); err != nil {
 			b.Fatal(err)
 		}
 	}
