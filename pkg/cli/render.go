@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -171,18 +170,15 @@ func report(results fn.Results, stderr io.Writer) int {
 // kustomize and kpt do not apply either) and without the annotations of the input files.
 func writeItems(items fn.KubeObjects) (string, error) {
 	var sb strings.Builder
-	w := kio.ByteWriter{Writer: &sb, ClearAnnotations: []string{
-		kioutil.PathAnnotation, kioutil.LegacyPathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, //nolint:staticcheck // both spellings
-		kioutil.IdAnnotation, kioutil.LegacyIdAnnotation, //nolint:staticcheck // both spellings
-	}}
 	var nodes []*yaml.RNode
 	for _, item := range items {
 		if !item.IsLocalConfig() {
-			nodes = append(nodes, item.CopyToResourceNode())
+			nodes = append(nodes, item.MoveToResourceNode())
 		}
 	}
-	if err := w.Write(nodes); err != nil {
-		return "", err
-	}
-	return sb.String(), nil
+	err := krm.WriteDocuments(&sb, nodes, []string{
+		kioutil.PathAnnotation, kioutil.LegacyPathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, //nolint:staticcheck // both spellings
+		kioutil.IdAnnotation, kioutil.LegacyIdAnnotation, //nolint:staticcheck // both spellings
+	})
+	return sb.String(), err
 }

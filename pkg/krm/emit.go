@@ -32,6 +32,14 @@ func (w entryWriter) entry(node *yaml.Node) bool {
 	return w.mapping(node, 2, true)
 }
 
+// document writes node as a document of a YAML stream (a mapping at column 0), or false.
+func (w entryWriter) document(node *yaml.Node) bool {
+	if node.Kind != yaml.MappingNode || len(node.Content) == 0 || !plainNode(node) {
+		return false
+	}
+	return w.mapping(node, 0, false)
+}
+
 // plainNode: no comment, anchor, explicit tag or flow style (but an empty {} or []).
 func plainNode(n *yaml.Node) bool {
 	if n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" || n.Anchor != "" || n.Style&yaml.TaggedStyle != 0 {

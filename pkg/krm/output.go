@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -184,4 +186,67 @@ func sum(chunks [][]byte) int {
 		n += len(c)
 	}
 	return n
+}
+
+// WriteDocuments writes nodes as a YAML stream, byte for byte as one kio.ByteWriter with
+// clearAnnotations writes them (local configuration is the caller's to leave out), several
+// times faster: each document is written on its own (by entryWriter when it knows the node)
+// and the documents in parallel, while ByteWriter's single encoder queues the events of the
+// whole stream. The nodes are changed (their cleared annotations). TestWriteDocumentsIsByteWriter
+// checks it against ByteWriter.
+func WriteDocuments(w io.Writer, nodes []*yaml.RNode, clearAnnotations []string) error {
+	if len(nodes) < 2 { // one bare node from a .json file is written as JSON: ByteWriter's rule
+		return kio.ByteWriter{Writer: w, ClearAnnotations: clearAnnotations}.Write(nodes)
+	}
+	docs := make([][]byte, len(nodes))
+	errs := make([]error, len(nodes))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				docs[i], errs[i] = writeDocument(nodes[i], clearAnnotations)
+			}
+		})
+	}
+	for i := range nodes {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, doc := range docs {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if i > 0 {
+			if _, err := io.WriteString(w, "---\n"); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write(doc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeDocument writes one node as ByteWriter writes a document of its stream.
+func writeDocument(node *yaml.RNode, clearAnnotations []string) ([]byte, error) {
+	// ByteWriter's clearing, done first so that it does not see the file path of a lone node.
+	for _, a := range append([]string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, kioutil.SeqIndentAnnotation}, //nolint:staticcheck // both spellings
+		clearAnnotations...) {
+		if _, err := node.Pipe(yaml.ClearAnnotation(a)); err != nil {
+			return nil, err
+		}
+	}
+	if err := yaml.ClearEmptyAnnotations(node); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if (entryWriter{&buf}).document(node.YNode()) {
+		return buf.Bytes(), nil
+	}
+	buf.Reset()
+	err := kio.ByteWriter{Writer: &buf}.Write([]*yaml.RNode{node})
+	return buf.Bytes(), err
 }

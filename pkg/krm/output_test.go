@@ -14,6 +14,8 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // WriteResourceList writes what fn.ResourceList.ToYAML writes, for the golden ResourceLists
@@ -85,4 +87,35 @@ func resourceList(t *testing.T, dir string) []byte {
 	out, err := rl.ToYAML()
 	require.NoError(t, err)
 	return out
+}
+
+// WriteDocuments writes what one kio.ByteWriter writes: for every golden case processed (llsd's
+// own nodes and the users' objects with their comments), and for a lone node from a .json file.
+func TestWriteDocumentsIsByteWriter(t *testing.T) {
+	clear := []string{"config.kubernetes.io/path", "internal.config.kubernetes.io/path"}
+	dirs, err := filepath.Glob(filepath.Join("testdata", "*"))
+	require.NoError(t, err)
+	inputs := map[string][]byte{}
+	for _, dir := range dirs {
+		inputs[dir] = resourceList(t, dir)
+	}
+	inputs["json"] = []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n" +
+		"  metadata: {name: c, annotations: {config.kubernetes.io/path: c.json, internal.config.kubernetes.io/path: c.json}}\n")
+	for name, input := range inputs {
+		nodes := func() []*yaml.RNode {
+			rl, err := fn.ParseResourceList(input)
+			require.NoError(t, err)
+			_, err = Processor{Version: "test", Standalone: true}.Process(rl)
+			require.NoError(t, err)
+			var out []*yaml.RNode
+			for _, item := range rl.Items {
+				out = append(out, item.MoveToResourceNode())
+			}
+			return out
+		}
+		var want, got bytes.Buffer
+		require.NoError(t, kio.ByteWriter{Writer: &want, ClearAnnotations: clear}.Write(nodes()))
+		require.NoError(t, WriteDocuments(&got, nodes(), clear))
+		assert.Equal(t, want.String(), got.String(), name)
+	}
 }
