@@ -34,6 +34,7 @@ func (n Names) PVC() string            { return n.llsd + "-pvc" }
 func (n Names) HPA() string            { return n.llsd + "-hpa" }
 func (n Names) PDB() string            { return n.llsd + "-pdb" }
 func (n Names) Ingress() string        { return n.llsd + "-ingress" }
+func (n Names) Route() string          { return n.llsd + "-route" }
 func (n Names) NetworkPolicy() string  { return n.llsd + "-network-policy" }
 
 // ConfigMap is named by the config's hash: a new config is a new, immutable ConfigMap.

@@ -135,6 +135,16 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 	dst.Storage = saved.Storage
 	dst.Disabled = saved.Disabled
 	dst.ExternalProviders = saved.ExternalProviders
+	dst.Telemetry = saved.Telemetry
+	if w := saved.Workload; w != nil {
+		if w.Pod != nil {
+			ensureWorkload(dst)
+			dst.Workload.Pod = w.Pod
+		}
+		if st := w.Storage; st != nil && dst.Workload != nil && dst.Workload.Storage != nil {
+			dst.Workload.Storage.StorageClassName, dst.Workload.Storage.AccessModes = st.StorageClassName, st.AccessModes
+		}
+	}
 	if tls := saved.Networking.GetTLS(); tls != nil && (tls.Enabled || tls.SecretName != "") {
 		ensureNetworking(dst)
 		if dst.Networking.TLS == nil {
@@ -146,6 +156,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		dst.Networking.Expose.Hostname = exp.Hostname
 		dst.Networking.Expose.ClassName = exp.ClassName
 		dst.Networking.Expose.Annotations = exp.Annotations
+		dst.Networking.Expose.Route = exp.Route
 	}
 }
 
@@ -153,7 +164,9 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 var hubOnlyPaths = []string{
 	"spec.providers", "spec.resources", "spec.storage", "spec.disabled", "spec.externalProviders",
 	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.expose.hostname",
-	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.distribution.serverVersion",
+	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
+	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
+	"spec.workload.storage.accessModes",
 }
 
 // restoredErrors validates the fields an annotation restored: the others are the v1alpha1
@@ -176,6 +189,12 @@ func restoreSpokeOnlySpec(dst, saved *LlamaStackDistributionSpec) {
 	dst.Server.ContainerSpec.Name = saved.Server.ContainerSpec.Name
 	if dst.Server.UserConfig != nil && saved.Server.UserConfig != nil {
 		dst.Server.UserConfig.ConfigMapNamespace = saved.Server.UserConfig.ConfigMapNamespace
+	}
+}
+
+func ensureWorkload(spec *v1alpha2.LlamaStackDistributionSpec) {
+	if spec.Workload == nil {
+		spec.Workload = &v1alpha2.WorkloadSpec{}
 	}
 }
 

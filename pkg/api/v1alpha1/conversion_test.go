@@ -161,6 +161,33 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 		},
 		func(e *v1alpha2.ExternalProvidersSpec, c randfill.Continue) {
 			e.Inference = []v1alpha2.ExternalProviderRef{{ProviderID: "ext", Image: "registry.example.com/ext:1.0"}}
+			if c.Bool() {
+				e.Safety = []v1alpha2.ExternalProviderRef{{ProviderID: "guard", Image: "registry.example.com/guard:1.0",
+					Module: "guard_provider==1.2", ProviderType: "inline::guard", Path: "/opt/guard",
+					SecretRefs: map[string]v1alpha2.SecretKeySource{"api_key": *secret(c)}}}
+			}
+		},
+		func(t *v1alpha2.TelemetrySpec, c randfill.Continue) {
+			*t = v1alpha2.TelemetrySpec{Endpoint: fmt.Sprintf("http://otel-%d:4317", c.Intn(9)), Protocol: pick(c, "", "grpc", "http/protobuf")}
+			if c.Bool() {
+				t.SamplingPercent, t.Headers = ptrTo(int32(c.Intn(101))), map[string]v1alpha2.SecretKeySource{"authorization": *secret(c)}
+			}
+		},
+		func(p *v1alpha2.PodSettings, c randfill.Continue) {
+			c.FillNoCustom(p)
+			p.Labels, p.Annotations = map[string]string{"team": pick(c, "a", "b")}, map[string]string{"example.com/a": "b"}
+			if c.Bool() {
+				p.Labels, p.Annotations = nil, nil
+			}
+		},
+		func(s *v1alpha2.PVCStorageSpec, c randfill.Continue) {
+			c.FillNoCustom(s)
+			s.MountPath = pick(c, "", "/data")
+			s.StorageClassName = nil
+			s.AccessModes = nil
+			if c.Bool() {
+				s.StorageClassName, s.AccessModes = ptrTo("fast"), []v1alpha2.StorageAccessMode{"ReadWriteMany"}
+			}
 		},
 		func(t *v1alpha2.TLSSpec, c randfill.Continue) {
 			c.FillNoCustom(t)
@@ -172,15 +199,67 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 		},
 		func(e *v1alpha2.ExposeSpec, c randfill.Continue) {
 			e.Enabled = ptrTo(c.Bool())
-			e.Hostname, e.ClassName, e.Annotations = "", "", nil
+			e.Hostname, e.ClassName, e.Annotations, e.Route = "", "", nil, nil
 			if *e.Enabled && c.Bool() {
 				e.Hostname, e.ClassName, e.Annotations = "chat.example.com", "nginx", map[string]string{"example.com/a": "b"}
+			}
+			if *e.Enabled && c.Bool() {
+				e.ClassName, e.Route = "", ptrTo(true)
 			}
 		},
 	}
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// The fields only v1alpha2 has survive an edit through v1alpha1 (kubectl edit of the v1alpha1
+// object): the edit changes what v1alpha1 has, the annotation brings back the rest.
+func TestHubOnlyFieldsSurviveAV1alpha1Edit(t *testing.T) {
+	for seed := int64(0); seed < 300; seed++ {
+		hub := &v1alpha2.LlamaStackDistribution{}
+		newFiller(seed).Fill(hub)
+		spoke := &v1alpha1.LlamaStackDistribution{}
+		mustNot(t, spoke.ConvertFrom(hub))
+		spoke.Spec.Replicas++ // the edit
+		edited := &v1alpha2.LlamaStackDistribution{}
+		mustNot(t, spoke.ConvertTo(edited))
+		for _, kept := range []struct {
+			name      string
+			want, got any
+		}{
+			{"telemetry", hub.Spec.Telemetry, edited.Spec.Telemetry},
+			{"externalProviders", hub.Spec.ExternalProviders, edited.Spec.ExternalProviders},
+			{"workload.pod", podOf(hub), podOf(edited)},
+			{"networking.expose.route", routeOf(hub), routeOf(edited)},
+			{"workload.storage", storageOf(hub), storageOf(edited)},
+		} {
+			if !equality.Semantic.DeepEqual(kept.want, kept.got) {
+				t.Fatalf("seed %d: %s lost in a v1alpha1 edit:\n%s", seed, kept.name, diff.Diff(kept.want, kept.got))
+			}
+		}
+	}
+}
+
+func podOf(o *v1alpha2.LlamaStackDistribution) *v1alpha2.PodSettings {
+	if o.Spec.Workload == nil {
+		return nil
+	}
+	return o.Spec.Workload.Pod
+}
+
+func routeOf(o *v1alpha2.LlamaStackDistribution) *bool {
+	if e := o.Spec.Networking.GetExpose(); e != nil && o.Spec.ExposeEnabled() {
+		return e.Route
+	}
+	return nil
+}
+
+func storageOf(o *v1alpha2.LlamaStackDistribution) *v1alpha2.PVCStorageSpec {
+	if o.Spec.Workload == nil {
+		return nil
+	}
+	return o.Spec.Workload.Storage
+}
 
 // The v1alpha2 fields a v1alpha1 object carries in its annotation are validated like a
 // v1alpha2 create: a hand-written annotation cannot store what the API server would refuse.

@@ -77,6 +77,25 @@ func (p *ProvidersSpec) APIs() []APIProviders {
 	}
 }
 
+// APIs returns the external provider lists, named as in spec.externalProviders.
+func (e *ExternalProvidersSpec) APIs() []ExternalAPIProviders {
+	if e == nil {
+		return nil
+	}
+	return []ExternalAPIProviders{
+		{Name: APIInference, Providers: e.Inference},
+		{Name: APISafety, Providers: e.Safety},
+		{Name: APIVectorIo, Providers: e.VectorIo},
+		{Name: APIToolRuntime, Providers: e.ToolRuntime},
+	}
+}
+
+// ExternalAPIProviders is the external provider list of one API.
+type ExternalAPIProviders struct {
+	Name      APIName
+	Providers []ExternalProviderRef
+}
+
 // APIProviders is the provider list of one API.
 type APIProviders struct {
 	Name      APIName

@@ -55,7 +55,12 @@ type LlamaStackDistributionSpec struct {
 	// +optional
 	Workload *WorkloadSpec `json:"workload,omitempty"`
 
-	// ExternalProviders are provider images added next to the server (spec 001).
+	// Telemetry exports the server's traces and metrics with OpenTelemetry (OTLP).
+	// +optional
+	Telemetry *TelemetrySpec `json:"telemetry,omitempty"`
+
+	// ExternalProviders are providers packaged as Python modules in images, loaded by the
+	// server next to its own (spec 001).
 	// +optional
 	ExternalProviders *ExternalProvidersSpec `json:"externalProviders,omitempty"`
 
@@ -126,8 +131,8 @@ type ProvidersSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
 	ToolRuntime []ProviderSpec `json:"toolRuntime,omitempty"`
 
-	// Telemetry providers. Servers since 0.3 have no telemetry API (they use OTEL_*
-	// environment variables); llsd reports an error for a server that lacks it.
+	// Telemetry providers. Servers since 0.4 have no telemetry API (they use OTEL_*
+	// environment variables): set spec.telemetry instead; llsd reports an error here.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
@@ -396,6 +401,7 @@ type CABundleSpec struct {
 // ExposeSpec configures the Ingress.
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.hostname) || !has(self.enabled) || self.enabled",fieldPath=".hostname",reason="FieldValueForbidden",message="hostname is only valid when expose is enabled: remove enabled: false or remove hostname"
+// +kubebuilder:validation:XValidation:rule="!has(self.route) || !self.route || !has(self.className)",fieldPath=".className",reason="FieldValueForbidden",message="className is an Ingress class and route makes a Route: remove className, or route"
 type ExposeSpec struct {
 	// Enabled creates the Ingress; true when expose is present.
 	// +optional
@@ -412,11 +418,16 @@ type ExposeSpec struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	ClassName string `json:"className,omitempty"`
-	// Annotations are added to the Ingress (cert-manager issuers, rate limits, ...).
+	// Annotations are added to the Ingress or Route (cert-manager issuers, rate limits, ...).
 	// +optional
 	// +kubebuilder:validation:MinProperties=1
 	// +kubebuilder:validation:MaxProperties=64
 	Annotations map[string]string `json:"annotations,omitempty"`
+	// Route makes it an OpenShift Route instead of an Ingress: TLS terminated at the router
+	// (edge), or re-encrypted to the server when networking.tls is enabled. The render option
+	// platform: openshift makes it the default.
+	// +optional
+	Route *bool `json:"route,omitempty"`
 }
 
 // AllowedFromSpec lists who may connect to the server, besides its own namespace.
@@ -466,6 +477,50 @@ type WorkloadSpec struct {
 	// Overrides of the pod and container.
 	// +optional
 	Overrides *WorkloadOverrides `json:"overrides,omitempty"`
+	// Pod sets what a platform decides about the server pods: where they run, what pulls
+	// their image, their labels and annotations.
+	// +optional
+	Pod *PodSettings `json:"pod,omitempty"`
+}
+
+// PodSettings are the pod fields a platform team sets (scheduling, registries, mesh and
+// cost labels). They go into the Deployment's pod template as they are.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.labels) || !self.labels.exists(k, k == 'app' || k.startsWith('app.kubernetes.io/'))",fieldPath=".labels",reason="FieldValueForbidden",message="app and app.kubernetes.io/* labels are llsd's: they select the pods and name the distribution; use another key"
+// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",fieldPath=".annotations",reason="FieldValueForbidden",message="llamastack.io/* annotations are llsd's: they roll the pods when the config changes; use another key"
+type PodSettings struct {
+	// Labels added to the pods.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=64
+	Labels map[string]string `json:"labels,omitempty"`
+	// Annotations added to the pods (sidecar injection, scraping, ...).
+	// +optional
+	// +kubebuilder:validation:MaxProperties=64
+	Annotations map[string]string `json:"annotations,omitempty"`
+	// ImagePullSecrets for the server and init container images (a private mirror).
+	// +optional
+	// +kubebuilder:validation:MaxItems=16
+	ImagePullSecrets []corev1.LocalObjectReference `json:"imagePullSecrets,omitempty"`
+	// NodeSelector of the pods.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=32
+	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+	// Tolerations of the pods.
+	// +optional
+	// +kubebuilder:validation:MaxItems=32
+	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+	// Affinity of the pods. Its schema is left to the Deployment the API server validates it
+	// in (a core/v1 Affinity); here it would take the CRD past the 256 KB that client-side
+	// apply (Argo CD's default) can store.
+	// +optional
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	Affinity *corev1.Affinity `json:"affinity,omitempty"`
+	// PriorityClassName of the pods.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	PriorityClassName string `json:"priorityClassName,omitempty"`
 }
 
 // AutoscalingSpec configures a HorizontalPodAutoscaler.
@@ -503,7 +558,23 @@ type PVCStorageSpec struct {
 	// +kubebuilder:validation:MaxLength=1024
 	// +kubebuilder:validation:Pattern=`^/`
 	MountPath string `json:"mountPath,omitempty"`
+	// StorageClassName of the claim; the cluster's default class when unset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	StorageClassName *string `json:"storageClassName,omitempty"`
+	// AccessModes of the claim; ReadWriteOnce when unset. With ReadWriteMany, several
+	// replicas can share the volume.
+	// +optional
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	AccessModes []StorageAccessMode `json:"accessModes,omitempty"`
 }
+
+// StorageAccessMode is an access mode of the server's volume: it is written to, so
+// ReadOnlyMany is not one.
+//
+// +kubebuilder:validation:Enum=ReadWriteOnce;ReadWriteMany;ReadWriteOncePod
+type StorageAccessMode string
 
 // PodDisruptionBudgetSpec configures the PodDisruptionBudget: set exactly one field.
 //
@@ -555,16 +626,47 @@ type WorkloadOverrides struct {
 	VolumeMounts []corev1.VolumeMount `json:"volumeMounts,omitempty"`
 }
 
-// ExternalProvidersSpec lists provider images added next to the server (spec 001).
+// ExternalProvidersSpec lists, per API, providers packaged as Python modules in images
+// (spec 001). They are added to the distribution's providers; one with the id of another
+// provider replaces it, with a warning when that one is from spec.providers (FR-090..092).
 type ExternalProvidersSpec struct {
 	// Inference providers from images.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.providerId == p.providerId))",message="providerId must be unique: give each external provider its own"
 	Inference []ExternalProviderRef `json:"inference,omitempty"`
+	// Safety providers from images.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.providerId == p.providerId))",message="providerId must be unique: give each external provider its own"
+	Safety []ExternalProviderRef `json:"safety,omitempty"`
+	// VectorIo providers from images.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.providerId == p.providerId))",message="providerId must be unique: give each external provider its own"
+	VectorIo []ExternalProviderRef `json:"vectorIo,omitempty"`
+	// ToolRuntime providers from images.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.providerId == p.providerId))",message="providerId must be unique: give each external provider its own"
+	ToolRuntime []ExternalProviderRef `json:"toolRuntime,omitempty"`
 }
 
-// ExternalProviderRef is a provider packaged as an image.
+// ExternalProviderRef is a provider packaged as an image: the image holds the provider's
+// Python package (installed with pip install --target <path>), which an init container copies
+// where the server imports it from; config.yaml names it in the provider's module key.
+//
+//	externalProviders:
+//	  inference:
+//	    - providerId: acme
+//	      image: registry.example.com/acme-provider:1.0
+//	      module: acme_provider
+//	      providerType: remote::acme
+//	      settings: {base_url: http://acme:8080}
 type ExternalProviderRef struct {
 	// ProviderID of the provider in config.yaml.
 	// +kubebuilder:validation:MaxLength=63
@@ -574,6 +676,67 @@ type ExternalProviderRef struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=512
 	Image string `json:"image"`
+	// Module is the provider's Python package as the server imports it (it loads
+	// <module>.provider and calls get_provider_spec); a pinned requirement such as
+	// acme_provider==1.0 is allowed. Required to render (optional in the schema for spec 001's
+	// shape, providerId and image).
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(==[A-Za-z0-9.+!_-]+)?$`
+	Module string `json:"module,omitempty"`
+	// ProviderType the module provides, remote::<name> or inline::<name>. Required to render.
+	// +optional
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^(remote|inline)::[a-z0-9][a-z0-9_.-]*$`
+	ProviderType string `json:"providerType,omitempty"`
+	// Path of the installed package in the image; /opt/provider when unset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:Pattern=`^/[^:]*$`
+	Path string `json:"path,omitempty"`
+	// SecretRefs maps provider config keys to Secret keys, as for spec.providers.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=32
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^[a-z][a-z0-9_]*$'))",message="secretRefs keys are provider config keys in snake_case, like api_key or password"
+	SecretRefs map[string]SecretKeySource `json:"secretRefs,omitempty"`
+	// Settings are the provider's config, as they are.
+	// +optional
+	Settings *apiextensionsv1.JSON `json:"settings,omitempty"`
+}
+
+// TelemetrySpec sets the OpenTelemetry environment the server image reads: with any OTEL_*
+// variable set, its entrypoint runs the server under opentelemetry-instrument, which
+// exports traces and metrics over OTLP.
+//
+//	telemetry:
+//	  endpoint: http://otel-collector.observability:4318
+//	  protocol: http/protobuf
+//	  samplingPercent: 10
+//	  headers:
+//	    authorization: {secretKeyRef: {name: otel, key: token}}
+type TelemetrySpec struct {
+	// Endpoint of the OTLP collector (OTEL_EXPORTER_OTLP_ENDPOINT).
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^https?://[^\s@]+$`
+	Endpoint string `json:"endpoint"`
+	// Protocol of the exporter; grpc when unset (OTEL_EXPORTER_OTLP_PROTOCOL).
+	// +optional
+	// +kubebuilder:validation:Enum=grpc;http/protobuf;http/json
+	Protocol string `json:"protocol,omitempty"`
+	// ServiceName of the server's telemetry; the LlamaStackDistribution's name when unset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	ServiceName string `json:"serviceName,omitempty"`
+	// SamplingPercent of the traces to keep (parent-based); all when unset.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	SamplingPercent *int32 `json:"samplingPercent,omitempty"`
+	// Headers sent to the collector, each from a Secret (OTEL_EXPORTER_OTLP_HEADERS).
+	// +optional
+	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^[A-Za-z0-9-]+$'))",message="header names are letters, digits and '-', like authorization or x-api-key"
+	Headers map[string]SecretKeySource `json:"headers,omitempty"`
 }
 
 // OverrideConfigSpec names a ConfigMap in the same namespace whose config.yaml key is

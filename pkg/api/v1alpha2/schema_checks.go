@@ -16,21 +16,27 @@ import (
 
 // Patterns shared by the CRD markers and the Go checks.
 const (
-	idPattern        = `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
-	providerPattern  = `^((remote|inline)::)?[a-z0-9]([a-z0-9_-]*[a-z0-9])?(::[a-z0-9]([a-z0-9_-]*[a-z0-9])?)?$`
-	secretKeyPattern = `^[-._a-zA-Z0-9]+$`
-	caKeyPattern     = `^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$`
-	absPathPattern   = `^/`
-	configKeyPattern = `^[a-z][a-z0-9_]*$`
-	versionPattern   = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
-	hostPattern      = `^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	labelPattern     = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
+	idPattern           = `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
+	providerPattern     = `^((remote|inline)::)?[a-z0-9]([a-z0-9_-]*[a-z0-9])?(::[a-z0-9]([a-z0-9_-]*[a-z0-9])?)?$`
+	secretKeyPattern    = `^[-._a-zA-Z0-9]+$`
+	caKeyPattern        = `^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$`
+	absPathPattern      = `^/`
+	configKeyPattern    = `^[a-z][a-z0-9_]*$`
+	versionPattern      = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
+	hostPattern         = `^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	urlPattern          = `^https?://[^\s@]+$`
+	headerPattern       = `^[A-Za-z0-9-]+$`
+	modulePattern       = `^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(==[A-Za-z0-9.+!_-]+)?$`
+	providerTypePattern = `^(remote|inline)::[a-z0-9][a-z0-9_.-]*$`
+	providerPathPattern = `^/[^:]*$`
+	labelPattern        = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
 )
 
 // compiled holds the patterns, compiled on first use (not when every llsd command starts).
 var compiled = sync.OnceValue(func() map[string]*regexp.Regexp {
 	m := map[string]*regexp.Regexp{}
-	for _, p := range []string{idPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern} {
+	for _, p := range []string{idPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern,
+		urlPattern, headerPattern, modulePattern, providerTypePattern, providerPathPattern} {
 		m[p] = regexp.MustCompile(p)
 	}
 	return m
@@ -88,6 +94,12 @@ func (c *checks) items(p *field.Path, n, maxItems int) {
 	// the API server from Go, and the decoder reports explicit empty lists itself.
 	if maxItems > 0 && n > maxItems {
 		c.add(field.TooMany(p, n, maxItems))
+	}
+}
+
+func (c *checks) maxProperties(p *field.Path, n, maximum int) {
+	if n > maximum {
+		c.add(field.TooMany(p, n, maximum))
 	}
 }
 

@@ -4,7 +4,9 @@ package v1alpha2
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -65,6 +67,7 @@ func ValidateSpec(spec *LlamaStackDistributionSpec, path *field.Path) field.Erro
 	c.disabled(spec, path)
 	c.networking(spec.Networking, path.Child("networking"))
 	c.workload(spec.Workload, path.Child("workload"))
+	c.telemetry(spec.Telemetry, path.Child("telemetry"))
 	c.externalProviders(spec.ExternalProviders, path.Child("externalProviders"))
 	c.overrideConfig(spec, path)
 	return c.errs
@@ -294,6 +297,9 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 		if e.Hostname != "" && e.Enabled != nil && !*e.Enabled {
 			c.add(field.Forbidden(ep.Child("hostname"), "hostname is only valid when expose is enabled: remove enabled: false or remove hostname"))
 		}
+		if e.Route != nil && *e.Route && e.ClassName != "" {
+			c.add(field.Forbidden(ep.Child("className"), "className is an Ingress class and route makes a Route: remove className, or route"))
+		}
 	}
 	if a := n.AllowedFrom; a != nil {
 		ap := p.Child("allowedFrom")
@@ -331,8 +337,20 @@ func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
 		}
 	}
 	if s := w.Storage; s != nil {
-		c.optStr(p.Child("storage", "mountPath"), s.MountPath, 1024, absPathPattern)
+		sp := p.Child("storage")
+		c.optStr(sp.Child("mountPath"), s.MountPath, 1024, absPathPattern)
+		if s.StorageClassName != nil {
+			c.str(sp.Child("storageClassName"), *s.StorageClassName, 0, 253, "")
+		}
+		c.items(sp.Child("accessModes"), len(s.AccessModes), 2)
+		modes := make([]string, len(s.AccessModes))
+		for i, m := range s.AccessModes {
+			modes[i] = string(m)
+			c.enum(sp.Child("accessModes").Index(i), string(m), "ReadWriteOnce", "ReadWriteMany", "ReadWriteOncePod")
+		}
+		c.uniqueStrings(sp.Child("accessModes"), modes)
 	}
+	c.pod(w.Pod, p.Child("pod"))
 	if b := w.PodDisruptionBudget; b != nil {
 		bp := p.Child("podDisruptionBudget")
 		switch {
@@ -359,19 +377,97 @@ func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
 	}
 }
 
+func (c *checks) pod(ps *PodSettings, p *field.Path) {
+	if ps == nil {
+		return
+	}
+	c.maxProperties(p.Child("labels"), len(ps.Labels), 64)
+	c.maxProperties(p.Child("annotations"), len(ps.Annotations), 64)
+	c.maxProperties(p.Child("nodeSelector"), len(ps.NodeSelector), 32)
+	c.items(p.Child("imagePullSecrets"), len(ps.ImagePullSecrets), 16)
+	c.items(p.Child("tolerations"), len(ps.Tolerations), 32)
+	c.optStr(p.Child("priorityClassName"), ps.PriorityClassName, 253, "")
+	for k := range ps.Labels {
+		if k == "app" || strings.HasPrefix(k, "app.kubernetes.io/") {
+			c.add(field.Forbidden(p.Child("labels"), "app and app.kubernetes.io/* labels are llsd's: they select the pods and name the distribution; use another key"))
+			break
+		}
+	}
+	for k := range ps.Annotations {
+		if strings.HasPrefix(k, "llamastack.io/") {
+			c.add(field.Forbidden(p.Child("annotations"), "llamastack.io/* annotations are llsd's: they roll the pods when the config changes; use another key"))
+			break
+		}
+	}
+}
+
+func (c *checks) telemetry(t *TelemetrySpec, p *field.Path) {
+	if t == nil {
+		return
+	}
+	if c.required(p.Child("endpoint"), t.Endpoint) {
+		c.str(p.Child("endpoint"), t.Endpoint, 0, 2048, urlPattern)
+	}
+	c.enum(p.Child("protocol"), t.Protocol, "grpc", "http/protobuf", "http/json")
+	c.optStr(p.Child("serviceName"), t.ServiceName, 253, "")
+	c.minimum(p.Child("samplingPercent"), t.SamplingPercent, 0)
+	c.maximum(p.Child("samplingPercent"), t.SamplingPercent, 100)
+	hp := p.Child("headers")
+	c.maxProperties(hp, len(t.Headers), 16)
+	for _, k := range slices.Sorted(maps.Keys(t.Headers)) {
+		if !compiled()[headerPattern].MatchString(k) {
+			c.add(field.Invalid(hp, "object", "header names are letters, digits and '-', like authorization or x-api-key"))
+			break
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Headers)) {
+		ref := t.Headers[k]
+		c.secret(&ref, hp.Key(k))
+	}
+}
+
 func (c *checks) externalProviders(e *ExternalProvidersSpec, p *field.Path) {
 	if e == nil {
 		return
 	}
-	ip := p.Child("inference")
-	c.items(ip, len(e.Inference), 16)
-	for i, ref := range e.Inference {
-		if c.required(ip.Index(i).Child("providerId"), ref.ProviderID) {
-			c.str(ip.Index(i).Child("providerId"), ref.ProviderID, 0, 63, idPattern)
+	for _, list := range e.APIs() {
+		lp := p.Child(string(list.Name))
+		c.items(lp, len(list.Providers), 16)
+		ids := make([]string, len(list.Providers))
+		for i := range list.Providers {
+			c.externalProvider(&list.Providers[i], lp.Index(i))
+			ids[i] = list.Providers[i].ProviderID
 		}
-		if c.required(ip.Index(i).Child("image"), ref.Image) {
-			c.str(ip.Index(i).Child("image"), ref.Image, 1, 512, "")
+		if firstDuplicate(ids) != "" {
+			c.add(field.Invalid(lp, "array", "providerId must be unique: give each external provider its own"))
 		}
+	}
+}
+
+func (c *checks) externalProvider(ref *ExternalProviderRef, p *field.Path) {
+	if c.required(p.Child("providerId"), ref.ProviderID) {
+		c.str(p.Child("providerId"), ref.ProviderID, 0, 63, idPattern)
+	}
+	if c.required(p.Child("image"), ref.Image) {
+		c.str(p.Child("image"), ref.Image, 1, 512, "")
+	}
+	c.optStr(p.Child("module"), ref.Module, 253, modulePattern)
+	c.optStr(p.Child("providerType"), ref.ProviderType, 128, providerTypePattern)
+	c.optStr(p.Child("path"), ref.Path, 1024, providerPathPattern)
+	sp := p.Child("secretRefs")
+	c.maxProperties(sp, len(ref.SecretRefs), 32)
+	for _, k := range slices.Sorted(maps.Keys(ref.SecretRefs)) {
+		if !compiled()[configKeyPattern].MatchString(k) {
+			c.add(field.Invalid(sp, "object", "secretRefs keys are provider config keys in snake_case, like api_key or password"))
+			break
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(ref.SecretRefs)) {
+		s := ref.SecretRefs[k]
+		c.secret(&s, sp.Key(k))
+	}
+	if ref.Settings != nil && len(ref.Settings.Raw) > 0 && ref.Settings.Raw[0] != '{' {
+		c.add(field.Invalid(p.Child("settings"), field.OmitValueType{}, "settings must be an object of provider config keys"))
 	}
 }
 
