@@ -4,9 +4,11 @@ package testenv
 
 import (
 	"crypto/tls"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -33,6 +35,24 @@ func InCI() bool { return os.Getenv("CI") == "true" }
 func CRDDir() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "crds")
+}
+
+// openShiftAPI is the module of OpenShift's API types and CRDs, a test dependency in go.mod.
+const openShiftAPI = "github.com/openshift/api"
+
+// RouteCRD is OpenShift's own route.openshift.io/v1 Route CRD (with its CEL rules), from the
+// openshift/api module the Go module cache holds: rendered Routes are checked against the
+// real schema, not a copy of it.
+func RouteCRD() (string, error) {
+	out, err := exec.Command("go", "mod", "download", "-json", openShiftAPI).Output()
+	if err != nil {
+		return "", fmt.Errorf("locating %s (go mod download): %w", openShiftAPI, err)
+	}
+	var module struct{ Dir string }
+	if err := json.Unmarshal(out, &module); err != nil || module.Dir == "" {
+		return "", fmt.Errorf("locating %s: go mod download printed no directory", openShiftAPI)
+	}
+	return filepath.Join(module.Dir, "route", "v1", "zz_generated.crd-manifests", "routes.crd.yaml"), nil
 }
 
 // Start starts an API server with llsd's CRDs. Stop it with env.Stop().

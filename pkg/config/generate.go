@@ -93,6 +93,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.rejectUnsupported,
 		g.applyStorage,
 		g.applyProviders,
+		g.applyExternalProviders,
 		g.checkDistributionProviders,
 		g.applyDisabled,
 		g.checkDependencies,
@@ -139,14 +140,8 @@ func (g *generator) warn(path *field.Path, format string, args ...any) {
 func (g *generator) rejectUnsupported() {
 	if g.spec.Providers != nil && len(g.spec.Providers.Telemetry) > 0 {
 		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "providers", "telemetry"), g.spec.Providers.Telemetry[0].Provider,
-			fmt.Sprintf("%s has no telemetry API (removed in 0.4): tracing and metrics are configured with "+
-				"OTEL_* environment variables, e.g. OTEL_EXPORTER_OTLP_ENDPOINT in spec.workload.overrides.env", g.prof)))
-	}
-	if g.spec.ExternalProviders != nil && len(g.spec.ExternalProviders.Inference) > 0 {
-		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "externalProviders", "inference").Index(0),
-			g.spec.ExternalProviders.Inference[0].ProviderID,
-			"external provider images are not rendered by this version of llsd: build an image that installs the "+
-				"provider and set spec.overrideConfig.configMapName to a config.yaml that uses it"))
+			fmt.Sprintf("%s has no telemetry API (removed in 0.4): tracing and metrics go to an OpenTelemetry "+
+				"collector; set spec.telemetry: {endpoint: http://collector:4317}", g.prof)))
 	}
 }
 

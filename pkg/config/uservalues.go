@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
@@ -58,6 +59,14 @@ func (g *generator) checkUserValues() {
 			check(path.Child("endpoint"), p.Endpoint, false)
 			settings := path.Child("settings")
 			configyaml.WalkStrings(g.settings(p, settings), func(at configyaml.Path, s string) {
+				check(fieldPath(settings, at), s, true)
+			})
+		}
+	}
+	for _, list := range g.spec.ExternalProviders.APIs() {
+		for i, ref := range list.Providers {
+			settings := field.NewPath("spec", "externalProviders", string(list.Name)).Index(i).Child("settings")
+			configyaml.WalkStrings(g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, settings), func(at configyaml.Path, s string) {
 				check(fieldPath(settings, at), s, true)
 			})
 		}

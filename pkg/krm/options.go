@@ -45,9 +45,13 @@ type RenderOptions struct {
 type RenderOptionsSpec struct {
 	// ImageOverrides maps distribution names to images (mirrors, air-gapped registries).
 	ImageOverrides map[string]string `json:"imageOverrides,omitempty"`
-	Ingress        IngressOptions    `json:"ingress,omitempty"`
-	Registry       RegistryOptions   `json:"registry,omitempty"`
-	Limits         LimitOptions      `json:"limits,omitempty"`
+	// Platform is the cluster's flavour: kubernetes (the default) or openshift, where pods
+	// leave their user and group to the namespace's security context constraints and
+	// exposed servers get a Route instead of an Ingress.
+	Platform string          `json:"platform,omitempty"`
+	Ingress  IngressOptions  `json:"ingress,omitempty"`
+	Registry RegistryOptions `json:"registry,omitempty"`
+	Limits   LimitOptions    `json:"limits,omitempty"`
 }
 
 // LimitOptions bound the work of a render; zero fields take the defaults.
@@ -99,6 +103,9 @@ func (o RenderOptions) Validate() error {
 			problems = append(problems, fmt.Sprintf("spec.%s %q: %s", field, value, p))
 		}
 	}
+	if p := o.Spec.Platform; p != "" && p != "kubernetes" && p != render.PlatformOpenShift {
+		problems = append(problems, fmt.Sprintf("spec.platform %q: use kubernetes or openshift", p))
+	}
 	check("ingress.domain", o.Spec.Ingress.Domain, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.className", o.Spec.Ingress.ClassName, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.controllerNamespace", o.Spec.Ingress.ControllerNamespace, k8svalidation.IsDNS1123Label)
@@ -132,6 +139,7 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 			IngressClassName:           o.Spec.Ingress.ClassName,
 			IngressDomain:              o.Spec.Ingress.Domain,
 			IngressControllerNamespace: o.Spec.Ingress.ControllerNamespace,
+			Platform:                   o.Spec.Platform,
 		},
 		RendererVersion: version,
 		Limits:          o.Spec.Limits.Limits,
@@ -145,6 +153,7 @@ const (
 	EnvIngressClass        = "LLSD_INGRESS_CLASS"
 	EnvIngressDomain       = "LLSD_INGRESS_DOMAIN"
 	EnvIngressControllerNS = "LLSD_INGRESS_CONTROLLER_NAMESPACE"
+	EnvPlatform            = "LLSD_PLATFORM"                // kubernetes or openshift
 	EnvRegistryEnabled     = "LLSD_REGISTRY_ENABLED"        // true: read base configs from image labels
 	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS" // host:port,...
 )
@@ -185,7 +194,7 @@ func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error
 	}
 	for env, field := range map[string]*string{
 		EnvIngressClass: &o.Spec.Ingress.ClassName, EnvIngressDomain: &o.Spec.Ingress.Domain,
-		EnvIngressControllerNS: &o.Spec.Ingress.ControllerNamespace,
+		EnvIngressControllerNS: &o.Spec.Ingress.ControllerNamespace, EnvPlatform: &o.Spec.Platform,
 	} {
 		if v := get(env); v != "" {
 			*field = v

@@ -30,7 +30,12 @@ var apiServer client.Client
 
 func TestMain(m *testing.M) {
 	testenv.Main(m, "the rendered-objects suite", func() int {
-		env := &envtest.Environment{}
+		routeCRD, err := testenv.RouteCRD()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		env := &envtest.Environment{CRDInstallOptions: envtest.CRDInstallOptions{Paths: []string{routeCRD}}}
 		cfg, err := testenv.Start(env)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "starting the API server:", err)
@@ -47,7 +52,8 @@ func TestMain(m *testing.M) {
 
 // Every object rendered from every golden case and example is accepted by the real API
 // server: a server-side apply, dry run, with the built-in types' own validation (names,
-// label syntax, duplicate list keys, ...) and the CRD's.
+// label syntax, duplicate list keys, ...) and the CRDs' (llsd's own, OpenShift's Route). Field
+// validation is strict: a field the schema does not know is an error, not a dropped value.
 func TestRenderedObjectsAreAccepted(t *testing.T) {
 	testenv.Need(t, testenv.MissingAssets())
 	for _, in := range renderInputs(t) {
@@ -75,7 +81,7 @@ func dryRunApply(t *testing.T, o client.Object) error {
 		u.SetNamespace("default")
 	}
 	ensureNamespace(t, u.GetNamespace())
-	err = apiServer.Patch(context.Background(), u, client.Apply, client.FieldOwner("llsd"), client.ForceOwnership, client.DryRunAll)
+	err = apiServer.Patch(context.Background(), u, client.Apply, client.FieldOwner("llsd"), client.ForceOwnership, client.DryRunAll, client.FieldValidation("Strict"))
 	if err != nil {
 		return fmt.Errorf("the API server rejects %s %s: %w", u.GetKind(), u.GetName(), err)
 	}

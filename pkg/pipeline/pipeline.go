@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api"
@@ -46,22 +47,30 @@ const (
 	DefaultSettingsDepth = 16
 )
 
-// checkLimits refuses settings larger or deeper than the limits allow.
+// checkLimits refuses settings (of spec.providers and spec.externalProviders) larger or
+// deeper than the limits allow.
 func checkLimits(obj *v1alpha2.LlamaStackDistribution, l Limits) field.ErrorList {
 	size, depth := cmp.Or(l.SettingsBytes, DefaultSettingsBytes), cmp.Or(l.SettingsDepth, DefaultSettingsDepth)
 	var errs field.ErrorList
+	check := func(path *field.Path, settings *apiextensionsv1.JSON) {
+		switch {
+		case settings == nil:
+		case len(settings.Raw) > size:
+			errs = append(errs, field.TooLong(path, field.OmitValueType{}, size))
+		case jsonDepth(settings.Raw) > depth:
+			errs = append(errs, field.Invalid(path, field.OmitValueType{}, fmt.Sprintf(
+				"settings are nested %d levels deep, more than the limit of %d (RenderOptions spec.limits.settingsDepth)",
+				jsonDepth(settings.Raw), depth)))
+		}
+	}
 	for _, list := range obj.Spec.Providers.APIs() {
 		for i, p := range list.Providers {
-			if p.Settings == nil {
-				continue
-			}
-			path := field.NewPath("spec", "providers", string(list.Name)).Index(i).Child("settings")
-			if n := len(p.Settings.Raw); n > size {
-				errs = append(errs, field.TooLong(path, field.OmitValueType{}, size))
-			} else if d := jsonDepth(p.Settings.Raw); d > depth {
-				errs = append(errs, field.Invalid(path, field.OmitValueType{}, fmt.Sprintf(
-					"settings are nested %d levels deep, more than the limit of %d (RenderOptions spec.limits.settingsDepth)", d, depth)))
-			}
+			check(field.NewPath("spec", "providers", string(list.Name)).Index(i).Child("settings"), p.Settings)
+		}
+	}
+	for _, list := range obj.Spec.ExternalProviders.APIs() {
+		for i, p := range list.Providers {
+			check(field.NewPath("spec", "externalProviders", string(list.Name)).Index(i).Child("settings"), p.Settings)
 		}
 	}
 	return errs

@@ -4,6 +4,8 @@ package render
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -71,6 +73,10 @@ func checkEnv(in Input) field.ErrorList {
 	for name, f := range in.Config.EnvFields {
 		owners[name] = f
 	}
+	maps.Copy(owners, telemetryEnvOwners(in.Object))
+	if hasExternalProviders(in.Object) {
+		owners["PYTHONPATH"] = "spec.externalProviders (each provider's package directory)"
+	}
 	var errs field.ErrorList
 	for i, e := range o.Env {
 		if owner, ok := owners[e.Name]; ok {
@@ -108,10 +114,11 @@ func checkScale(in Input) (field.ErrorList, []config.Warning) {
 					"{type: redis, ...} and spec.storage.sql {type: postgres, ...} so that they share them, or run one replica",
 				n, strings.Join(shared, " and "))))
 		}
-		if w.Storage != nil {
+		if w.Storage != nil && !slices.Contains(w.Storage.AccessModes, "ReadWriteMany") {
 			errs = append(errs, field.Invalid(path, n, fmt.Sprintf(
 				"spec.workload.storage is a ReadWriteOnce volume, which attaches to one node: replicas scheduled on other "+
-					"nodes cannot start; run one replica, or remove workload.storage and keep the state in spec.storage")))
+					"nodes cannot start; run one replica, set workload.storage.accessModes: [ReadWriteMany] with a class "+
+					"that provides it, or remove workload.storage and keep the state in spec.storage")))
 		}
 		if local := in.Config.ReplicaLocalData; len(local) > 0 {
 			warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
@@ -146,6 +153,14 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 	}
 	exposePath := networkingPath.Child("expose")
 	var errs field.ErrorList
+	if routeEnabled(obj, in.Options) {
+		if host := ingressHost(obj, in.Options); strings.HasPrefix(host, "*") {
+			errs = append(errs, field.Invalid(exposePath.Child("hostname"), host,
+				"a Route serves one host, not a wildcard: set one host such as chat.apps.example.com, or leave "+
+					"hostname empty and the router assigns <name>-<namespace>.<its apps domain>"))
+		}
+		return append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...), nil
+	}
 	if tlsEnabled(obj) && ingressHost(obj, in.Options) == "" {
 		errs = append(errs, field.Required(exposePath.Child("hostname"),
 			"the server speaks TLS, and an Ingress serves TLS only for a host: set networking.expose.hostname, or the "+

@@ -4,6 +4,7 @@ package render
 
 import (
 	"path"
+	"slices"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -33,12 +34,13 @@ const (
 
 // Volume names.
 const (
-	volumeConfig   = "config"
-	volumeStorage  = "lls-storage"
-	volumeTLS      = "tls"
-	volumeCABundle = "ca-bundle"
-	volumeCache    = "cache"
-	volumeCAMerged = "ca-bundle-merged"
+	volumeConfig    = "config"
+	volumeStorage   = "lls-storage"
+	volumeTLS       = "tls"
+	volumeCABundle  = "ca-bundle"
+	volumeCache     = "cache"
+	volumeCAMerged  = "ca-bundle-merged"
+	volumeProviders = "providers"
 )
 
 // AnnotationCABundleHash is the pod-template annotation with the content hash of the CA
@@ -56,17 +58,12 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 			// Service links would put <SERVICE>_PORT=tcp://... variables into the pod; a
 			// Service named llama-stack would set LLAMA_STACK_PORT, the server's port.
 			EnableServiceLinks: boolPtr(false),
-			SecurityContext: &corev1.PodSecurityContext{
-				RunAsNonRoot:   boolPtr(true),
-				RunAsUser:      int64Ptr(runAsUser),
-				RunAsGroup:     int64Ptr(0),
-				FSGroup:        int64Ptr(fsGroup),
-				SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
-			},
-			Containers: []corev1.Container{container(in)},
-			Volumes:    volumes(in, configMapName),
+			SecurityContext:    podSecurityContext(in.Options),
+			Containers:         []corev1.Container{container(in)},
+			Volumes:            volumes(in, configMapName),
 		},
 	}
+	applyPodSettings(&pod, spec.Workload)
 	for key, value := range map[string]string{api.AnnotationConfigHash: hash, AnnotationCABundleHash: caBundleHash(in)} {
 		if value == "" {
 			continue
@@ -79,6 +76,7 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 	if init := caBundleMerge(in); init != nil {
 		pod.Spec.InitContainers = []corev1.Container{*init}
 	}
+	pod.Spec.InitContainers = append(pod.Spec.InitContainers, providerCopies(in)...)
 	if o := overrides(obj); o != nil {
 		if o.ServiceAccountName != "" {
 			pod.Spec.ServiceAccountName = o.ServiceAccountName
@@ -104,7 +102,7 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 		}
 		d.Spec.Replicas = &replicas
 	}
-	if w := spec.Workload; w != nil && w.Storage != nil {
+	if w := spec.Workload; w != nil && w.Storage != nil && !slices.Contains(w.Storage.AccessModes, "ReadWriteMany") {
 		// A ReadWriteOnce volume cannot be attached to the new pod while the old one runs.
 		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
 	}
@@ -151,6 +149,10 @@ func env(in Input) []corev1.EnvVar {
 	)
 	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.CABundle != nil {
 		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: caBundleFile(tls.CABundle)})
+	}
+	vars = append(vars, telemetryEnv(obj)...)
+	if path := providersPath(obj); path != "" {
+		vars = append(vars, corev1.EnvVar{Name: "PYTHONPATH", Value: path})
 	}
 	if o := overrides(obj); o != nil {
 		vars = append(vars, o.Env...)
@@ -244,6 +246,9 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 		{Name: volumeStorage, MountPath: mountPath(in)},
 		{Name: volumeCache, MountPath: "/.cache"},
 	}
+	if hasExternalProviders(in.Object) {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeProviders, MountPath: providersDir, ReadOnly: true})
+	}
 	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil {
 		if tls.Enabled {
 			mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
@@ -280,6 +285,9 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 		}}},
 		{Name: volumeStorage, VolumeSource: storage},
 		{Name: volumeCache, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+	}
+	if hasExternalProviders(obj) {
+		vols = append(vols, corev1.Volume{Name: volumeProviders, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 	}
 	if tls := obj.Spec.Networking.GetTLS(); tls != nil {
 		if tls.Enabled {

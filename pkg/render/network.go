@@ -23,7 +23,19 @@ type Options struct {
 	// IngressControllerNamespace is let through the NetworkPolicy of exposed servers
 	// (default ingress-nginx).
 	IngressControllerNamespace string `json:"ingressControllerNamespace,omitempty"`
+	// Platform is the cluster's flavour: "" (Kubernetes) or openshift, where the pods leave
+	// their user and group to the namespace's security context constraints and an exposed
+	// server gets a Route.
+	Platform string `json:"platform,omitempty"`
 }
+
+// PlatformOpenShift is Options.Platform for OpenShift clusters.
+const PlatformOpenShift = "openshift"
+
+// openShiftRouterPeer admits OpenShift's router, whose namespace carries this label.
+var openShiftRouterPeer = networkingv1.NetworkPolicyPeer{NamespaceSelector: &metav1.LabelSelector{
+	MatchLabels: map[string]string{"network.openshift.io/policy-group": "ingress"},
+}}
 
 const defaultIngressControllerNamespace = "ingress-nginx"
 
@@ -67,7 +79,7 @@ func backendTLSAnnotation(class string) map[string]string {
 // option's domain, TLS with the server's certificate when TLS is enabled (and the annotation
 // that tells a known controller to speak HTTPS to the server), the spec's annotations.
 func ingress(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networkingv1.Ingress {
-	if !obj.Spec.ExposeEnabled() {
+	if !obj.Spec.ExposeEnabled() || routeEnabled(obj, opts) {
 		return nil
 	}
 	host := ingressHost(obj, opts)
@@ -117,7 +129,10 @@ func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *
 		for _, label := range n.AllowedFrom.Labels {
 			from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: namespaceLabelSelector(label)})
 		}
-		if obj.Spec.ExposeEnabled() {
+		switch {
+		case routeEnabled(obj, opts):
+			from = append(from, openShiftRouterPeer)
+		case obj.Spec.ExposeEnabled():
 			ns := opts.IngressControllerNamespace
 			if ns == "" {
 				ns = defaultIngressControllerNamespace

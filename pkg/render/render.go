@@ -56,7 +56,7 @@ type Output struct {
 func Kinds() []Object {
 	return []Object{&v1alpha2.LlamaStackDistribution{}, &corev1.ConfigMap{}, &corev1.ServiceAccount{},
 		&corev1.PersistentVolumeClaim{}, &appsv1.Deployment{}, &corev1.Service{}, &networkingv1.Ingress{},
-		&networkingv1.NetworkPolicy{}, &autoscalingv2.HorizontalPodAutoscaler{}, &policyv1.PodDisruptionBudget{}}
+		&networkingv1.NetworkPolicy{}, &autoscalingv2.HorizontalPodAutoscaler{}, &policyv1.PodDisruptionBudget{}, &Route{}}
 }
 
 // Object is a Kubernetes object a render writes (the method set of controller-runtime's
@@ -95,6 +95,9 @@ func Render(in Input) (Output, field.ErrorList) {
 	out.Objects = append(out.Objects, deployment(m, in, out.ConfigMapName, out.ConfigHash), service(m, in.Object))
 	if ing := ingress(m, in.Object, in.Options); ing != nil {
 		out.Objects = append(out.Objects, ing)
+	}
+	if r := route(m, in.Object, in.Options); r != nil {
+		out.Objects = append(out.Objects, r)
 	}
 	if np := networkPolicy(m, in.Object, in.Options); np != nil {
 		out.Objects = append(out.Objects, np)

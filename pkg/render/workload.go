@@ -23,12 +23,20 @@ func pvc(m meta, obj *v1alpha2.LlamaStackDistribution) *corev1.PersistentVolumeC
 	if w.Storage.Size != nil {
 		size = *w.Storage.Size
 	}
+	modes := []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}
+	if len(w.Storage.AccessModes) > 0 {
+		modes = nil
+		for _, mode := range w.Storage.AccessModes {
+			modes = append(modes, corev1.PersistentVolumeAccessMode(mode))
+		}
+	}
 	return &corev1.PersistentVolumeClaim{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
 		ObjectMeta: m.object(m.names.PVC()),
 		Spec: corev1.PersistentVolumeClaimSpec{
-			AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
-			Resources:   corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: size}},
+			AccessModes:      modes,
+			StorageClassName: w.Storage.StorageClassName,
+			Resources:        corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: size}},
 		},
 	}
 }

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// applyExternalProviders adds spec.externalProviders to the config (FR-090..092): each is a
+// provider entry with the module key the server imports it by, its settings, and its
+// secretRefs as LLSD_<ID>_<KEY> variables. It is added to its API's providers (FR-091); one
+// with the id of a spec.providers entry replaces that entry, with a warning (FR-092), as it
+// replaces a base provider of that id.
+func (g *generator) applyExternalProviders() {
+	ids := map[string]*field.Path{} // provider id -> first external provider with it
+	for _, list := range g.spec.ExternalProviders.APIs() {
+		api, ok := serverAPI[list.Name]
+		if !ok || len(list.Providers) == 0 {
+			continue
+		}
+		path := field.NewPath("spec", "externalProviders", string(list.Name))
+		for i, ref := range list.Providers {
+			p := path.Index(i)
+			if first, dup := ids[ref.ProviderID]; dup {
+				// Their init containers and variables would clash.
+				g.errs = append(g.errs, field.Duplicate(p.Child("providerId"), fmt.Sprintf("%s (also %s): give each external provider its own id",
+					ref.ProviderID, first)))
+				continue
+			}
+			ids[ref.ProviderID] = p
+			entry, ok := g.externalEntry(ref, p)
+			if !ok {
+				continue
+			}
+			if slices.Contains(g.crIDs[api], ref.ProviderID) {
+				g.warn(p.Child("providerId"), "replaces spec.providers.%s's provider %s: the external provider wins (FR-092)",
+					list.Name, ref.ProviderID)
+			}
+			g.overlay(api, entry)
+			addAPI(g.cfg, api)
+		}
+	}
+}
+
+// externalEntry builds the config entry of one external provider.
+func (g *generator) externalEntry(ref v1alpha2.ExternalProviderRef, path *field.Path) (map[string]any, bool) {
+	before := len(g.errs)
+	if ref.Module == "" {
+		g.errs = append(g.errs, field.Required(path.Child("module"),
+			"the server loads an external provider by importing <module>.provider: name the provider's Python package"))
+	}
+	if ref.ProviderType == "" {
+		g.errs = append(g.errs, field.Required(path.Child("providerType"),
+			"name the provider type the module provides, remote::<name> or inline::<name>"))
+	}
+	config := g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, path.Child("settings"))
+	for _, key := range slices.Sorted(maps.Keys(ref.SecretRefs)) {
+		keyPath := path.Child("secretRefs").Key(key)
+		if _, ok := config[key]; ok {
+			g.warn(keyPath, "overrides settings.%s: the secret wins", key)
+		}
+		name := EnvName(ref.ProviderID, key)
+		g.addSecret(name, ref.SecretRefs[key].SecretKeyRef, keyPath)
+		config[key] = Placeholder(name)
+	}
+	if len(g.errs) > before {
+		return nil, false
+	}
+	return map[string]any{"provider_id": ref.ProviderID, "provider_type": ref.ProviderType, "module": ref.Module, "config": config}, true
+}
