@@ -1,0 +1,2 @@
+async def get_adapter_impl(config, deps):
+    return object()
