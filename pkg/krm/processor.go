@@ -221,7 +221,7 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 	}
 	var results fn.Results
 	for _, w := range res.Warnings {
-		results = append(results, &fn.Result{Message: w.Message, Severity: fn.Warning,
+		results = append(results, &fn.Result{Message: writtenText(item, w.Message), Severity: fn.Warning,
 			ResourceRef: ref(item), Field: &fn.Field{Path: writtenPath(item, w.Field)}, File: file(item)})
 	}
 	objs := make(fn.KubeObjects, 0, len(res.Objects)+1)
@@ -347,7 +347,7 @@ func fieldResults(item *fn.KubeObject, errs field.ErrorList) fn.Results {
 	results := make(fn.Results, 0, len(errs))
 	for _, e := range errs {
 		results = append(results, &fn.Result{
-			Message:     e.ErrorBody(),
+			Message:     writtenText(item, e.ErrorBody()),
 			Severity:    fn.Error,
 			ResourceRef: ref(item),
 			Field:       &fn.Field{Path: writtenPath(item, e.Field)},
@@ -364,6 +364,15 @@ func writtenPath(item *fn.KubeObject, path string) string {
 		return v1alpha1.SpokePath(path)
 	}
 	return path
+}
+
+// writtenText is a message as its user wrote the object: the field paths it names are
+// v1alpha1's in a v1alpha1 object.
+func writtenText(item *fn.KubeObject, message string) string {
+	if item.GetAPIVersion() == v1alpha1.GroupVersion.String() {
+		return v1alpha1.SpokeText(message)
+	}
+	return message
 }
 
 func ref(o *fn.KubeObject) *fn.ResourceRef {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 	"github.com/llamastack/llsd/pkg/distribution"
@@ -111,7 +112,17 @@ type Result struct {
 // output. The errors are all that can be found at once: an invalid spec stops before the
 // config is generated (it would mislead), an invalid name does not.
 func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
-	errs := append(append(v1alpha2.Validate(obj), mountable(obj)...), checkLimits(obj, opts.Limits)...)
+	leftoverErrs, leftoverWarnings := v1alpha1Leftovers(obj)
+	errs := append(append(append(v1alpha2.Validate(obj), mountable(obj)...), checkLimits(obj, opts.Limits)...), leftoverErrs...)
+	res, errs := renderValid(obj, opts, errs)
+	if res != nil {
+		res.Warnings = append(leftoverWarnings, res.Warnings...)
+	}
+	return res, errs
+}
+
+// renderValid renders obj unless errs (found by Render) hold an error of its spec.
+func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
 	if slices.ContainsFunc(errs, func(e *field.Error) bool { return strings.HasPrefix(e.Field, "spec") }) {
 		return nil, errs
 	}
@@ -165,6 +176,36 @@ func mountable(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
 	}
 	return field.ErrorList{field.Invalid(field.NewPath("spec", "networking", "tls", "caBundle", "configMapNamespace"), ns,
 		"a pod can mount only ConfigMaps of its own namespace: copy the CA bundle into the LlamaStackDistribution's namespace and remove configMapNamespace")}
+}
+
+// v1alpha1Leftovers reports what an object written in v1alpha1 asks that llsd cannot do:
+// another name for the server container (a warning: the container is llama-stack), a user
+// config in another namespace (an error: a pod mounts ConfigMaps of its own namespace).
+func v1alpha1Leftovers(obj *v1alpha2.LlamaStackDistribution) (field.ErrorList, []config.Warning) {
+	left, err := v1alpha1.LeftoversOf(obj)
+	if err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha1FieldsAnnotation),
+			field.OmitValueType{}, err.Error())}, nil
+	}
+	var errs field.ErrorList
+	var warnings []config.Warning
+	if left.ContainerName != "" && left.ContainerName != api.ContainerName {
+		warnings = append(warnings, config.Warning{Field: "spec.server.containerSpec.name", Message: fmt.Sprintf(
+			"llsd names the server container %s, not %s (probes, status and the conversion rely on the name): "+
+				"use %s with kubectl logs -c and in patches, and set the field to it or remove it",
+			api.ContainerName, left.ContainerName, api.ContainerName)})
+	}
+	if ns := left.UserConfigNamespace; ns != "" && ns != obj.Namespace {
+		path := field.NewPath("spec", "server", "userConfig", "configMapNamespace")
+		msg := "a pod mounts only ConfigMaps of its own namespace: copy the ConfigMap into the LlamaStackDistribution's namespace and remove configMapNamespace"
+		if obj.Namespace == "" {
+			warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
+				"the object has no namespace, and %s; it works only if the object is applied in %s", msg, ns)})
+		} else {
+			errs = append(errs, field.Invalid(path, ns, msg))
+		}
+	}
+	return errs, warnings
 }
 
 // renderOverride runs the user's own config.yaml: no generation, the ConfigMap is theirs.

@@ -4,9 +4,11 @@ package pipeline_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,7 +35,7 @@ type renderInput struct {
 }
 
 // renderInputs are the LlamaStackDistributions of every golden case that renders (config
-// and render suites) and every example.
+// and render suites), every example and every v1alpha1 sample.
 func renderInputs(t testing.TB) []renderInput {
 	var inputs []renderInput
 	root := filepath.Join("..", "..")
@@ -71,6 +73,11 @@ func renderInputs(t testing.TB) []renderInput {
 					doc: []byte(doc), opts: pipeline.Options{RendererVersion: "test"}})
 			}
 		}
+	}
+	samples := v1alpha1Samples(t, "")
+	for _, name := range slices.Sorted(maps.Keys(samples)) {
+		inputs = append(inputs, renderInput{name: "pkg/pipeline/testdata/v1alpha1/" + name, doc: samples[name],
+			opts: pipeline.Options{RendererVersion: "test"}})
 	}
 	return inputs
 }

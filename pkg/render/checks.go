@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/validation"
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
@@ -117,8 +118,8 @@ func checkScale(in Input) (field.ErrorList, []config.Warning) {
 		if w.Storage != nil && !slices.Contains(w.Storage.AccessModes, "ReadWriteMany") {
 			errs = append(errs, field.Invalid(path, n, fmt.Sprintf(
 				"spec.workload.storage is a ReadWriteOnce volume, which attaches to one node: replicas scheduled on other "+
-					"nodes cannot start; run one replica, set workload.storage.accessModes: [ReadWriteMany] with a class "+
-					"that provides it, or remove workload.storage and keep the state in spec.storage")))
+					"nodes cannot start; run one replica, set spec.workload.storage.accessModes: [ReadWriteMany] with a class "+
+					"that provides it, or remove spec.workload.storage and keep the state in spec.storage")))
 		}
 		if local := in.Config.ReplicaLocalData; len(local) > 0 {
 			warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
@@ -129,6 +130,12 @@ func checkScale(in Input) (field.ErrorList, []config.Warning) {
 	}
 	if w != nil && w.Autoscaling != nil {
 		a := w.Autoscaling
+		if minimum := ptr.Deref(a.MinReplicas, 1); w.Replicas != nil && *w.Replicas > minimum {
+			warnings = append(warnings, config.Warning{Field: workloadPath.Child("replicas").String(), Message: fmt.Sprintf(
+				"the autoscaler owns the replica count (%d to %d), so replicas: %d is not written to the Deployment: set "+
+					"spec.workload.autoscaling.minReplicas: %d to keep at least %d running, and remove replicas",
+				minimum, a.MaxReplicas, *w.Replicas, *w.Replicas, *w.Replicas)})
+		}
 		cpu := a.TargetCPUUtilizationPercentage != nil || a.TargetMemoryUtilizationPercentage == nil
 		for _, need := range []struct {
 			target bool

@@ -240,3 +240,31 @@ func putAnnotation(meta *metav1.ObjectMeta, key string, value any) error {
 	meta.Annotations[key] = string(data)
 	return nil
 }
+
+// Leftovers are the fields of a v1alpha1 spec that v1alpha2 has no place for, which a
+// converted object carries for the way back (in V1alpha1FieldsAnnotation). Rendering reports
+// them, since it cannot do what they ask.
+type Leftovers struct {
+	// ContainerName is spec.server.containerSpec.name.
+	ContainerName string
+	// UserConfigNamespace is spec.server.userConfig.configMapNamespace.
+	UserConfigNamespace string
+}
+
+// LeftoversOf reads the Leftovers of a converted object; none when it carries no v1alpha1
+// fields.
+func LeftoversOf(obj *v1alpha2.LlamaStackDistribution) (Leftovers, error) {
+	raw, ok := obj.Annotations[V1alpha1FieldsAnnotation]
+	if !ok {
+		return Leftovers{}, nil
+	}
+	var saved spokeFields
+	if err := json.Unmarshal([]byte(raw), &saved); err != nil {
+		return Leftovers{}, fmt.Errorf("metadata.annotations[%s] is not valid conversion data (%v): remove the annotation", V1alpha1FieldsAnnotation, err)
+	}
+	out := Leftovers{ContainerName: saved.Spec.Server.ContainerSpec.Name}
+	if u := saved.Spec.Server.UserConfig; u != nil {
+		out.UserConfigNamespace = u.ConfigMapNamespace
+	}
+	return out, nil
+}

@@ -2,7 +2,12 @@
 
 package v1alpha1
 
-import "strings"
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // hubToSpokePaths maps v1alpha2 field paths to the v1alpha1 fields they were converted from
 // (the migration table of conversion_fields.go), most specific first.
@@ -30,6 +35,12 @@ var hubToSpokePaths = [][2]string{
 // written in v1alpha1. A field v1alpha1 does not have (providers, resources, storage, ...)
 // came from the V1alpha2FieldsAnnotation: its path is returned as it is, with a note.
 func SpokePath(hubPath string) string {
+	if isSpokePath(hubPath) {
+		return hubPath
+	}
+	if isHubOnly(hubPath) {
+		return hubPath + " (in the " + V1alpha2FieldsAnnotation + " annotation)"
+	}
 	for _, m := range hubToSpokePaths {
 		if hubPath == m[0] || strings.HasPrefix(hubPath, m[0]+".") || strings.HasPrefix(hubPath, m[0]+"[") {
 			return m[1] + strings.TrimPrefix(hubPath, m[0])
@@ -39,4 +50,55 @@ func SpokePath(hubPath string) string {
 		return hubPath + " (in the " + V1alpha2FieldsAnnotation + " annotation)"
 	}
 	return hubPath
+}
+
+// isSpokePath reports whether a path is already one of v1alpha1's own fields, for what llsd
+// reports about a field v1alpha2 does not have.
+func isSpokePath(path string) bool {
+	for _, p := range []string{"spec.server", "spec.network", "spec.replicas"} {
+		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// isHubOnly reports whether a path is under a field only v1alpha2 has.
+func isHubOnly(path string) bool {
+	for _, p := range hubOnlyPaths {
+		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldPathInText is a v1alpha2 field path inside a message: spec.workload.resources.requests.cpu.
+var fieldPathInText = regexp.MustCompile(`\bspec(\.[A-Za-z][A-Za-z0-9]*)+`)
+
+// SpokeText rewrites the v1alpha2 field paths a message names into the v1alpha1 fields they
+// were converted from ("set spec.workload.resources.requests.cpu" becomes "set
+// spec.server.containerSpec.resources.requests.cpu"); fields only v1alpha2 has stay as they are.
+//
+// A message that names fields only v1alpha2 has says so at its end, once.
+func SpokeText(message string) string {
+	var hubOnly []string
+	text := fieldPathInText.ReplaceAllStringFunc(message, func(path string) string {
+		if isHubOnly(path) {
+			if !slices.Contains(hubOnly, path) {
+				hubOnly = append(hubOnly, path)
+			}
+			return path
+		}
+		for _, m := range hubToSpokePaths {
+			if path == m[0] || strings.HasPrefix(path, m[0]+".") {
+				return m[1] + strings.TrimPrefix(path, m[0])
+			}
+		}
+		return path
+	})
+	if len(hubOnly) == 0 {
+		return text
+	}
+	return fmt.Sprintf("%s (only %s/v1alpha2 has %s)", text, GroupVersion.Group, strings.Join(hubOnly, ", "))
 }

@@ -22,7 +22,24 @@ func TestSpokePath(t *testing.T) {
 		"spec.distribution.name":                             "spec.server.distribution.name",
 		"spec.networking.allowedFrom.labels[0]":              "spec.network.allowedFrom.labels[0]",
 		"spec.workload.topologySpreadConstraints[0].maxSkew": "spec.server.topologySpreadConstraints[0].maxSkew",
+		"spec.workload.storage.accessModes":                  "spec.workload.storage.accessModes (in the llamastack.io/v1alpha2-fields annotation)",
+		"spec.networking.expose.route":                       "spec.networking.expose.route (in the llamastack.io/v1alpha2-fields annotation)",
+		"spec.server.containerSpec.name":                     "spec.server.containerSpec.name",
 	} {
 		assert.Equal(t, spoke, SpokePath(hub), hub)
+	}
+}
+
+// Messages name the fields a v1alpha1 user wrote; a field only v1alpha2 has keeps its name.
+func TestSpokeText(t *testing.T) {
+	for _, tc := range []struct{ reason, hub, spoke string }{
+		{"a converted field", "set spec.workload.resources.requests.cpu", "set spec.server.containerSpec.resources.requests.cpu"},
+		{"two fields, one only v1alpha2 has", "spec.workload.storage is ReadWriteOnce: set spec.storage.kv or remove spec.workload.storage.",
+			"spec.server.storage is ReadWriteOnce: set spec.storage.kv or remove spec.server.storage. (only llamastack.io/v1alpha2 has spec.storage.kv)"},
+		{"a hub-only field of a converted block, named twice", "set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes",
+			"set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes (only llamastack.io/v1alpha2 has spec.workload.storage.accessModes, spec.storage.sql)"},
+		{"not a path", "the spec is fine", "the spec is fine"},
+	} {
+		assert.Equal(t, tc.spoke, SpokeText(tc.hub), tc.reason)
 	}
 }
