@@ -42,7 +42,7 @@ documents pass through; objects llsd rendered before are replaced; local configu
 
 A RenderOptions document among the inputs sets the render options, and these variables (also
 with Argo CD's ARGOCD_ENV_ prefix) on top: LLSD_IMAGE_OVERRIDES (name=image,...),
-LLSD_INGRESS_CLASS, LLSD_INGRESS_DOMAIN, LLSD_INGRESS_CONTROLLER_NAMESPACE,
+LLSD_INGRESS_CLASS, LLSD_INGRESS_DOMAIN, LLSD_INGRESS_CONTROLLER_NAMESPACE, LLSD_PLATFORM,
 LLSD_REGISTRY_ENABLED, LLSD_REGISTRY_INSECURE_HOSTS.
 
 Errors and warnings go to stderr as "file: LlamaStackDistribution name: field: message". On

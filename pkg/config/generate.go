@@ -141,7 +141,7 @@ func (g *generator) rejectUnsupported() {
 	if g.spec.Providers != nil && len(g.spec.Providers.Telemetry) > 0 {
 		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "providers", "telemetry"), g.spec.Providers.Telemetry[0].Provider,
 			fmt.Sprintf("%s has no telemetry API (removed in 0.4): tracing and metrics go to an OpenTelemetry "+
-				"collector; set spec.telemetry: {endpoint: http://collector:4317}", g.prof)))
+				"collector; set spec.telemetry: {endpoint: http://collector:4318}", g.prof)))
 	}
 }
 

@@ -36,7 +36,7 @@ func check(in Input) (field.ErrorList, []config.Warning) {
 	errs = append(errs, exposeErrs...)
 	errs = append(errs, checkCABundle(in)...)
 	errs = append(errs, checkAllowedFrom(in)...)
-	return errs, append(warnings, exposeWarnings...)
+	return errs, append(append(warnings, exposeWarnings...), checkTelemetry(in)...)
 }
 
 // checkAllowedFrom refuses allowedFrom labels that are no label selector: key or key=value.

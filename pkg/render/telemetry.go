@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/config"
 )
 
 // telemetryEnv is the OpenTelemetry environment of spec.telemetry. The image's entrypoint
@@ -39,9 +40,7 @@ func telemetryEnv(obj *v1alpha2.LlamaStackDistribution) []corev1.EnvVar {
 	vars = append(vars,
 		corev1.EnvVar{Name: "OTEL_EXPORTER_OTLP_ENDPOINT", Value: t.Endpoint},
 		corev1.EnvVar{Name: "OTEL_SERVICE_NAME", Value: serviceName})
-	if t.Protocol != "" {
-		vars = append(vars, corev1.EnvVar{Name: "OTEL_EXPORTER_OTLP_PROTOCOL", Value: t.Protocol})
-	}
+	vars = append(vars, corev1.EnvVar{Name: "OTEL_EXPORTER_OTLP_PROTOCOL", Value: telemetryProtocol(t)})
 	if t.SamplingPercent != nil {
 		vars = append(vars, corev1.EnvVar{Name: "OTEL_TRACES_SAMPLER", Value: "parentbased_traceidratio"},
 			corev1.EnvVar{Name: "OTEL_TRACES_SAMPLER_ARG", Value: fmt.Sprintf("%.2f", float64(*t.SamplingPercent)/100)})
@@ -50,6 +49,30 @@ func telemetryEnv(obj *v1alpha2.LlamaStackDistribution) []corev1.EnvVar {
 		vars = append(vars, corev1.EnvVar{Name: "OTEL_EXPORTER_OTLP_HEADERS", Value: strings.Join(headers, ",")})
 	}
 	return vars
+}
+
+// telemetryProtocol is the OTLP protocol of the exporters opentelemetry-instrument starts:
+// http/protobuf unless set, because the server's own metrics exporter speaks only OTLP/HTTP
+// (it posts to <endpoint>/v1/metrics), so one endpoint serves both only over HTTP.
+func telemetryProtocol(t *v1alpha2.TelemetrySpec) string {
+	if t.Protocol == "" {
+		return v1alpha2.TelemetryProtocolHTTP
+	}
+	return t.Protocol
+}
+
+// checkTelemetry warns where the server's metrics would not reach the collector: the server
+// posts them over OTLP/HTTP to <endpoint>/v1/metrics, whatever the protocol, so with grpc
+// the endpoint would need to take both.
+func checkTelemetry(in Input) []config.Warning {
+	t := in.Object.Spec.Telemetry
+	if t == nil || telemetryProtocol(t) != v1alpha2.TelemetryProtocolGRPC {
+		return nil
+	}
+	return []config.Warning{{Field: "spec.telemetry.protocol", Message: fmt.Sprintf(
+		"traces go over gRPC, but the server exports its own metrics over OTLP/HTTP to %s/v1/metrics whatever the "+
+			"protocol, so they are lost unless that endpoint also takes OTLP/HTTP; use protocol: %s with the "+
+			"collector's OTLP/HTTP port (4318)", t.Endpoint, v1alpha2.TelemetryProtocolHTTP)}}
 }
 
 // telemetryHeaderVar is the variable that carries a header's value: LLSD_OTEL_HEADER_X_API_KEY.

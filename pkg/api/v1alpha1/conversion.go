@@ -244,6 +244,8 @@ func putAnnotation(meta *metav1.ObjectMeta, key string, value any) error {
 // Leftovers are the fields of a v1alpha1 spec that v1alpha2 has no place for, which a
 // converted object carries for the way back (in V1alpha1FieldsAnnotation). Rendering reports
 // them, since it cannot do what they ask.
+//
+// +kubebuilder:object:generate=false
 type Leftovers struct {
 	// ContainerName is spec.server.containerSpec.name.
 	ContainerName string

@@ -719,7 +719,9 @@ type TelemetrySpec struct {
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:Pattern=`^https?://[^\s@]+$`
 	Endpoint string `json:"endpoint"`
-	// Protocol of the exporter; grpc when unset (OTEL_EXPORTER_OTLP_PROTOCOL).
+	// Protocol of the exporters (OTEL_EXPORTER_OTLP_PROTOCOL); http/protobuf when unset, as
+	// the server exports its own metrics over OTLP/HTTP to <endpoint>/v1/metrics whatever
+	// the protocol.
 	// +optional
 	// +kubebuilder:validation:Enum=grpc;http/protobuf;http/json
 	Protocol string `json:"protocol,omitempty"`
@@ -738,6 +740,12 @@ type TelemetrySpec struct {
 	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^[A-Za-z0-9-]+$'))",message="header names are letters, digits and '-', like authorization or x-api-key"
 	Headers map[string]SecretKeySource `json:"headers,omitempty"`
 }
+
+// The OTLP protocols of spec.telemetry.protocol.
+const (
+	TelemetryProtocolGRPC = "grpc"
+	TelemetryProtocolHTTP = "http/protobuf"
+)
 
 // OverrideConfigSpec names a ConfigMap in the same namespace whose config.yaml key is
 // used as the server's config.yaml.
