@@ -90,6 +90,19 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 		}
 		namespaces[ns] = cache.Config{}
 	}
+	routes, err := servesRoutes(cfg)
+	if err != nil {
+		return nil, err
+	}
+	byObject := map[client.Object]cache.ByObject{
+		&corev1.ConfigMap{}:     {Label: managed},
+		&appsv1.Deployment{}:    {Label: managed},
+		&corev1.Service{}:       {Label: managed},
+		&networkingv1.Ingress{}: {Label: managed},
+	}
+	if routes {
+		byObject[newRoute()] = cache.ByObject{Label: managed}
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  scheme,
 		Metrics:                 metrics,
@@ -98,20 +111,15 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 		LeaderElectionID:        "llsd-controller.llamastack.io",
 		LeaderElectionNamespace: opts.LeaderElectionNamespace,
 		WebhookServer:           webhook.NewServer(webhook.Options{Host: opts.WebhookHost, Port: opts.WebhookPort, CertDir: opts.CertDir}),
-		Cache: cache.Options{DefaultNamespaces: namespaces, ByObject: map[client.Object]cache.ByObject{
-			&corev1.ConfigMap{}:     {Label: managed},
-			&appsv1.Deployment{}:    {Label: managed},
-			&corev1.Service{}:       {Label: managed},
-			&networkingv1.Ingress{}: {Label: managed},
-		}},
-		Client: client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}},
+		Cache:                   cache.Options{DefaultNamespaces: namespaces, ByObject: byObject},
+		Client:                  client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}},
 	})
 	if err != nil {
 		return nil, err
 	}
 	mgr.GetWebhookServer().Register("/convert", limitBody(conversion.NewWebhookHandler(scheme), MaxConversionRequest))
 
-	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now}
+	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now, Routes: routes}
 	if r.SecretRecheck == 0 {
 		r.SecretRecheck = 30 * time.Second
 	}
@@ -122,15 +130,17 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 		}
 		return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: name}}}
 	})
-	err = ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named("llsd-status").
 		For(&v1alpha2.LlamaStackDistribution{}).
 		Watches(&appsv1.Deployment{}, byInstance).
 		Watches(&corev1.ConfigMap{}, byInstance).
 		Watches(&corev1.Service{}, byInstance).
-		Watches(&networkingv1.Ingress{}, byInstance).
-		WithOptions(controller.Options{MaxConcurrentReconciles: 4, SkipNameValidation: &opts.Restartable}).
-		Complete(r)
+		Watches(&networkingv1.Ingress{}, byInstance)
+	if routes {
+		b = b.Watches(newRoute(), byInstance)
+	}
+	err = b.WithOptions(controller.Options{MaxConcurrentReconciles: 4, SkipNameValidation: &opts.Restartable}).Complete(r)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,9 @@ type StatusReconciler struct {
 	SecretRecheck time.Duration
 	// Now is the clock, for tests.
 	Now func() metav1.Time
+	// Routes is set where the cluster serves OpenShift's Route API: an exposed object without
+	// an Ingress is looked up as a Route.
+	Routes bool
 }
 
 // Reconcile recomputes one object's status and writes it when it changed.
@@ -93,6 +96,11 @@ func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStack
 	if obj.Spec.ExposeEnabled() {
 		if o.Ingress, err = get(ctx, r.Client, key(names.Ingress()), &networkingv1.Ingress{}); err != nil {
 			return o, err
+		}
+		if o.Ingress == nil && r.Routes {
+			if o.Route, err = get(ctx, r.Client, key(names.Route()), newRoute()); err != nil {
+				return o, err
+			}
 		}
 	}
 	if err := r.checkCABundle(ctx, obj, &o); err != nil {

@@ -11,6 +11,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -54,6 +55,8 @@ type observed struct {
 	Deployment     *appsv1.Deployment
 	Service        *corev1.Service
 	Ingress        *networkingv1.Ingress
+	// Route is the Route an exposed object has instead of an Ingress (OpenShift).
+	Route *unstructured.Unstructured
 	// SecretProblems are "field: problem" lines; MissingSecret is true when one is a
 	// missing Secret rather than a missing key.
 	SecretProblems []string
@@ -110,6 +113,9 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 	}
 	st.ServiceURL = serviceURL(obj, o.Service)
 	st.RouteURL = routeURL(o.Ingress)
+	if st.RouteURL == nil {
+		st.RouteURL = routeURLOf(o.Route)
+	}
 	return st
 }
 

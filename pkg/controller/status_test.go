@@ -11,6 +11,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -33,6 +34,22 @@ func TestURLs(t *testing.T) {
 		}
 		return ing
 	}
+	route := func(tls bool, ingresses ...map[string]any) *unstructured.Unstructured {
+		u := newRoute()
+		if tls {
+			u.Object["spec"] = map[string]any{"tls": map[string]any{"termination": "edge"}}
+		}
+		list := make([]any, len(ingresses))
+		for i, in := range ingresses {
+			list[i] = in
+		}
+		u.Object["status"] = map[string]any{"ingress": list}
+		return u
+	}
+	routerSays := func(host, status string) map[string]any {
+		return map[string]any{"host": host, "routerName": "default",
+			"conditions": []any{map[string]any{"type": "Admitted", "status": status}}}
+	}
 	str := func(s string) *string { return &s }
 	for _, tc := range []struct {
 		reason string
@@ -46,6 +63,12 @@ func TestURLs(t *testing.T) {
 		{"the rule's host, once the Ingress has an address", routeURL(ingress("chat.example.com", "", "10.0.0.1", true)), str("https://chat.example.com")},
 		{"no host rule: the load balancer's name", routeURL(ingress("", "lb.example.net", "", false)), str("http://lb.example.net")},
 		{"no host rule: the load balancer's IP", routeURL(ingress("", "", "10.0.0.1", false)), str("http://10.0.0.1")},
+		{"no Route", routeURLOf(nil), (*string)(nil)},
+		{"a Route no router has admitted yet", routeURLOf(route(true)), (*string)(nil)},
+		{"a Route one router refused", routeURLOf(route(true, routerSays("chat.apps.example.com", "False"))), (*string)(nil)},
+		{"the host a router admitted, over TLS", routeURLOf(route(true, routerSays("taken.example.com", "False"),
+			routerSays("chat-route-ai.apps.example.com", "True"))), str("https://chat-route-ai.apps.example.com")},
+		{"a Route without TLS", routeURLOf(route(false, routerSays("chat.apps.example.com", "True"))), str("http://chat.apps.example.com")},
 	} {
 		t.Run(tc.reason, func(t *testing.T) { assert.Equal(t, tc.want, tc.got) })
 	}
