@@ -77,6 +77,8 @@ demo: build ## Render the examples with the embedded starter distribution (offli
 	  $(BIN)/llsd render $$f > out/demo/$$name.yaml; \
 	  echo "out/demo/$$name.yaml: $$(grep -c '^kind:' out/demo/$$name.yaml) objects ($$(grep '^kind:' out/demo/$$name.yaml | cut -d' ' -f2 | tr '\n' ' '))"; \
 	done
+	@$(BIN)/llsd render examples/openshift/stack > out/demo/openshift.yaml
+	@echo "out/demo/openshift.yaml: $$(grep -c '^kind:' out/demo/openshift.yaml) objects ($$(grep '^kind:' out/demo/openshift.yaml | cut -d' ' -f2 | tr '\n' ' '))"
 
 ##@ Code generation
 

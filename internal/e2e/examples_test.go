@@ -24,20 +24,20 @@ func TestExamples(t *testing.T) {
 		{"kustomize/transformer", kustomizeBuild},
 		{"kustomize/generator", kustomizeBuild},
 		{"kpt", kptRender},
+		{"openshift", kustomizeBuild},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			src := filepath.Join(examples, tc.dir)
 			dir := t.TempDir()
 			entries, err := os.ReadDir(src)
 			require.NoError(t, err)
+			var inputs []string
 			for _, e := range entries {
-				if e.Name() == "expected.yaml" {
-					continue
+				if e.Name() != "expected.yaml" {
+					inputs = append(inputs, e.Name())
 				}
-				data, err := os.ReadFile(filepath.Join(src, e.Name()))
-				require.NoError(t, err)
-				writeFiles(t, dir, map[string]string{e.Name(): string(data)})
 			}
+			copyTree(t, src, dir, inputs...)
 			got := tc.render(t, dir)
 			expected := filepath.Join(src, "expected.yaml")
 			if *update {

@@ -136,9 +136,10 @@ func expandShorthand(spec map[string]any) {
 	}
 }
 
-// embeddedPaths hold core Kubernetes types or free-form settings, where empty values are
-// legitimate (an EnvVar with value "").
-var embeddedPaths = lazyre.New(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.settings|workload\.(resources|topologySpreadConstraints|overrides\.(env|volumes|volumeMounts)\[\d+\]))`)
+// embeddedPaths hold core Kubernetes types, label and annotation maps or free-form settings,
+// where empty values are legitimate (an EnvVar with value "", a nodeSelector on a role label
+// such as node-role.kubernetes.io/worker: "").
+var embeddedPaths = lazyre.New(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.settings|workload\.(resources|topologySpreadConstraints|pod\b|overrides\.(env|volumes|volumeMounts)\[\d+\])|networking\.expose\.annotations)`)
 
 // checkExplicitEmpties reports "" strings, [] lists and {} secretRefs the CRD rejects. A
 // typed Go object cannot tell them from omitted fields, so the raw document is checked.
