@@ -5,6 +5,7 @@ package render
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -51,9 +52,10 @@ func telemetryEnv(obj *v1alpha2.LlamaStackDistribution) []corev1.EnvVar {
 	return vars
 }
 
-// telemetryProtocol is the OTLP protocol of the exporters opentelemetry-instrument starts:
-// http/protobuf unless set, because the server's own metrics exporter speaks only OTLP/HTTP
-// (it posts to <endpoint>/v1/metrics), so one endpoint serves both only over HTTP.
+// telemetryProtocol is the OTLP protocol of the exporters: http/protobuf unless set. Under
+// opentelemetry-instrument (the image's entrypoint, whenever OTEL_* is set) every exporter
+// speaks the protocol set; a server started without it exports its own metrics over
+// OTLP/HTTP only (to <endpoint>/v1/metrics). HTTP is the one protocol right in both cases.
 func telemetryProtocol(t *v1alpha2.TelemetrySpec) string {
 	if t.Protocol == "" {
 		return v1alpha2.TelemetryProtocolHTTP
@@ -61,18 +63,34 @@ func telemetryProtocol(t *v1alpha2.TelemetrySpec) string {
 	return t.Protocol
 }
 
-// checkTelemetry warns where the server's metrics would not reach the collector: the server
-// posts them over OTLP/HTTP to <endpoint>/v1/metrics, whatever the protocol, so with grpc
-// the endpoint would need to take both.
+// otlpPorts are the ports collectors listen on for each OTLP protocol.
+var otlpPorts = map[string]string{"4317": v1alpha2.TelemetryProtocolGRPC, "4318": v1alpha2.TelemetryProtocolHTTP}
+
+// checkTelemetry warns when the endpoint's port is the standard port of the other OTLP
+// protocol (gRPC to 4318, HTTP to 4317): every export would fail, and only the pod log says so.
 func checkTelemetry(in Input) []config.Warning {
 	t := in.Object.Spec.Telemetry
-	if t == nil || telemetryProtocol(t) != v1alpha2.TelemetryProtocolGRPC {
+	if t == nil {
 		return nil
 	}
-	return []config.Warning{{Field: "spec.telemetry.protocol", Message: fmt.Sprintf(
-		"traces go over gRPC, but the server exports its own metrics over OTLP/HTTP to %s/v1/metrics whatever the "+
-			"protocol, so they are lost unless that endpoint also takes OTLP/HTTP; use protocol: %s with the "+
-			"collector's OTLP/HTTP port (4318)", t.Endpoint, v1alpha2.TelemetryProtocolHTTP)}}
+	u, err := url.Parse(t.Endpoint)
+	if err != nil {
+		return nil
+	}
+	protocol := telemetryProtocol(t)
+	portProtocol, known := otlpPorts[u.Port()]
+	if !known || (portProtocol == v1alpha2.TelemetryProtocolGRPC) == (protocol == v1alpha2.TelemetryProtocolGRPC) {
+		return nil
+	}
+	chosen, fix := "spec.telemetry.protocol", "set protocol: http/protobuf (or leave it unset), or use the collector's OTLP/gRPC port 4317"
+	if protocol != v1alpha2.TelemetryProtocolGRPC {
+		fix = "set protocol: grpc, or use the collector's OTLP/HTTP port 4318"
+	}
+	if t.Protocol == "" {
+		chosen += " unset"
+	}
+	return []config.Warning{{Field: "spec.telemetry.endpoint", Message: fmt.Sprintf(
+		"the server exports over %s (%s) to port %s, where collectors take %s: %s", protocol, chosen, u.Port(), portProtocol, fix)}}
 }
 
 // telemetryHeaderVar is the variable that carries a header's value: LLSD_OTEL_HEADER_X_API_KEY.

@@ -719,9 +719,8 @@ type TelemetrySpec struct {
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:Pattern=`^https?://[^\s@]+$`
 	Endpoint string `json:"endpoint"`
-	// Protocol of the exporters (OTEL_EXPORTER_OTLP_PROTOCOL); http/protobuf when unset, as
-	// the server exports its own metrics over OTLP/HTTP to <endpoint>/v1/metrics whatever
-	// the protocol.
+	// Protocol of the exporters (OTEL_EXPORTER_OTLP_PROTOCOL); http/protobuf when unset, the
+	// one a server started without opentelemetry-instrument also exports its metrics with.
 	// +optional
 	// +kubebuilder:validation:Enum=grpc;http/protobuf;http/json
 	Protocol string `json:"protocol,omitempty"`
