@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,7 +23,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/controller"
 )
@@ -101,15 +99,7 @@ func TestInstallRBACIsEnough(t *testing.T) {
 	assert.NotEqual(t, envtestCA, crd.Spec.Conversion.Webhook.ClientConfig.CABundle)
 
 	// Status, as the ServiceAccount. The webhook is not exercised here (it needs no RBAC).
-	mgr, err := controller.NewManager(sa, controller.Options{
-		MetricsAddr: "0", ProbeAddr: "0", WebhookHost: "127.0.0.1", WebhookPort: testenv.FreePort(t), CertDir: webhook.LocalServingCertDir,
-		LeaderElection: true, LeaderElectionNamespace: controllerNamespace, SecretRecheck: 100 * time.Millisecond, Restartable: true,
-	})
-	require.NoError(t, err)
-	mctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(mctx) }()
-	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	startControllerAs(t, sa, controller.Options{LeaderElection: true, LeaderElectionNamespace: controllerNamespace})
 
 	ns := namespace(t)
 	llsd, objs := rendered(t, ns, stackYAML)
@@ -138,15 +128,7 @@ func TestNamespacedRBACIsEnough(t *testing.T) {
 	}
 	sa := installRBAC(t, "namespaced/rbac.yaml")
 
-	mgr, err := controller.NewManager(sa, controller.Options{Namespaces: []string{watched},
-		MetricsAddr: "0", ProbeAddr: "0", WebhookHost: "127.0.0.1", WebhookPort: testenv.FreePort(t), CertDir: webhook.LocalServingCertDir,
-		SecretRecheck: 100 * time.Millisecond, Restartable: true,
-	})
-	require.NoError(t, err)
-	mctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(mctx) }()
-	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	startControllerAs(t, sa, controller.Options{Namespaces: []string{watched}})
 
 	llsd, objs := rendered(t, watched, stackYAML)
 	create(t, append([]client.Object{llsd}, objs...)...)

@@ -5,7 +5,6 @@ package controller_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,15 +40,7 @@ func TestRouteURLOnOpenShift(t *testing.T) {
 	require.NoError(t, err)
 
 	sa := installRBAC(t, "base/rbac.yaml")
-	mgr, err := controller.NewManager(sa, controller.Options{
-		MetricsAddr: "0", ProbeAddr: "0", WebhookHost: "127.0.0.1", WebhookPort: testenv.FreePort(t), CertDir: webhook.LocalServingCertDir,
-		SecretRecheck: 100 * time.Millisecond, Restartable: true,
-	})
-	require.NoError(t, err)
-	mctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(mctx) }()
-	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	startControllerAs(t, sa, controller.Options{})
 
 	ns := namespace(t)
 	llsd, objs := rendered(t, ns, routedYAML)

@@ -88,3 +88,18 @@ func namespace(t *testing.T) string {
 	require.NoError(t, k8sClient.Create(context.Background(), ns))
 	return ns.Name
 }
+
+// startControllerAs runs the controller as the identity of restCfg (the install's
+// ServiceAccount) until the test ends; its webhook listens on a port of its own.
+func startControllerAs(t *testing.T, restCfg *rest.Config, opts controller.Options) {
+	t.Helper()
+	opts.MetricsAddr, opts.ProbeAddr = "0", "0"
+	opts.WebhookHost, opts.WebhookPort, opts.CertDir = "127.0.0.1", testenv.FreePort(t), webhook.LocalServingCertDir
+	opts.SecretRecheck, opts.Restartable = 100*time.Millisecond, true
+	mgr, err := controller.NewManager(restCfg, opts)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -114,29 +115,34 @@ func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
 	}
 	c.optStr(p.Child("endpoint"), ps.Endpoint, 2048, "")
 	c.secret(ps.APIKey, p.Child("apiKey"))
-	if ps.SecretRefs != nil {
-		rp := p.Child("secretRefs")
-		if len(ps.SecretRefs) > 32 {
-			c.add(field.TooMany(rp, len(ps.SecretRefs), 32))
-		}
-		keys := make([]string, 0, len(ps.SecretRefs))
-		for k := range ps.SecretRefs {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if !compiled()[configKeyPattern].MatchString(k) {
-				c.add(field.Invalid(rp, "object", "secretRefs keys are provider config keys in snake_case, like api_key or password"))
-				break
-			}
-		}
-		for _, k := range keys {
-			ref := ps.SecretRefs[k]
-			c.secret(&ref, rp.Key(k))
+	c.secretMap(p.Child("secretRefs"), ps.SecretRefs, 32, configKeyPattern, secretRefsKeyMessage)
+	c.settings(p.Child("settings"), ps.Settings)
+}
+
+// secretRefsKeyMessage is the CEL rule's message for a secretRefs key that is no config key.
+const secretRefsKeyMessage = "secretRefs keys are provider config keys in snake_case, like api_key or password"
+
+// secretMap checks a map of Secret references: its size, its keys against keyPattern (the
+// CEL rule reports the map once, with keyMessage) and each reference.
+func (c *checks) secretMap(p *field.Path, refs map[string]SecretKeySource, maxProperties int, keyPattern, keyMessage string) {
+	c.maxProperties(p, len(refs), maxProperties)
+	keys := slices.Sorted(maps.Keys(refs))
+	for _, k := range keys {
+		if !compiled()[keyPattern].MatchString(k) {
+			c.add(field.Invalid(p, "object", keyMessage))
+			break
 		}
 	}
-	if ps.Settings != nil && len(ps.Settings.Raw) > 0 && ps.Settings.Raw[0] != '{' {
-		c.add(field.Invalid(p.Child("settings"), field.OmitValueType{}, "settings must be an object of provider config keys"))
+	for _, k := range keys {
+		ref := refs[k]
+		c.secret(&ref, p.Key(k))
+	}
+}
+
+// settings checks that a provider's settings are an object.
+func (c *checks) settings(p *field.Path, settings *apiextensionsv1.JSON) {
+	if settings != nil && len(settings.Raw) > 0 && settings.Raw[0] != '{' {
+		c.add(field.Invalid(p, field.OmitValueType{}, "settings must be an object of provider config keys"))
 	}
 }
 
@@ -412,18 +418,7 @@ func (c *checks) telemetry(t *TelemetrySpec, p *field.Path) {
 	c.optStr(p.Child("serviceName"), t.ServiceName, 253, "")
 	c.minimum(p.Child("samplingPercent"), t.SamplingPercent, 0)
 	c.maximum(p.Child("samplingPercent"), t.SamplingPercent, 100)
-	hp := p.Child("headers")
-	c.maxProperties(hp, len(t.Headers), 16)
-	for _, k := range slices.Sorted(maps.Keys(t.Headers)) {
-		if !compiled()[headerPattern].MatchString(k) {
-			c.add(field.Invalid(hp, "object", "header names are letters, digits and '-', like authorization or x-api-key"))
-			break
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(t.Headers)) {
-		ref := t.Headers[k]
-		c.secret(&ref, hp.Key(k))
-	}
+	c.secretMap(p.Child("headers"), t.Headers, 16, headerPattern, "header names are letters, digits and '-', like authorization or x-api-key")
 }
 
 func (c *checks) externalProviders(e *ExternalProvidersSpec, p *field.Path) {
@@ -454,21 +449,8 @@ func (c *checks) externalProvider(ref *ExternalProviderRef, p *field.Path) {
 	c.optStr(p.Child("module"), ref.Module, 253, modulePattern)
 	c.optStr(p.Child("providerType"), ref.ProviderType, 128, providerTypePattern)
 	c.optStr(p.Child("path"), ref.Path, 1024, providerPathPattern)
-	sp := p.Child("secretRefs")
-	c.maxProperties(sp, len(ref.SecretRefs), 32)
-	for _, k := range slices.Sorted(maps.Keys(ref.SecretRefs)) {
-		if !compiled()[configKeyPattern].MatchString(k) {
-			c.add(field.Invalid(sp, "object", "secretRefs keys are provider config keys in snake_case, like api_key or password"))
-			break
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(ref.SecretRefs)) {
-		s := ref.SecretRefs[k]
-		c.secret(&s, sp.Key(k))
-	}
-	if ref.Settings != nil && len(ref.Settings.Raw) > 0 && ref.Settings.Raw[0] != '{' {
-		c.add(field.Invalid(p.Child("settings"), field.OmitValueType{}, "settings must be an object of provider config keys"))
-	}
+	c.secretMap(p.Child("secretRefs"), ref.SecretRefs, 32, configKeyPattern, secretRefsKeyMessage)
+	c.settings(p.Child("settings"), ref.Settings)
 }
 
 func (c *checks) overrideConfig(spec *LlamaStackDistributionSpec, p *field.Path) {
