@@ -106,6 +106,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.checkBackendReferences,
 		g.checkLocalStorage,
 		g.checkRequiredEnv,
+		g.warnEnvEndpoints,
 		g.warnOllamaModels,
 	} {
 		step()

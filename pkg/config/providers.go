@@ -336,6 +336,40 @@ func (g *generator) withOpenAIPath(endpoint, providerType string, path *field.Pa
 	return u.String()
 }
 
+// wholeEnvReference is a config value that is one pod variable, with or without a default.
+var wholeEnvReference = lazyre.New(`^\$\{env\.([A-Za-z0-9_]+)(?::[=+][^}]*)?\}$`)
+
+// warnEnvEndpoints warns of a variable of spec.workload.overrides.env that sets the endpoint
+// of an OpenAI-compatible provider without a path (OLLAMA_URL=http://ollama:11434): the
+// server would call <url>/chat/completions, which those servers do not serve. The value is
+// the user's: llsd says how to write it instead of changing it.
+func (g *generator) warnEnvEndpoints() {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
+		return
+	}
+	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
+		for _, entry := range providerList(g.cfg, api) {
+			providerType, _ := entry["provider_type"].(string)
+			fm := fieldMapFor(api, providerType)
+			value, _ := mapAt(entry, "config")[fm.Endpoint].(string)
+			m := wholeEnvReference().FindStringSubmatch(value)
+			if !fm.OpenAIPath || m == nil {
+				continue
+			}
+			for i, e := range g.spec.Workload.Overrides.Env {
+				u, err := url.Parse(e.Value)
+				if e.Name != m[1] || e.ValueFrom != nil || err != nil || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+					continue
+				}
+				u.Path = "/v1"
+				g.warn(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"),
+					"%s is the endpoint of provider %s (%s) and has no path: the server calls <endpoint>/chat/completions, "+
+						"which %s serves under /v1; write %s", e.Name, entryID(entry["provider_id"]), providerType, providerType, u.String())
+			}
+		}
+	}
+}
+
 func (g *generator) applyCredential(config, settings map[string]any, id, providerType string, fm fieldMap, p v1alpha2.ProviderSpec, path *field.Path) {
 	if fm.Credential == "" {
 		g.errs = append(g.errs, field.Invalid(path, p.APIKey.SecretKeyRef.Name, fmt.Sprintf(

@@ -69,11 +69,20 @@ func renderV1alpha1(t testing.TB, doc []byte, opts pipeline.Options) string {
 // The upstream operator's samples render: objects a real cluster accepts (the API-server and
 // start-up suites render them too), with warnings only where llsd cannot do what was asked.
 func TestV1alpha1SamplesRender(t *testing.T) {
+	warnings := map[string][]string{
+		"network.yaml#0": {
+			`warning: spec.network.allowedFrom.namespaces[0]: no namespace can be called "nsA"`,
+			`warning: spec.network.allowedFrom.namespaces[1]: no namespace can be called "nsB"`,
+		},
+	}
 	for name, doc := range v1alpha1Samples(t, "") {
 		t.Run(name, func(t *testing.T) {
 			out := renderV1alpha1(t, doc, pipeline.Options{RendererVersion: "test"})
 			assert.NotContains(t, out, "error: ")
 			assert.Contains(t, out, "kind: Deployment")
+			for _, w := range warnings[name] {
+				assert.Contains(t, out, w)
+			}
 		})
 	}
 }
@@ -95,7 +104,7 @@ func TestV1alpha1SamplesRefused(t *testing.T) {
 		reason string
 		want   []string
 	}{
-		"autoscaling.yaml#0": {
+		"sample.yaml#0": {
 			reason: "five replicas with SQLite state on a ReadWriteOnce volume, scaled on requests never set",
 			want: []string{
 				"error: spec.server.autoscaling.maxReplicas: Invalid value: 5: 5 replicas would each keep their own registry",

@@ -35,15 +35,30 @@ func check(in Input) (field.ErrorList, []config.Warning) {
 	exposeErrs, exposeWarnings := checkExpose(in)
 	errs = append(errs, exposeErrs...)
 	errs = append(errs, checkCABundle(in)...)
-	errs = append(errs, checkAllowedFrom(in)...)
-	return errs, append(append(warnings, exposeWarnings...), checkTelemetry(in)...)
+	allowedErrs, allowedWarnings := checkAllowedFrom(in)
+	errs = append(errs, allowedErrs...)
+	warnings = append(append(append(warnings, exposeWarnings...), allowedWarnings...), checkTelemetry(in)...)
+	return errs, warnings
 }
 
-// checkAllowedFrom refuses allowedFrom labels that are no label selector: key or key=value.
-func checkAllowedFrom(in Input) field.ErrorList {
+// checkAllowedFrom refuses allowedFrom labels that are no label selector (key or key=value),
+// and warns of a namespace no namespace can be called: its entry would admit nothing.
+func checkAllowedFrom(in Input) (field.ErrorList, []config.Warning) {
 	n := in.Object.Spec.Networking
 	if n == nil || n.AllowedFrom == nil {
-		return nil
+		return nil, nil
+	}
+	var warnings []config.Warning
+	for i, ns := range n.AllowedFrom.Namespaces {
+		if problems := k8svalidation.IsDNS1123Label(ns); ns != "*" && len(problems) > 0 {
+			fix := ""
+			if lower := strings.ToLower(ns); len(k8svalidation.IsDNS1123Label(lower)) == 0 {
+				fix = fmt.Sprintf(" (did you mean %s?)", lower)
+			}
+			warnings = append(warnings, config.Warning{Field: networkingPath.Child("allowedFrom", "namespaces").Index(i).String(),
+				Message: fmt.Sprintf("no namespace can be called %q, so this entry admits nothing: a namespace name is a "+
+					"lowercase DNS label%s", ns, fix)})
+		}
 	}
 	var errs field.ErrorList
 	for i, label := range n.AllowedFrom.Labels {
@@ -55,7 +70,7 @@ func checkAllowedFrom(in Input) field.ErrorList {
 				strings.Join(problems, "; ")))
 		}
 	}
-	return errs
+	return errs, warnings
 }
 
 // checkEnv refuses a variable of spec.workload.overrides.env that llsd sets itself: the
