@@ -94,9 +94,21 @@ func TestRenderOptionsAreValidated(t *testing.T) {
 		{"a controller namespace that is no namespace name", "ingress: {controllerNamespace: ingress_nginx}", "spec.ingress.controllerNamespace"},
 		{"an override of a distribution that does not exist", "imageOverrides: {startr: registry/x:0.7.1}",
 			"spec.imageOverrides[startr]: no distribution has this name (did you mean starter?)"},
+		{"a platform llsd does not know", "platform: OpenShift", `spec.platform "OpenShift": use kubernetes or openshift`},
 	} {
 		_, err := krm.ParseOptions([]byte("apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: o}\nspec: {" + tc.spec + "}\n"))
 		require.Error(t, err, tc.reason)
 		assert.Contains(t, err.Error(), tc.want, tc.reason)
 	}
+}
+
+// The platform can come from Argo CD's plugin environment, and a misspelt one is refused there
+// too: a wrong platform would render pods the SCC rejects, or an Ingress OpenShift ignores.
+func TestPlatformFromTheEnvironment(t *testing.T) {
+	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+	opts, err := krm.RenderOptions{}.WithEnv(env(map[string]string{"ARGOCD_ENV_LLSD_PLATFORM": "openshift"}))
+	require.NoError(t, err)
+	assert.Equal(t, "openshift", opts.PipelineOptions("test").Render.Platform)
+	_, err = krm.RenderOptions{}.WithEnv(env(map[string]string{"LLSD_PLATFORM": "okd"}))
+	require.ErrorContains(t, err, `spec.platform "okd": use kubernetes or openshift`)
 }
