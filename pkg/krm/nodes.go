@@ -39,13 +39,7 @@ func toKubeObject(o render.Object) (*fn.KubeObject, error) {
 	if err := dec.Decode(&tree); err != nil {
 		return nil, err
 	}
-	delete(tree, "status")
-	if md, ok := tree["metadata"].(map[string]any); ok {
-		delete(md, "creationTimestamp")
-		if a, ok := md["annotations"].(map[string]any); ok && len(a) == 0 {
-			delete(md, "annotations")
-		}
-	}
+	render.StripRuntimeFields(tree)
 	node, err := toYAMLNode(tree)
 	if err != nil {
 		return nil, err

@@ -155,14 +155,20 @@ func Manifest(o Object) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	delete(u, "status")
-	if md, ok := u["metadata"].(map[string]any); ok {
+	StripRuntimeFields(u)
+	return u, nil
+}
+
+// StripRuntimeFields removes from an object's map what belongs to the cluster, not to Git:
+// status, the creation timestamp, and annotations left empty.
+func StripRuntimeFields(object map[string]any) {
+	delete(object, "status")
+	if md, ok := object["metadata"].(map[string]any); ok {
 		delete(md, "creationTimestamp")
 		if a, ok := md["annotations"].(map[string]any); ok && len(a) == 0 {
 			delete(md, "annotations")
 		}
 	}
-	return u, nil
 }
 
 // ConfigMapDataHash is the content hash of a ConfigMap's data: hex sha256 over its keys in
