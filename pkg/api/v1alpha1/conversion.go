@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -174,11 +173,8 @@ var hubOnlyPaths = []string{
 func restoredErrors(spec *v1alpha2.LlamaStackDistributionSpec) field.ErrorList {
 	var errs field.ErrorList
 	for _, e := range v1alpha2.ValidateSpec(spec, field.NewPath("spec")) {
-		for _, p := range hubOnlyPaths {
-			if e.Field == p || strings.HasPrefix(e.Field, p+".") || strings.HasPrefix(e.Field, p+"[") {
-				errs = append(errs, e)
-				break
-			}
+		if isHubOnly(e.Field) {
+			errs = append(errs, e)
 		}
 	}
 	return errs

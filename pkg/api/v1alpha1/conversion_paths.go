@@ -41,10 +41,8 @@ func SpokePath(hubPath string) string {
 	if isHubOnly(hubPath) {
 		return hubPath + " (in the " + V1alpha2FieldsAnnotation + " annotation)"
 	}
-	for _, m := range hubToSpokePaths {
-		if hubPath == m[0] || strings.HasPrefix(hubPath, m[0]+".") || strings.HasPrefix(hubPath, m[0]+"[") {
-			return m[1] + strings.TrimPrefix(hubPath, m[0])
-		}
+	if spokePath, ok := convertedFrom(hubPath); ok {
+		return spokePath
 	}
 	if strings.HasPrefix(hubPath, "spec.") {
 		return hubPath + " (in the " + V1alpha2FieldsAnnotation + " annotation)"
@@ -52,26 +50,34 @@ func SpokePath(hubPath string) string {
 	return hubPath
 }
 
+// convertedFrom is the v1alpha1 field a v1alpha2 path was converted from, if any.
+func convertedFrom(hubPath string) (string, bool) {
+	for _, m := range hubToSpokePaths {
+		if under(hubPath, m[0]) {
+			return m[1] + strings.TrimPrefix(hubPath, m[0]), true
+		}
+	}
+	return "", false
+}
+
+// under reports whether path is field or a field or item inside it.
+func under(path, field string) bool {
+	return path == field || strings.HasPrefix(path, field+".") || strings.HasPrefix(path, field+"[")
+}
+
+// underAny reports whether path is under one of fields.
+func underAny(path string, fields []string) bool {
+	return slices.ContainsFunc(fields, func(f string) bool { return under(path, f) })
+}
+
 // isSpokePath reports whether a path is already one of v1alpha1's own fields, for what llsd
 // reports about a field v1alpha2 does not have.
 func isSpokePath(path string) bool {
-	for _, p := range []string{"spec.server", "spec.network", "spec.replicas"} {
-		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
-			return true
-		}
-	}
-	return false
+	return underAny(path, []string{"spec.server", "spec.network", "spec.replicas"})
 }
 
 // isHubOnly reports whether a path is under a field only v1alpha2 has.
-func isHubOnly(path string) bool {
-	for _, p := range hubOnlyPaths {
-		if path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") {
-			return true
-		}
-	}
-	return false
-}
+func isHubOnly(path string) bool { return underAny(path, hubOnlyPaths) }
 
 // fieldPathInText is a v1alpha2 field path inside a message: spec.workload.resources.requests.cpu.
 var fieldPathInText = regexp.MustCompile(`\bspec(\.[A-Za-z][A-Za-z0-9]*)+`)
@@ -90,10 +96,8 @@ func SpokeText(message string) string {
 			}
 			return path
 		}
-		for _, m := range hubToSpokePaths {
-			if path == m[0] || strings.HasPrefix(path, m[0]+".") {
-				return m[1] + strings.TrimPrefix(path, m[0])
-			}
+		if spokePath, ok := convertedFrom(path); ok {
+			return spokePath
 		}
 		return path
 	})
