@@ -326,14 +326,24 @@ func (g *generator) applyEndpoint(config, settings map[string]any, providerType 
 // the server calls <endpoint>/chat/completions, and vLLM, Ollama and llama.cpp serve that
 // under /v1. An endpoint with a path is taken as written (a proxy may serve another one).
 func (g *generator) withOpenAIPath(endpoint, providerType string, path *field.Path) string {
-	u, err := url.Parse(endpoint)
-	if err != nil || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
+	withPath, ok := openAIEndpoint(endpoint)
+	if !ok {
 		return endpoint
 	}
-	u.Path = "/v1"
 	g.warn(path, "%s has no path: llsd uses %s, where %s finds the OpenAI-compatible API; write it so to silence this warning",
-		endpoint, u.String(), providerType)
-	return u.String()
+		endpoint, withPath, providerType)
+	return withPath
+}
+
+// openAIEndpoint is endpoint with /v1 when it is a URL without a path (or query): where
+// vLLM, Ollama and llama.cpp serve the OpenAI-compatible API.
+func openAIEndpoint(endpoint string) (string, bool) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
+		return "", false
+	}
+	u.Path = "/v1"
+	return u.String(), true
 }
 
 // wholeEnvReference is a config value that is one pod variable, with or without a default.
@@ -347,6 +357,12 @@ func (g *generator) warnEnvEndpoints() {
 	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
 		return
 	}
+	plain := map[string]int{} // name -> index of a plain value in overrides.env
+	for i, e := range g.spec.Workload.Overrides.Env {
+		if e.ValueFrom == nil {
+			plain[e.Name] = i
+		}
+	}
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for _, entry := range providerList(g.cfg, api) {
 			providerType, _ := entry["provider_type"].(string)
@@ -356,15 +372,14 @@ func (g *generator) warnEnvEndpoints() {
 			if !fm.OpenAIPath || m == nil {
 				continue
 			}
-			for i, e := range g.spec.Workload.Overrides.Env {
-				u, err := url.Parse(e.Value)
-				if e.Name != m[1] || e.ValueFrom != nil || err != nil || u.Host == "" || strings.Trim(u.Path, "/") != "" {
-					continue
-				}
-				u.Path = "/v1"
+			i, set := plain[m[1]]
+			if !set {
+				continue
+			}
+			if withPath, ok := openAIEndpoint(g.spec.Workload.Overrides.Env[i].Value); ok {
 				g.warn(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"),
 					"%s is the endpoint of provider %s (%s) and has no path: the server calls <endpoint>/chat/completions, "+
-						"which %s serves under /v1; write %s", e.Name, entryID(entry["provider_id"]), providerType, providerType, u.String())
+						"which %s serves under /v1; write %s", m[1], entryID(entry["provider_id"]), providerType, providerType, withPath)
 			}
 		}
 	}
