@@ -36,6 +36,16 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
+// assertRefused renders dir and checks that llsd refuses it: exit code 1, nothing on stdout
+// (never a partial output), and want on stderr.
+func assertRefused(t *testing.T, dir, want string, msgAndArgs ...any) {
+	t.Helper()
+	code, out, stderr := run(t, "render", dir)
+	assert.Equal(t, 1, code, msgAndArgs...)
+	assert.Empty(t, out, msgAndArgs...)
+	assert.Contains(t, stderr, want, msgAndArgs...)
+}
+
 func writeFile(t *testing.T, dir, name, content string) string {
 	p := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
@@ -66,10 +76,8 @@ func TestRenderFailsWithoutPartialOutput(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "a-good.yaml", stack)
 	writeFile(t, dir, "b-bad.yaml", strings.NewReplacer("provider: vllm", "provider: watsonx", "name: my-stack", "name: other").Replace(stack))
-	code, out, stderr := run(t, "render", dir)
-	assert.Equal(t, 1, code)
-	assert.Empty(t, out, "one bad LLSD means no manifests at all")
-	assert.Contains(t, stderr, `b-bad.yaml: LlamaStackDistribution other: spec.providers.inference[0].provider: Invalid value: "watsonx"`)
+	assertRefused(t, dir, `b-bad.yaml: LlamaStackDistribution other: spec.providers.inference[0].provider: Invalid value: "watsonx"`,
+		"one bad LLSD means no manifests at all")
 }
 
 func TestRenderOverrideConfigUsesTheUsersConfigMap(t *testing.T) {
@@ -147,20 +155,14 @@ func TestRenderRejectsTheSameLLSDTwice(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "a.yaml", stack)
 	writeFile(t, dir, "b.yaml", stack)
-	code, out, stderr := run(t, "render", dir)
-	assert.Equal(t, 1, code)
-	assert.Empty(t, out)
-	assert.Contains(t, stderr, "LlamaStackDistribution ai/my-stack appears twice ("+filepath.Join(dir, "a.yaml")+" and "+filepath.Join(dir, "b.yaml")+")")
+	assertRefused(t, dir, "LlamaStackDistribution ai/my-stack appears twice ("+filepath.Join(dir, "a.yaml")+" and "+filepath.Join(dir, "b.yaml")+")")
 }
 
 func TestRenderRejectsACABundleFromAnotherNamespace(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "spec:\n",
 		"spec:\n  networking: {tls: {caBundle: {configMapName: corp-ca, configMapNamespace: security}}}\n", 1))
-	code, out, stderr := run(t, "render", dir)
-	assert.Equal(t, 1, code)
-	assert.Empty(t, out)
-	assert.Contains(t, stderr, `spec.networking.tls.caBundle.configMapNamespace: Invalid value: "security": a pod can mount only ConfigMaps of its own namespace`)
+	assertRefused(t, dir, `spec.networking.tls.caBundle.configMapNamespace: Invalid value: "security": a pod can mount only ConfigMaps of its own namespace`)
 }
 
 // llsd render is the KRM function on the same documents: kustomize's output of the function
@@ -245,10 +247,7 @@ func TestRenderRefusesWhatWouldBeIgnored(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		writeFile(t, dir, "in.yaml", tc.doc)
-		code, out, stderr := run(t, "render", dir)
-		assert.Equal(t, 1, code, tc.reason)
-		assert.Empty(t, out, tc.reason)
-		assert.Contains(t, stderr, tc.want, tc.reason)
+		assertRefused(t, dir, tc.want, tc.reason)
 	}
 }
 
@@ -296,10 +295,7 @@ func TestRenderLimits(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		writeFile(t, dir, "in.yaml", tc.doc)
-		code, out, stderr := run(t, "render", dir)
-		assert.Equal(t, 1, code, tc.reason)
-		assert.Empty(t, out, tc.reason)
-		assert.Contains(t, stderr, tc.want, tc.reason)
+		assertRefused(t, dir, tc.want, tc.reason)
 	}
 
 	code, _, stderr := run(t, "render", os.DevNull, "/dev/zero")
