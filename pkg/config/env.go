@@ -33,6 +33,16 @@ func Placeholder(name string) string { return "${env." + name + "}" }
 
 // addSecret records a secretKeyRef variable. Two fields that map to the same name (ids
 // a-b with key c, and a with key b_c) are an error, not a silent overwrite.
+// secretConfigKey sets a provider's config key to ${env.<envName>}, a variable from the
+// Secret ref names; a value the settings gave that key is overridden, with a warning.
+func (g *generator) secretConfigKey(config, settings map[string]any, key, envName string, ref v1alpha2.SecretKeyRef, path *field.Path) {
+	if _, ok := settings[key]; ok {
+		g.warn(path, "overrides settings.%s: the secret wins", key)
+	}
+	g.addSecret(envName, ref, path)
+	config[key] = Placeholder(envName)
+}
+
 func (g *generator) addSecret(name string, ref v1alpha2.SecretKeyRef, path *field.Path) {
 	if prev, ok := g.env[name]; ok {
 		g.errs = append(g.errs, field.Duplicate(path, name+

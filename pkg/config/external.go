@@ -61,13 +61,8 @@ func (g *generator) externalEntry(ref v1alpha2.ExternalProviderRef, path *field.
 	}
 	config := g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, path.Child("settings"))
 	for _, key := range slices.Sorted(maps.Keys(ref.SecretRefs)) {
-		keyPath := path.Child("secretRefs").Key(key)
-		if _, ok := config[key]; ok {
-			g.warn(keyPath, "overrides settings.%s: the secret wins", key)
-		}
-		name := EnvName(ref.ProviderID, key)
-		g.addSecret(name, ref.SecretRefs[key].SecretKeyRef, keyPath)
-		config[key] = Placeholder(name)
+		g.secretConfigKey(config, config, key, EnvName(ref.ProviderID, key), ref.SecretRefs[key].SecretKeyRef,
+			path.Child("secretRefs").Key(key))
 	}
 	if len(g.errs) > before {
 		return nil, false

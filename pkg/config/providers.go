@@ -94,12 +94,7 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 			g.errs = append(g.errs, field.Duplicate(keyPath, key+" is also set by apiKey: keep one of them"))
 			continue
 		}
-		if _, ok := settings[key]; ok {
-			g.warn(keyPath, "overrides settings.%s: the secret wins", key)
-		}
-		name := EnvName(id, key)
-		g.addSecret(name, p.SecretRefs[key].SecretKeyRef, keyPath)
-		config[key] = Placeholder(name)
+		g.secretConfigKey(config, settings, key, EnvName(id, key), p.SecretRefs[key].SecretKeyRef, keyPath)
 	}
 	endpointOrKeyFailed := len(g.errs) > before // its error already says what is missing
 	for _, r := range fm.Required {
@@ -391,12 +386,8 @@ func (g *generator) applyCredential(config, settings map[string]any, id, provide
 			"%s takes no API key llsd knows: remove apiKey, or name the provider's config key in secretRefs", providerType)))
 		return
 	}
-	if _, ok := settings[fm.Credential]; ok {
-		g.warn(path, "overrides settings.%s: the secret wins", fm.Credential)
-	}
-	name := EnvName(id, "api_key") // FR-032: the same variable whatever the provider calls the key
-	g.addSecret(name, p.APIKey.SecretKeyRef, path)
-	config[fm.Credential] = Placeholder(name)
+	// FR-032: the same variable whatever the provider calls the key
+	g.secretConfigKey(config, settings, fm.Credential, EnvName(id, "api_key"), p.APIKey.SecretKeyRef, path)
 }
 
 var postgresScheme = lazyre.New(`^postgres(ql)?://`)
