@@ -30,14 +30,15 @@ var (
 // check returns the errors and warnings of in.
 func check(in Input) (field.ErrorList, []config.Warning) {
 	errs := checkEnv(in)
-	scaleErrs, warnings := checkScale(in)
-	errs = append(errs, scaleErrs...)
-	exposeErrs, exposeWarnings := checkExpose(in)
-	errs = append(errs, exposeErrs...)
+	var warnings []config.Warning
+	add := func(e field.ErrorList, w []config.Warning) {
+		errs, warnings = append(errs, e...), append(warnings, w...)
+	}
+	add(checkScale(in))
+	add(checkExpose(in))
 	errs = append(errs, checkCABundle(in)...)
-	allowedErrs, allowedWarnings := checkAllowedFrom(in)
-	errs = append(errs, allowedErrs...)
-	warnings = append(append(append(warnings, exposeWarnings...), allowedWarnings...), checkTelemetry(in)...)
+	add(checkAllowedFrom(in))
+	warnings = append(warnings, checkTelemetry(in)...)
 	return errs, warnings
 }
 
