@@ -94,6 +94,9 @@ func decodeV1alpha2(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field
 	if errs := strictDecode(doc, obj); len(errs) > 0 {
 		return nil, errs
 	}
+	if errs := v1alpha1.CheckHubAnnotations(obj); len(errs) > 0 {
+		return nil, errs
+	}
 	return obj, nil
 }
 
@@ -103,9 +106,13 @@ func decodeV1alpha1(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field
 		return nil, errs
 	}
 	v1alpha1.Default(spoke)
+	if _, ok := spoke.Annotations[v1alpha1.V1alpha1FieldsAnnotation]; ok {
+		return nil, field.ErrorList{field.Forbidden(field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha1FieldsAnnotation),
+			"the conversion webhook writes it on v1alpha2 objects; a v1alpha1 object says its fields itself: remove the annotation")}
+	}
 	hub := &v1alpha2.LlamaStackDistribution{}
 	if err := spoke.ConvertTo(hub); err != nil {
-		return nil, field.ErrorList{field.InternalError(field.NewPath("metadata", "annotations"), err)}
+		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha2FieldsAnnotation), field.OmitValueType{}, err.Error())}
 	}
 	hub.APIVersion = v1alpha2.GroupVersion.String()
 	return hub, nil

@@ -226,3 +226,47 @@ func goErrorFor(errs field.ErrorList, path string) (string, bool) {
 	}
 	return "", false
 }
+
+// The v1alpha1 CRD has the bounds of v1alpha2 where the fields mean the same: every invalid
+// fixture that v1alpha1 can express (its conversion to v1alpha2 is still invalid) is refused
+// by the API server as a v1alpha1 create too, and by llsd. Otherwise a v1alpha1 write would
+// store what a v1alpha2 create refuses.
+func TestV1alpha1HasTheBoundsOfV1alpha2(t *testing.T) {
+	requireAPIServer(t)
+	expressible := 0
+	for _, fx := range loadFixtures(t, "invalid") {
+		var hub v1alpha2.LlamaStackDistribution
+		if err := yaml.Unmarshal(fx.data, &hub); err != nil || hub.APIVersion != v1alpha2.GroupVersion.String() {
+			continue
+		}
+		spoke := &v1alpha1.LlamaStackDistribution{}
+		if err := spoke.ConvertFrom(&hub); err != nil {
+			t.Fatalf("%s: %v", fx.name, err)
+		}
+		spoke.Annotations = nil
+		back := &v1alpha2.LlamaStackDistribution{}
+		if err := spoke.DeepCopy().ConvertTo(back); err != nil {
+			t.Fatalf("%s: %v", fx.name, err)
+		}
+		if len(v1alpha2.ValidateSpec(&back.Spec, field.NewPath("spec"))) == 0 {
+			continue // what is invalid is a field only v1alpha2 has
+		}
+		expressible++
+		t.Run(fx.name, func(t *testing.T) {
+			spoke.APIVersion, spoke.Kind = v1alpha1.GroupVersion.String(), v1alpha2.Kind
+			data, err := yaml.Marshal(spoke)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := apiServerCreate(t, data); err == nil {
+				t.Errorf("%s: the API server stored as v1alpha1 what a v1alpha2 create refuses:\n%s", fx.reason, data)
+			}
+			if _, errs := goVerdict(data); len(errs) == 0 {
+				t.Errorf("%s: llsd accepted as v1alpha1 what it refuses as v1alpha2:\n%s", fx.reason, data)
+			}
+		})
+	}
+	if expressible < 12 {
+		t.Fatalf("only %d invalid fixtures are expressible in v1alpha1; the test checks too little", expressible)
+	}
+}

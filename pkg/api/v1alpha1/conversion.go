@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/conversion"
 
@@ -22,13 +23,16 @@ import (
 // converted spec:
 //
 //   - V1alpha2FieldsAnnotation on a v1alpha1 object holds the v1alpha2 spec (providers,
-//     resources, storage, TLS settings, ...) and the v1alpha2-only status.
+//     resources, storage, TLS settings, ...).
 //   - V1alpha1FieldsAnnotation on a v1alpha2 object holds the v1alpha1 spec (container
 //     name, userConfig namespace, empty objects, ...).
 //
-// Converting back restores the original exactly when the fingerprint still matches, that
-// is, when nobody edited the object in the other version. After an edit, the edit wins and
-// only the fields the other version cannot express are restored.
+// Anyone who may write the object may write these annotations, and a fingerprint is a hash
+// anyone can compute, so an annotation never decides what the fields both versions have say:
+// the saved spec comes back whole only when it converts to exactly what the object shows in
+// those fields (nobody edited it in the other version), otherwise only the fields the other
+// version cannot express come back. Whatever comes back is validated as a create of the
+// target version would be, and status never comes from an annotation.
 const (
 	V1alpha2FieldsAnnotation = "llamastack.io/v1alpha2-fields"
 	V1alpha1FieldsAnnotation = "llamastack.io/v1alpha1-fields"
@@ -36,14 +40,7 @@ const (
 
 type hubFields struct {
 	Spec        v1alpha2.LlamaStackDistributionSpec `json:"spec"`
-	Status      hubOnlyStatus                       `json:"status,omitzero"`
 	Fingerprint string                              `json:"fingerprint"`
-}
-
-type hubOnlyStatus struct {
-	ObservedGeneration   int64                                `json:"observedGeneration,omitempty"`
-	ConfigGeneration     *v1alpha2.ConfigGenerationStatus     `json:"configGeneration,omitempty"`
-	ResolvedDistribution *v1alpha2.ResolvedDistributionStatus `json:"resolvedDistribution,omitempty"`
 }
 
 type spokeFields struct {
@@ -62,6 +59,8 @@ func (src *LlamaStackDistribution) ConvertTo(hubRaw conversion.Hub) error {
 	dst.ObjectMeta = *src.ObjectMeta.DeepCopy()
 	dst.Spec = specToHub(&src.Spec)
 	dst.Status = statusToHub(&src.Status)
+	// Only a conversion from v1alpha2 writes the v1alpha1 fields, and only on a v1alpha2 object.
+	dropAnnotation(&dst.ObjectMeta, V1alpha1FieldsAnnotation)
 
 	var saved hubFields
 	found, err := takeAnnotation(&dst.ObjectMeta, V1alpha2FieldsAnnotation, &saved)
@@ -76,13 +75,11 @@ func (src *LlamaStackDistribution) ConvertTo(hubRaw conversion.Hub) error {
 		} else {
 			restoreHubOnlySpec(&dst.Spec, &saved.Spec)
 		}
-		dst.Status.ObservedGeneration = saved.Status.ObservedGeneration
-		dst.Status.ConfigGeneration = saved.Status.ConfigGeneration
-		dst.Status.ResolvedDistribution = saved.Status.ResolvedDistribution
-		// Anyone who can write a v1alpha1 object can write this annotation; what it restores
-		// is held to the rules of a v1alpha2 create, which the API server does not apply here.
-		if errs := restoredErrors(&dst.Spec); len(errs) > 0 {
-			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha2 spec: %v", V1alpha2FieldsAnnotation, errs.ToAggregate())
+		// What the annotation restored is held to the rules of a v1alpha2 create, which the
+		// API server does not apply to a v1alpha1 write: all of them, since a restored field
+		// can make another one invalid (overrideConfig with providers).
+		if errs := v1alpha2.ValidateSpec(&dst.Spec, field.NewPath("spec")); len(errs) > 0 {
+			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha2 spec: %v", V1alpha2FieldsAnnotation, spokeErrors(errs).ToAggregate())
 		}
 	}
 
@@ -103,6 +100,10 @@ func (dst *LlamaStackDistribution) ConvertFrom(hubRaw conversion.Hub) error {
 	dst.ObjectMeta = *src.ObjectMeta.DeepCopy()
 	dst.Spec = specFromHub(&src.Spec)
 	dst.Status = statusFromHub(&src.Status)
+	// Only a conversion to v1alpha2 reads the v1alpha2 fields, and only from a v1alpha1 object:
+	// on a v1alpha2 object the annotation is no reviewed field, and would come back on a
+	// v1alpha1 write.
+	dropAnnotation(&dst.ObjectMeta, V1alpha2FieldsAnnotation)
 
 	var saved spokeFields
 	found, err := takeAnnotation(&dst.ObjectMeta, V1alpha1FieldsAnnotation, &saved)
@@ -110,20 +111,62 @@ func (dst *LlamaStackDistribution) ConvertFrom(hubRaw conversion.Hub) error {
 		return err
 	}
 	if found {
-		if saved.Fingerprint == fingerprint(&src.Spec) {
+		if saved.Fingerprint == fingerprint(&src.Spec) && sameSharedFields(&saved.Spec, &dst.Spec) {
 			dst.Spec = saved.Spec
 		} else {
 			restoreSpokeOnlySpec(&dst.Spec, &saved.Spec)
 		}
+		if errs := validateSpokeOnly(&dst.Spec); len(errs) > 0 {
+			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha1 spec: %v", V1alpha1FieldsAnnotation, errs.ToAggregate())
+		}
 	}
 
 	back := specToHub(&dst.Spec)
-	hubOnly := hubOnlyStatus{src.Status.ObservedGeneration, src.Status.ConfigGeneration, src.Status.ResolvedDistribution}
-	if !equality.Semantic.DeepEqual(&back, &src.Spec) || hubOnly != (hubOnlyStatus{}) {
+	if !equality.Semantic.DeepEqual(&back, &src.Spec) {
 		return putAnnotation(&dst.ObjectMeta, V1alpha2FieldsAnnotation,
-			hubFields{Spec: *src.Spec.DeepCopy(), Status: hubOnly, Fingerprint: fingerprint(&dst.Spec)})
+			hubFields{Spec: *src.Spec.DeepCopy(), Fingerprint: fingerprint(&dst.Spec)})
 	}
 	return nil
+}
+
+// sameSharedFields reports whether a saved v1alpha1 spec says what the v1alpha1 spec
+// converted from the hub says in every field both versions have: it may differ only in what
+// v1alpha2 cannot express (container name, userConfig namespace, empty objects).
+func sameSharedFields(saved, converted *LlamaStackDistributionSpec) bool {
+	hub := specToHub(saved)
+	shared := specFromHub(&hub)
+	return equality.Semantic.DeepEqual(&shared, converted)
+}
+
+// validateSpokeOnly checks the fields only v1alpha1 has, which no v1alpha2 rule covered, as
+// the v1alpha1 CRD does.
+func validateSpokeOnly(spec *LlamaStackDistributionSpec) field.ErrorList {
+	var errs field.ErrorList
+	if name := spec.Server.ContainerSpec.Name; name != "" {
+		for _, msg := range validation.IsDNS1123Label(name) {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "server", "containerSpec", "name"), name, msg))
+		}
+	}
+	if u := spec.Server.UserConfig; u != nil && u.ConfigMapNamespace != "" {
+		for _, msg := range validation.IsDNS1123Label(u.ConfigMapNamespace) {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "server", "userConfig", "configMapNamespace"), u.ConfigMapNamespace, msg))
+		}
+	}
+	return errs
+}
+
+// spokeErrors names the fields of errors about a converted v1alpha1 object as v1alpha1 does;
+// the fields only v1alpha2 has keep their v1alpha2 paths inside the annotation.
+func spokeErrors(errs field.ErrorList) field.ErrorList {
+	out := make(field.ErrorList, 0, len(errs))
+	for _, e := range errs {
+		e := *e
+		if spokePath, ok := convertedFrom(e.Field); ok {
+			e.Field = spokePath
+		}
+		out = append(out, &e)
+	}
+	return out
 }
 
 // restoreHubOnlySpec brings back what v1alpha1 cannot express after a v1alpha1 edit.
@@ -168,18 +211,6 @@ var hubOnlyPaths = []string{
 	"spec.workload.storage.accessModes",
 }
 
-// restoredErrors validates the fields an annotation restored: the others are the v1alpha1
-// object's, which the API server validated with the v1alpha1 schema.
-func restoredErrors(spec *v1alpha2.LlamaStackDistributionSpec) field.ErrorList {
-	var errs field.ErrorList
-	for _, e := range v1alpha2.ValidateSpec(spec, field.NewPath("spec")) {
-		if isHubOnly(e.Field) {
-			errs = append(errs, e)
-		}
-	}
-	return errs
-}
-
 // restoreSpokeOnlySpec brings back what v1alpha2 cannot express after a v1alpha2 edit.
 func restoreSpokeOnlySpec(dst, saved *LlamaStackDistributionSpec) {
 	dst.Server.ContainerSpec.Name = saved.Server.ContainerSpec.Name
@@ -215,14 +246,49 @@ func takeAnnotation(meta *metav1.ObjectMeta, key string, into any) (bool, error)
 	if !ok {
 		return false, nil
 	}
-	delete(meta.Annotations, key)
-	if len(meta.Annotations) == 0 {
-		meta.Annotations = nil
-	}
+	dropAnnotation(meta, key)
 	if err := json.Unmarshal([]byte(raw), into); err != nil {
 		return false, fmt.Errorf("metadata.annotations[%s] is not valid conversion data (%v): remove the annotation", key, err)
 	}
 	return true, nil
+}
+
+func dropAnnotation(meta *metav1.ObjectMeta, key string) {
+	delete(meta.Annotations, key)
+	if len(meta.Annotations) == 0 {
+		meta.Annotations = nil
+	}
+}
+
+// CheckHubAnnotations refuses, on an object written in v1alpha2, conversion annotations that
+// say something else than the object: a v1alpha1 spec that differs from it in the fields both
+// versions have, or v1alpha1 fields a v1alpha1 create would refuse (a conversion would drop or
+// refuse them), and the v1alpha2 fields, which only a v1alpha1 object carries. The conversion
+// webhook writes these annotations; nobody needs to write them by hand.
+func CheckHubAnnotations(hub *v1alpha2.LlamaStackDistribution) field.ErrorList {
+	annotations := field.NewPath("metadata", "annotations")
+	var errs field.ErrorList
+	if _, ok := hub.Annotations[V1alpha2FieldsAnnotation]; ok {
+		errs = append(errs, field.Forbidden(annotations.Key(V1alpha2FieldsAnnotation),
+			"the conversion webhook writes it on v1alpha1 objects; a v1alpha2 object says its fields itself: remove the annotation"))
+	}
+	raw, ok := hub.Annotations[V1alpha1FieldsAnnotation]
+	if !ok {
+		return errs
+	}
+	p := annotations.Key(V1alpha1FieldsAnnotation)
+	var saved spokeFields
+	if err := json.Unmarshal([]byte(raw), &saved); err != nil {
+		return append(errs, field.Invalid(p, field.OmitValueType{}, fmt.Sprintf("not valid conversion data (%v): remove the annotation", err)))
+	}
+	if converted := specFromHub(&hub.Spec); !sameSharedFields(&saved.Spec, &converted) {
+		errs = append(errs, field.Invalid(p, field.OmitValueType{},
+			"holds a v1alpha1 spec that says something else than this object's spec, which is what a v1alpha1 reader would see: remove the annotation (the conversion webhook writes it)"))
+	}
+	for _, e := range validateSpokeOnly(&saved.Spec) {
+		errs = append(errs, field.Invalid(p, e.BadValue, e.Field+": "+e.Detail))
+	}
+	return errs
 }
 
 func putAnnotation(meta *metav1.ObjectMeta, key string, value any) error {

