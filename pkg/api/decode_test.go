@@ -179,3 +179,44 @@ func TestValidateNamespace(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.Equal(t, "metadata.namespace", errs[0].Field)
 }
+
+// Rendering refuses the conversion annotations a conversion would not accept as they are:
+// what a v1alpha1 reader of the applied object would see must be what the file says.
+func TestDecodeRefusesForgedConversionAnnotations(t *testing.T) {
+	for name, tc := range map[string]struct {
+		reason, doc, want string
+	}{
+		"hidden v1alpha1 spec": {
+			reason: "a v1alpha1 spec with another image than the v1alpha2 spec shows",
+			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n  annotations:\n    llamastack.io/v1alpha1-fields: " +
+				`'{"spec":{"replicas":1,"server":{"distribution":{"image":"evil.example.com/x:1"},"containerSpec":{"name":"llama-stack"}}},"fingerprint":"x"}'` +
+				"\nspec: {distribution: {name: starter}}\n",
+			want: "metadata.annotations[llamastack.io/v1alpha1-fields]: Invalid value: holds a v1alpha1 spec that says something else",
+		},
+		"v1alpha1 container name": {
+			reason: "a container name a v1alpha1 create refuses",
+			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n  annotations:\n    llamastack.io/v1alpha1-fields: " +
+				`'{"spec":{"replicas":1,"server":{"distribution":{"name":"starter"},"containerSpec":{"name":"Not A Label"}}},"fingerprint":"x"}'` +
+				"\nspec: {distribution: {name: starter}}\n",
+			want: "spec.server.containerSpec.name: a lowercase RFC 1123 label",
+		},
+		"v1alpha2 fields on a v1alpha2 object": {
+			reason: "only a v1alpha1 object carries the v1alpha2 fields",
+			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n  annotations:\n    llamastack.io/v1alpha2-fields: '{}'\n" +
+				"spec: {distribution: {name: starter}}\n",
+			want: "metadata.annotations[llamastack.io/v1alpha2-fields]: Forbidden",
+		},
+		"v1alpha1 fields on a v1alpha1 object": {
+			reason: "only a v1alpha2 object carries the v1alpha1 fields",
+			doc: "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n  annotations:\n    llamastack.io/v1alpha1-fields: '{}'\n" +
+				"spec: {server: {distribution: {name: starter}}}\n",
+			want: "metadata.annotations[llamastack.io/v1alpha1-fields]: Forbidden",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, errs := api.Decode([]byte(tc.doc))
+			require.NotEmpty(t, errs, tc.reason)
+			assert.Contains(t, errs.ToAggregate().Error(), tc.want, tc.reason)
+		})
+	}
+}
