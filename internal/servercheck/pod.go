@@ -11,23 +11,18 @@ import (
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
-// PodOf is the pod a container of a rendered Deployment gets: its plain variables, a fixture
-// value for each Secret variable (FixtureEnv, also for the variables llsd's launcher sets at
-// start), home "/" (the image user has no passwd entry) and its writable volume mounts.
+// PodOf is the pod a container of a rendered Deployment gets: its variables as the kubelet
+// expands them, a fixture value for each Secret variable (FixtureEnv, also for the variables
+// llsd's launcher sets at start), home "/" (the image user has no passwd entry) and its
+// writable volume mounts.
 func PodOf(c corev1.Container) Pod {
-	values := map[string]string{}
-	secret := FixtureEnv(nil)
-	for _, e := range c.Env {
-		switch {
-		case e.ValueFrom == nil:
-			values[e.Name] = e.Value
-		case e.ValueFrom.SecretKeyRef != nil:
-			values[e.Name] = secret(e.Name)
-			if values[e.Name] == "" {
-				values[e.Name] = "fixture-secret"
-			}
+	fixture := FixtureEnv(nil)
+	values := KubeletEnv(c, func(name string) string {
+		if v := fixture(name); v != "" {
+			return v
 		}
-	}
+		return "fixture-secret"
+	})
 	var writable []string
 	for _, m := range c.VolumeMounts {
 		if !m.ReadOnly {

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/kubeexpand"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -71,7 +72,9 @@ func (e envVars) list() []corev1.EnvVar {
 	for _, name := range slices.Sorted(maps.Keys(e)) {
 		v := e[name]
 		if v.secret == nil {
-			out = append(out, corev1.EnvVar{Name: name, Value: v.value})
+			// Plain values come from what the user wrote (a mount path, a redis host): the
+			// kubelet must not expand $(...) in them.
+			out = append(out, corev1.EnvVar{Name: name, Value: kubeexpand.Literal(v.value)})
 			continue
 		}
 		out = append(out, corev1.EnvVar{Name: name, ValueFrom: &corev1.EnvVarSource{

@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"strconv"
 	"slices"
 	"strings"
 
@@ -26,7 +27,7 @@ var envReference = lazyre.New(`\$\{env\.([^}:]*)`)
 // spec.workload.overrides.env (not from a Secret, not an LLSD_* variable).
 func (g *generator) checkUserValues() {
 	check := func(path *field.Path, value string, settings bool) {
-		for _, m := range envReference().FindAllStringSubmatch(value, -1) {
+		for _, m := range envReference().FindAllStringSubmatch(decoded(value), -1) {
 			if settings && g.plainOverride(m[1]) {
 				continue
 			}
@@ -75,6 +76,25 @@ func (g *generator) checkUserValues() {
 		check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false)
 	}
 }
+
+// decoded is value with every percent-encoding undone, as often as it nests, also where the
+// rest is no valid encoding: an endpoint's path and query are decoded into config keys (a
+// pgvector database), so %24%7Benv.NAME%7D reaches the server as ${env.NAME}.
+func decoded(value string) string {
+	for range 8 {
+		d := percentByte().ReplaceAllStringFunc(value, func(hex string) string {
+			b, _ := strconv.ParseUint(hex[1:], 16, 8)
+			return string([]byte{byte(b)})
+		})
+		if d == value {
+			break
+		}
+		value = d
+	}
+	return value
+}
+
+var percentByte = lazyre.New(`%[0-9A-Fa-f]{2}`)
 
 // plainOverride reports whether spec.workload.overrides.env sets name with a plain value.
 func (g *generator) plainOverride(name string) bool {

@@ -29,7 +29,7 @@ var (
 
 // check returns the errors and warnings of in.
 func check(in Input) (field.ErrorList, []config.Warning) {
-	errs := checkEnv(in)
+	errs := append(checkEnv(in), checkSecretReferences(in)...)
 	var warnings []config.Warning
 	add := func(e field.ErrorList, w []config.Warning) {
 		errs, warnings = append(errs, e...), append(warnings, w...)

@@ -138,9 +138,18 @@ func container(in Input) corev1.Container {
 	return c
 }
 
-// env: the generated variables (secrets as secretKeyRefs), how the image finds the config
-// and port, then the spec's own variables, which come last and so win.
+// env: llsd's variables, then the spec's own (whose names checkEnv keeps apart from llsd's).
 func env(in Input) []corev1.EnvVar {
+	vars := llsdEnv(in)
+	if o := overrides(in.Object); o != nil {
+		vars = append(vars, o.Env...)
+	}
+	return vars
+}
+
+// llsdEnv: the generated variables (secrets as secretKeyRefs), how the image finds the config
+// and port, the telemetry exporter and the external providers' path.
+func llsdEnv(in Input) []corev1.EnvVar {
 	obj := in.Object
 	vars := append([]corev1.EnvVar{}, in.Config.Env...)
 	vars = append(vars,
@@ -153,9 +162,6 @@ func env(in Input) []corev1.EnvVar {
 	vars = append(vars, telemetryEnv(obj)...)
 	if path := providersPath(obj); path != "" {
 		vars = append(vars, corev1.EnvVar{Name: "PYTHONPATH", Value: path})
-	}
-	if o := overrides(obj); o != nil {
-		vars = append(vars, o.Env...)
 	}
 	return vars
 }

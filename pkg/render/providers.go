@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/llamastack/llsd/internal/kubeexpand"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -43,7 +44,7 @@ func providerCopies(in Input) []corev1.Container {
 			out = append(out, corev1.Container{
 				Name:            "provider-" + p.ProviderID,
 				Image:           p.Image,
-				Command:         []string{"cp", "-R", src + "/.", path.Join(providersDir, p.ProviderID)},
+				Command:         []string{"cp", "-R", kubeexpand.Literal(src) + "/.", path.Join(providersDir, p.ProviderID)},
 				SecurityContext: containerSecurityContext(),
 				VolumeMounts:    []corev1.VolumeMount{{Name: volumeProviders, MountPath: providersDir}},
 			})

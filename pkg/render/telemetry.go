@@ -11,6 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/llamastack/llsd/internal/kubeexpand"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 )
@@ -39,8 +40,8 @@ func telemetryEnv(obj *v1alpha2.LlamaStackDistribution) []corev1.EnvVar {
 		headers = append(headers, name+"=$("+v+")")
 	}
 	vars = append(vars,
-		corev1.EnvVar{Name: "OTEL_EXPORTER_OTLP_ENDPOINT", Value: t.Endpoint},
-		corev1.EnvVar{Name: "OTEL_SERVICE_NAME", Value: serviceName})
+		corev1.EnvVar{Name: "OTEL_EXPORTER_OTLP_ENDPOINT", Value: kubeexpand.Literal(t.Endpoint)},
+		corev1.EnvVar{Name: "OTEL_SERVICE_NAME", Value: kubeexpand.Literal(serviceName)})
 	vars = append(vars, corev1.EnvVar{Name: "OTEL_EXPORTER_OTLP_PROTOCOL", Value: telemetryProtocol(t)})
 	if t.SamplingPercent != nil {
 		vars = append(vars, corev1.EnvVar{Name: "OTEL_TRACES_SAMPLER", Value: "parentbased_traceidratio"},

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package kubeexpand knows what the kubelet does to a container's env values, command, args
+// and subPathExpr before the container sees them: $(NAME) becomes the value of the variable
+// NAME (for env values, one listed before it), $$ becomes $, anything else stays. A value llsd
+// writes from something the user wrote must reach the container as written, and a value the
+// user writes must not read a variable that holds a secret.
+package kubeexpand
+
+import "strings"
+
+// Literal is s escaped so that the kubelet passes it unchanged: every $ doubled.
+func Literal(s string) string { return strings.ReplaceAll(s, "$", "$$") }
+
+// References are the variable names s reads under the kubelet's rules, in order.
+func References(s string) []string {
+	var names []string
+	for i := 0; i < len(s)-1; i++ {
+		if s[i] != '$' {
+			continue
+		}
+		switch s[i+1] {
+		case '$': // an escaped $
+			i++
+		case '(':
+			end := strings.IndexByte(s[i+2:], ')')
+			if end < 0 {
+				return names // an unclosed reference stays as it is
+			}
+			names = append(names, s[i+2:i+2+end])
+			i += 2 + end
+		}
+	}
+	return names
+}
