@@ -52,19 +52,29 @@ spec:
 			"%24%28" + name + "%29", "%24%7Benv." + name + "%7D%zz"}
 	}
 	setters := map[string]func(s *v1alpha2.LlamaStackDistributionSpec, v string){
-		"model name":           func(s *v1alpha2.LlamaStackDistributionSpec, v string) { models(s).Name = v },
-		"providerModelId":      func(s *v1alpha2.LlamaStackDistributionSpec, v string) { models(s).ProviderModelID = v },
-		"quantization":         func(s *v1alpha2.LlamaStackDistributionSpec, v string) { models(s).Quantization = v },
-		"shield":               func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Resources = &v1alpha2.ResourcesSpec{Shields: []string{v}} },
-		"endpoint path":        func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Providers.Inference[0].Endpoint += "/" + v },
-		"endpoint query":       func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Providers.Inference[0].Endpoint += "?x=" + v },
-		"pgvector database":    func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Providers.VectorIo[0].Endpoint += v },
-		"settings value":       func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Providers.Inference[0].Settings = settings(map[string]any{"tls_verify": v}) },
-		"settings nested":      func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Providers.Inference[0].Settings = settings(map[string]any{"network": map[string]any{"proxy": v}}) },
+		"model name":      func(s *v1alpha2.LlamaStackDistributionSpec, v string) { models(s).Name = v },
+		"providerModelId": func(s *v1alpha2.LlamaStackDistributionSpec, v string) { models(s).ProviderModelID = v },
+		"quantization":    func(s *v1alpha2.LlamaStackDistributionSpec, v string) { models(s).Quantization = v },
+		"shield": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
+			s.Resources = &v1alpha2.ResourcesSpec{Shields: []string{v}}
+		},
+		"endpoint path":     func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Providers.Inference[0].Endpoint += "/" + v },
+		"endpoint query":    func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Providers.Inference[0].Endpoint += "?x=" + v },
+		"pgvector database": func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Providers.VectorIo[0].Endpoint += v },
+		"settings value": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
+			s.Providers.Inference[0].Settings = settings(map[string]any{"tls_verify": v})
+		},
+		"settings nested": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
+			s.Providers.Inference[0].Settings = settings(map[string]any{"network": map[string]any{"proxy": v}})
+		},
 		"env read by settings": func(s *v1alpha2.LlamaStackDistributionSpec, v string) { setEnv(s, v, "${env.MY_URL}") },
 		"env value":            func(s *v1alpha2.LlamaStackDistributionSpec, v string) { setEnv(s, v, "") },
-		"command":              func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Workload.Overrides.Command = []string{"run", v} },
-		"args":                 func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Workload.Overrides.Args = []string{"--x=" + v} },
+		"command": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
+			s.Workload.Overrides.Command = []string{"run", v}
+		},
+		"args": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
+			s.Workload.Overrides.Args = []string{"--x=" + v}
+		},
 		"subPathExpr": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
 			s.Workload.Overrides.VolumeMounts = []corev1.VolumeMount{{Name: "lls-storage", MountPath: "/more", SubPathExpr: v}}
 		},
