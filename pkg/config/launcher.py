@@ -44,8 +44,12 @@ def parse_url(dsn):
         port = u.port
     except ValueError:
         fail("the connection string is not a valid postgresql:// URL: check its host and port")
-    params = {k: v[-1] for k, v in urllib.parse.parse_qs(u.query, keep_blank_values=True).items()}
-    fields = dict(params)
+    # An unencoded & or = in a query value (password=a&b) would split it, and the server would
+    # start with a cut password: a part without = can only be such a piece.
+    if any(part and "=" not in part for part in u.query.split("&")):
+        fail("a query parameter of the connection string has no '=': percent-encode & and = inside "
+             "values (%26, %3D)")
+    fields = {k: v[-1] for k, v in urllib.parse.parse_qs(u.query, keep_blank_values=True).items()}
     if u.hostname:
         fields["host"] = u.hostname
     if port:
@@ -58,6 +62,16 @@ def parse_url(dsn):
         fields["dbname"] = urllib.parse.unquote(u.path.lstrip("/"))
     return fields
 
+
+# libpq's connection parameters (PostgreSQL 17, "Parameter Key Words").
+LIBPQ_PARAMETERS = frozenset("""
+    host hostaddr port dbname user password passfile require_auth channel_binding connect_timeout
+    client_encoding options application_name fallback_application_name keepalives keepalives_idle
+    keepalives_interval keepalives_count tcp_user_timeout replication gssencmode sslmode requiressl
+    sslnegotiation sslcompression sslcert sslkey sslkeylogfile sslpassword sslcertmode sslrootcert sslcrl
+    sslcrldir sslsni requirepeer ssl_min_protocol_version ssl_max_protocol_version krbsrvname gsslib
+    gssdelegation service target_session_attrs load_balance_hosts
+""".split())
 
 KEYWORD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*")
 
@@ -92,8 +106,16 @@ def parse_keywords(dsn):
     return fields
 
 
+def not_text(value):
+    """Python decodes the environment as UTF-8 and keeps other bytes as surrogates, which no
+    URL quoting or server can use."""
+    return any("\udc80" <= c <= "\udcff" for c in value)
+
+
 def parse_dsn(dsn):
     dsn = dsn.strip()
+    if not_text(dsn):
+        fail("the connection string contains bytes that are not UTF-8 text: check the Secret's value")
     if any(ord(c) < 32 or ord(c) == 127 for c in dsn):
         # urlsplit would silently drop tabs and newlines, changing the password
         fail("the connection string contains a control character (a tab or a newline?): remove it, or "
@@ -141,8 +163,14 @@ def split_postgres(env):
     sslrootcert = fields.pop("sslrootcert", "")
     if sslrootcert:
         env["PGSSLROOTCERT"] = sslrootcert
-    for key in sorted(fields):
-        print("llsd-launcher: ignoring connection parameter %r: the server cannot pass it on" % key, file=sys.stderr)
+    # Only libpq's own parameter names are printed: any other "name" may be a piece of a value
+    # (a password with an unquoted space in the key=value form).
+    known = sorted(k for k in fields if k in LIBPQ_PARAMETERS)
+    for key in known:
+        print("llsd-launcher: ignoring connection parameter %s: the server cannot pass it on" % key, file=sys.stderr)
+    if len(fields) > len(known):
+        fail("the connection string has %d parameters that are not libpq's: check its quoting (quote values with "
+             "spaces in the key=value form, percent-encode & and = in a URL)" % (len(fields) - len(known)))
     # The server builds postgresql+asyncpg://{user}:{password}@{host}:{port}/{db} without
     # escaping and SQLAlchemy unescapes user and password: escape them once here.
     env[SQL + "HOST"] = "[%s]" % host if ":" in host else host
@@ -160,6 +188,8 @@ def add_redis_password(env):
     password = env.pop(KV + "PASSWORD", "")
     if not endpoint or not password:
         fail(KV + "PASSWORD is empty: check the Secret key named by spec.storage.kv.password")
+    if not_text(password):
+        fail(KV + "PASSWORD contains bytes that are not UTF-8 text: check the Secret's value")
     env[KV + "HOST"] = ":%s@%s" % (urllib.parse.quote(password, safe=""), endpoint)
 
 
@@ -179,4 +209,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    try:
+        main(sys.argv)
+    except Exception as e:  # a traceback could quote a secret
+        fail("unexpected %s: the server was not started" % type(e).__name__)

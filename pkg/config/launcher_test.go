@@ -129,6 +129,9 @@ func TestLauncherRejectsWhatTheServerCannotUse(t *testing.T) {
 		{"not a connection string", "just some text", "neither a postgresql:// URL nor key=value"},
 		{"an unterminated quote", "host=pg password='open", "unterminated quote"},
 		{"the Secret key is empty", "", "CONNECTION_STRING is empty"},
+		{"an & in a query password would cut it", "postgresql://db/app?user=app&password=Kx&q9W12345678", "has no '='"},
+		{"an unquoted space in a key=value password would cut it", "host=db user=app password=Kx q12345678=y", "not libpq's"},
+		{"bytes that are no UTF-8 text", "postgresql://app:\xff12345678@db/app", "not UTF-8 text"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, stderr, err := startPod(t, res, map[string]string{"url": tc.dsn})
@@ -178,6 +181,13 @@ func FuzzLauncherNeverPrintsTheSecret(f *testing.F) {
 		{"host=db,other user=app password=", ""},
 		{"postgresql://app:", "@[::1/app"},
 		{"postgres://", "@/app"},
+		{"postgresql://db/app?user=app&password=Kx", "&q9W"},
+		{"postgresql://db/app?user=app&password=Kx&", ""},
+		{"host=db user=app password=Kx ", "=x"},
+		{"host=db user=app password=Kx ", ""},
+		{"postgresql://app:p%", "%zz=&@db/app"},
+		{"postgresql://app:\xff", "\xfe@db/app"},
+		{"host=db user=app password=\xc3", ""},
 		{"", ""},
 	} {
 		f.Add(seed.before, seed.after)
@@ -200,4 +210,19 @@ func TestLauncherRefusesControlCharacters(t *testing.T) {
 	var exit *exec.ExitError
 	require.True(t, errors.As(err, &exit))
 	assert.Contains(t, stderr, "control character")
+}
+
+// Whatever bytes a redis password holds (%, &, =, bytes that are no UTF-8 text), the launcher
+// either passes it on percent-encoded or says what is wrong, never printing it.
+func TestLauncherRedisPasswordBytes(t *testing.T) {
+	res, _ := generateFile(t, filepath.Join("testdata", "storage-kv-redis-password", "llsd.yaml"))
+	got, stderr, err := startPod(t, res, map[string]string{"password": "p%z&a=b" + sentinel})
+	require.NoError(t, err, stderr)
+	assert.Equal(t, ":p%25z%26a%3Db"+sentinel+"@redis.cache.svc", got.Env[config.EnvKVHost])
+	_, stderr, err = startPod(t, res, map[string]string{"password": "\xff" + sentinel})
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit), "the launcher must fail: %v", err)
+	assert.Contains(t, stderr, "not UTF-8 text")
+	assert.NotContains(t, stderr, sentinel)
+	assert.NotContains(t, stderr, "Traceback")
 }
