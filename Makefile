@@ -120,7 +120,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzRoundTrip -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzGenerate -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzLauncherNeverPrintsTheSecret -fuzztime $${FUZZTIME:-30s}
-	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzRedact -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/redact -run '^$$' -fuzz FuzzRedact -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/pipeline -run '^$$' -fuzz FuzzRender -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -286,8 +287,8 @@ func fromJSON(v any) any {
 }
 
 func (g *generator) applyEndpoint(config, settings map[string]any, providerType string, fm fieldMap, endpoint string, path *field.Path) {
-	if hasCredentials(endpoint) {
-		g.errs = append(g.errs, field.Invalid(path, redact(endpoint), "an endpoint must not hold credentials "+
+	if redact.HasCredentials(endpoint) {
+		g.errs = append(g.errs, field.Invalid(path, redact.URL(endpoint), "an endpoint must not hold credentials "+
 			"(it is stored in a ConfigMap in clear): put them in apiKey or secretRefs"))
 		return
 	}

@@ -13,6 +13,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
@@ -64,7 +65,7 @@ func (g *generator) applyKV(kv *v1alpha2.KVStorageSpec) {
 		path := storagePath.Child("kv", "endpoint")
 		host, port, err := parseRedisEndpoint(kv.Endpoint)
 		if err != nil {
-			g.errs = append(g.errs, field.Invalid(path, redact(kv.Endpoint), err.Error()))
+			g.errs = append(g.errs, field.Invalid(path, redact.URL(kv.Endpoint), err.Error()))
 			return
 		}
 		backend := map[string]any{"type": "kv_redis", "host": host, "port": port}
@@ -185,7 +186,7 @@ var errRedisCredentials = fmt.Errorf("the endpoint must not hold credentials (it
 // no TLS, database index or password field, so rediss:// and paths are errors.
 func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	raw := endpoint
-	if hasCredentials(endpoint) {
+	if redact.HasCredentials(endpoint) {
 		return "", 0, errRedisCredentials
 	}
 	if strings.HasPrefix(raw, "rediss://") {
@@ -198,7 +199,7 @@ func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	if err != nil || u.Hostname() == "" {
 		return "", 0, fmt.Errorf("use host:port or redis://host:port, for example redis.cache.svc:6379")
 	}
-	if u.User != nil || hasCredentials(endpoint) {
+	if u.User != nil || redact.HasCredentials(endpoint) {
 		return "", 0, errRedisCredentials
 	}
 	if strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {

@@ -5,13 +5,13 @@ package config
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
@@ -22,13 +22,15 @@ import (
 // would publish a password as a model id. There is no escape.
 var envReference = lazyre.New(`\$\{env\.([^}:]*)`)
 
-// checkUserValues refuses ${env. in every value of the spec that lands in config.yaml. In
-// settings, ${env.X} may read a variable the spec sets itself with a plain value in
-// spec.workload.overrides.env (not from a Secret, not an LLSD_* variable).
+// checkUserValues refuses ${env. in every value of the spec that lands in config.yaml, and a
+// credential written where it would be stored in clear. In settings, ${env.X} may read a
+// variable the spec sets itself in spec.workload.overrides.env: with a plain value anywhere,
+// from a Secret (valueFrom.secretKeyRef) only at a credential key, where a secret belongs.
 func (g *generator) checkUserValues() {
-	check := func(path *field.Path, value string, settings bool) {
-		for _, m := range envReference().FindAllStringSubmatch(decoded(value), -1) {
-			if settings && g.plainOverride(m[1]) {
+	var topLevel bool // whether a settings value is a config key of its own, which secretRefs can set
+	check := func(path *field.Path, value string, settings bool, key string) {
+		for _, m := range envReference().FindAllStringSubmatch(redact.Decoded(value), -1) {
+			if settings && (g.plainOverride(m[1]) || isCredentialKey(key) && g.secretOverride(m[1])) {
 				continue
 			}
 			fix := "write the value itself"
@@ -42,68 +44,119 @@ func (g *generator) checkUserValues() {
 				m[1], fix)))
 			return
 		}
+		if settings {
+			g.checkClearCredential(path, key, value, topLevel)
+		}
 	}
 	if r := g.spec.Resources; r != nil {
 		for i, m := range r.Models {
 			p := resourcesPath.Child("models").Index(i)
-			check(p.Child("name"), m.Name, false)
-			check(p.Child("providerModelId"), m.ProviderModelID, false)
-			check(p.Child("quantization"), m.Quantization, false)
+			check(p.Child("name"), m.Name, false, "")
+			check(p.Child("providerModelId"), m.ProviderModelID, false, "")
+			check(p.Child("quantization"), m.Quantization, false, "")
 		}
 		for i, s := range r.Shields {
-			check(resourcesPath.Child("shields").Index(i), s, false)
+			check(resourcesPath.Child("shields").Index(i), s, false, "")
 		}
+	}
+	walkSettings := func(settings *field.Path, tree map[string]any) {
+		configyaml.WalkStrings(tree, func(at configyaml.Path, s string) {
+			topLevel = len(at) == 1
+			check(fieldPath(settings, at), s, true, lastKey(at))
+		})
 	}
 	for _, list := range g.spec.Providers.APIs() {
 		for i, p := range list.Providers {
 			path := field.NewPath("spec", "providers", string(list.Name)).Index(i)
-			check(path.Child("endpoint"), p.Endpoint, false)
-			settings := path.Child("settings")
-			configyaml.WalkStrings(g.settings(p, settings), func(at configyaml.Path, s string) {
-				check(fieldPath(settings, at), s, true)
-			})
+			check(path.Child("endpoint"), p.Endpoint, false, "")
+			walkSettings(path.Child("settings"), g.settings(p, path.Child("settings")))
 		}
 	}
 	for _, list := range g.spec.ExternalProviders.APIs() {
 		for i, ref := range list.Providers {
 			settings := field.NewPath("spec", "externalProviders", string(list.Name)).Index(i).Child("settings")
-			configyaml.WalkStrings(g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, settings), func(at configyaml.Path, s string) {
-				check(fieldPath(settings, at), s, true)
-			})
+			walkSettings(settings, g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, settings))
 		}
 	}
 	if s := g.spec.Storage; s != nil && s.KV != nil {
-		check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false)
+		check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false, "")
+	}
+	g.checkOverrideEnvCredentials()
+}
+
+// checkClearCredential refuses a settings value that is a credential: the value of a
+// credential key at any depth (network.headers.Authorization, an external provider's
+// api_key), a URL with user info or a credential-looking parameter (a proxy, base_url), a
+// private key. Settings are written into a ConfigMap in clear.
+func (g *generator) checkClearCredential(path *field.Path, key, value string, topLevel bool) {
+	if value == "" || envReference().MatchString(value) {
+		return
+	}
+	fix := "put it in a Secret, read the Secret into a variable with spec.workload.overrides.env[].valueFrom.secretKeyRef " +
+		"and write ${env.<that variable>} here"
+	if topLevel {
+		fix = fmt.Sprintf("put it in secretRefs.%s (or apiKey) to read it from a Secret", key)
+	}
+	switch {
+	case isCredentialKey(key) && !strings.HasPrefix(value, "/"):
+		g.errs = append(g.errs, field.Forbidden(path, fmt.Sprintf(
+			"%s is a credential, and settings are written into a ConfigMap in clear: %s", key, fix)))
+	case redact.HasCredentials(value):
+		g.errs = append(g.errs, field.Invalid(path, redact.URL(value), fmt.Sprintf(
+			"holds a credential (user info or a token parameter), and settings are written into a ConfigMap in clear: "+
+				"remove it from the URL, and %s", fix)))
+	case strings.Contains(value, "PRIVATE KEY-----"):
+		g.errs = append(g.errs, field.Forbidden(path, "is a private key, and settings are written into a ConfigMap in "+
+			"clear: mount it from a Secret with spec.workload.overrides.volumes and write its file's path here"))
 	}
 }
 
-// decoded is value with every percent-encoding undone, as often as it nests, also where the
-// rest is no valid encoding: an endpoint's path and query are decoded into config keys (a
-// pgvector database), so %24%7Benv.NAME%7D reaches the server as ${env.NAME}.
-func decoded(value string) string {
-	for range 8 {
-		d := percentByte().ReplaceAllStringFunc(value, func(hex string) string {
-			b, _ := strconv.ParseUint(hex[1:], 16, 8)
-			return string([]byte{byte(b)})
-		})
-		if d == value {
-			break
+// checkOverrideEnvCredentials refuses a plain overrides.env value that is a URL holding a
+// credential: the Deployment stores it in clear.
+func (g *generator) checkOverrideEnvCredentials() {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
+		return
+	}
+	for i, e := range g.spec.Workload.Overrides.Env {
+		if e.ValueFrom == nil && redact.HasCredentials(e.Value) {
+			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"), redact.URL(e.Value),
+				"holds a credential (user info or a token parameter), which the Deployment would store in clear: remove it "+
+					"from the URL and pass it in another variable with valueFrom.secretKeyRef"))
 		}
-		value = d
 	}
-	return value
 }
 
-var percentByte = lazyre.New(`%[0-9A-Fa-f]{2}`)
+// credentialKeyName matches a settings key that holds a credential, at any depth and in the
+// spellings of config keys and HTTP headers (api_key, X-Api-Key, Authorization, client_key).
+var credentialKeyName = lazyre.New(`(?i)(^|[_-])(password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?key|credentials?|authorization|cookie)($|[_-])`)
+
+func isCredentialKey(key string) bool { return key != "" && credentialKeyName().MatchString(key) }
+
+// lastKey is the last map key of a settings path ("" for a list item).
+func lastKey(at configyaml.Path) string {
+	for i := len(at) - 1; i >= 0; i-- {
+		if k, ok := at[i].(string); ok {
+			return k
+		}
+	}
+	return ""
+}
 
 // plainOverride reports whether spec.workload.overrides.env sets name with a plain value.
 func (g *generator) plainOverride(name string) bool {
+	return g.overrideVar(name, func(e corev1.EnvVar) bool { return e.ValueFrom == nil })
+}
+
+// secretOverride reports whether spec.workload.overrides.env sets name from a Secret key.
+func (g *generator) secretOverride(name string) bool {
+	return g.overrideVar(name, func(e corev1.EnvVar) bool { return e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil })
+}
+
+func (g *generator) overrideVar(name string, kind func(corev1.EnvVar) bool) bool {
 	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil || strings.HasPrefix(name, "LLSD_") {
 		return false
 	}
-	return slices.ContainsFunc(g.spec.Workload.Overrides.Env, func(e corev1.EnvVar) bool {
-		return e.Name == name && e.ValueFrom == nil
-	})
+	return slices.ContainsFunc(g.spec.Workload.Overrides.Env, func(e corev1.EnvVar) bool { return e.Name == name && kind(e) })
 }
 
 // fieldPath is the spec field of a value at path inside the field base (settings[a][0]).

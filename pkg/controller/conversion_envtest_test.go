@@ -142,6 +142,20 @@ func TestConversionRefusesSmuggledFields(t *testing.T) {
 	assert.Contains(t, err.Error(), `spec.disabled[0]: Unsupported value: "bogus"`)
 }
 
+// A credential in an annotation-carried spec is not echoed by the webhook's answer.
+func TestConversionErrorsHideCredentials(t *testing.T) {
+	requireAPIServer(t)
+	startController(t)
+	ns := namespace(t)
+	u := v1alpha1Object(t, ns)
+	u.SetAnnotations(map[string]string{"llamastack.io/v1alpha2-fields": `{"spec":{"distribution":{"name":"starter"},` +
+		`"telemetry":{"endpoint":"http://u:S3NT1NEL@otel:4318"}},"fingerprint":"x"}`})
+	err := k8sClient.Create(context.Background(), u)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `spec.telemetry.endpoint: Invalid value: "http://xxxxx@otel:4318"`)
+	assert.NotContains(t, err.Error(), "S3NT1NEL")
+}
+
 // Through the API server: a v1alpha2 object whose annotation holds another v1alpha1 spec (with
 // the fingerprint anyone can compute) reads in v1alpha1 as what its v1alpha2 spec says, and a
 // v1alpha1 object cannot write v1alpha2-only status through its annotation.

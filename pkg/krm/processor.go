@@ -13,6 +13,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -47,6 +48,13 @@ var orchestratorAnnotations = []string{
 // Process renders the ResourceList. On any error the items are returned unchanged with the
 // error results: never a partial render.
 func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
+	// A message may quote what the user wrote, and what they wrote may hold a credential
+	// (an endpoint with a password): every result shows it redacted.
+	defer func() {
+		for _, r := range rl.Results {
+			r.Message = redact.Text(r.Message)
+		}
+	}()
 	options, llsdConfig, err := p.readFunctionConfig(rl.FunctionConfig)
 	if err != nil {
 		rl.Results = append(rl.Results, fn.ErrorConfigObjectResult(err, rl.FunctionConfig))
@@ -347,7 +355,7 @@ func fieldResults(item *fn.KubeObject, errs field.ErrorList) fn.Results {
 	results := make(fn.Results, 0, len(errs))
 	for _, e := range errs {
 		results = append(results, &fn.Result{
-			Message:     writtenText(item, e.ErrorBody()),
+			Message:     writtenText(item, redact.Error(e).ErrorBody()),
 			Severity:    fn.Error,
 			ResourceRef: ref(item),
 			Field:       &fn.Field{Path: writtenPath(item, e.Field)},

@@ -30,6 +30,7 @@ var (
 // check returns the errors and warnings of in.
 func check(in Input) (field.ErrorList, []config.Warning) {
 	errs := append(checkEnv(in), checkSecretReferences(in)...)
+	errs = append(errs, checkTelemetryCredentials(in)...)
 	var warnings []config.Warning
 	add := func(e field.ErrorList, w []config.Warning) {
 		errs, warnings = append(errs, e...), append(warnings, w...)

@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/kubeexpand"
+	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 )
@@ -92,6 +94,18 @@ func checkTelemetry(in Input) []config.Warning {
 	}
 	return []config.Warning{{Field: "spec.telemetry.endpoint", Message: fmt.Sprintf(
 		"the server exports over %s (%s) to port %s, where collectors take %s: %s", protocol, chosen, u.Port(), portProtocol, fix)}}
+}
+
+// checkTelemetryCredentials refuses an endpoint that holds a credential: it is written into
+// the Deployment's environment in clear, and a collector's token belongs in headers.
+func checkTelemetryCredentials(in Input) field.ErrorList {
+	t := in.Object.Spec.Telemetry
+	if t == nil || !redact.HasCredentials(t.Endpoint) {
+		return nil
+	}
+	return field.ErrorList{field.Invalid(field.NewPath("spec", "telemetry", "endpoint"), redact.URL(t.Endpoint),
+		"holds a credential (user info or a token parameter), which the Deployment would store in clear: remove it, "+
+			"and send the collector's token as a header from a Secret (spec.telemetry.headers: {authorization: {secretKeyRef: ...}})")}
 }
 
 // telemetryHeaderVar is the variable that carries a header's value: LLSD_OTEL_HEADER_X_API_KEY.

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/conversion"
 
+	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -79,7 +80,7 @@ func (src *LlamaStackDistribution) ConvertTo(hubRaw conversion.Hub) error {
 		// API server does not apply to a v1alpha1 write: all of them, since a restored field
 		// can make another one invalid (overrideConfig with providers).
 		if errs := v1alpha2.ValidateSpec(&dst.Spec, field.NewPath("spec")); len(errs) > 0 {
-			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha2 spec: %v", V1alpha2FieldsAnnotation, spokeErrors(errs).ToAggregate())
+			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha2 spec: %v", V1alpha2FieldsAnnotation, redact.Errors(spokeErrors(errs)).ToAggregate())
 		}
 	}
 
@@ -117,7 +118,7 @@ func (dst *LlamaStackDistribution) ConvertFrom(hubRaw conversion.Hub) error {
 			restoreSpokeOnlySpec(&dst.Spec, &saved.Spec)
 		}
 		if errs := validateSpokeOnly(&dst.Spec); len(errs) > 0 {
-			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha1 spec: %v", V1alpha1FieldsAnnotation, errs.ToAggregate())
+			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha1 spec: %v", V1alpha1FieldsAnnotation, redact.Errors(errs).ToAggregate())
 		}
 	}
 

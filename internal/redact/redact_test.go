@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package config
+package redact
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 const secret = "S3NT1NEL"
@@ -20,11 +21,14 @@ func TestRedact(t *testing.T) {
 		{"a key in the query", "https://llm.example.com/v1?api_key=" + secret + "&model=x", "https://llm.example.com/v1?api_key=xxxxx&model=x"},
 		{"a token after another parameter", "https://h/v1?a=1&Token=" + secret, "https://h/v1?a=1&Token=xxxxx"},
 		{"nothing to hide", "http://vllm:8000/v1?model=llama", "http://vllm:8000/v1?model=llama"},
+		{"a token in the fragment", "https://h/cb#access_token=" + secret + "&x=1", "https://h/cb#access_token=xxxxx&x=1"},
+		{"a percent-encoded parameter name", "https://h/v1?api%5Fkey=" + secret, "https://h/v1?api%5Fkey=xxxxx"},
+		{"a key after a semicolon", "https://h/v1;a=1;apikey=" + secret, "https://h/v1;a=1;apikey=xxxxx"},
 	} {
-		got := redact(tc.endpoint)
+		got := URL(tc.endpoint)
 		assert.Equal(t, tc.want, got, tc.reason)
 		assert.NotContains(t, got, secret, tc.reason)
-		assert.Equal(t, tc.want != tc.endpoint, hasCredentials(tc.endpoint), tc.reason)
+		assert.Equal(t, tc.want != tc.endpoint, HasCredentials(tc.endpoint), tc.reason)
 	}
 }
 
@@ -38,13 +42,35 @@ func FuzzRedact(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, before, after string) {
 		endpoint := before + secret + after
-		got := redact(endpoint)
+		got := URL(endpoint)
 		// the secret is in the user part: before an @, after the scheme (if any)
 		scheme := strings.Index(endpoint, "://")
 		inUserPart := scheme < 0 || scheme+3 <= len(before)
 		if strings.Contains(after, "@") && !strings.Contains(after, secret) && inUserPart {
 			assert.NotContains(t, got, secret, "%q", endpoint)
-			assert.True(t, hasCredentials(endpoint))
+			assert.True(t, HasCredentials(endpoint))
 		}
 	})
+}
+
+func TestText(t *testing.T) {
+	for _, tc := range []struct{ reason, message, want string }{
+		{"a URL inside a message", `Invalid value: "http://user:` + secret + `@otel:4318": must be a URL`, `Invalid value: "http://xxxxx@otel:4318": must be a URL`},
+		{"two URLs", "OLLAMA_URL=http://a:" + secret + "@o:11434 and redis://:" + secret + "@r:6379", "OLLAMA_URL=http://xxxxx@o:11434 and redis://xxxxx@r:6379"},
+		{"nothing to hide", "set spec.storage.kv {type: redis}", "set spec.storage.kv {type: redis}"},
+	} {
+		assert.Equal(t, tc.want, Text(tc.message), tc.reason)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	errs := Errors(field.ErrorList{
+		field.Invalid(field.NewPath("spec", "telemetry", "endpoint"), "http://u:"+secret+"@otel:4318", "must match"),
+		field.Invalid(field.NewPath("spec", "providers").Key("api_key"), secret, "a credential in settings"),
+		field.Invalid(field.NewPath("spec", "x"), "y", "see https://h/v1?token="+secret),
+	})
+	for _, e := range errs {
+		assert.NotContains(t, e.Error(), secret)
+	}
+	assert.Equal(t, `spec.telemetry.endpoint: Invalid value: "http://xxxxx@otel:4318": must match`, errs[0].Error())
 }
