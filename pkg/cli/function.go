@@ -59,6 +59,9 @@ func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
 	// ResourceList without a functionConfig ("expected exactly one object, got 0"), which kpt
 	// fn render sends.
 	input, err := readLimited(stdin)
+	if err == nil {
+		_, err = krm.CheckInput(input, 0)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "llsd: reading the ResourceList:", err)
 		return 1

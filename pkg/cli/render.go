@@ -54,8 +54,9 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 	r := &rendered{}
 	rl := &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject()}
 	options := ""
+	documents := 0
 	for _, file := range files {
-		items, err := readItems(file, stdin)
+		items, err := readItems(file, stdin, &documents)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file, err)
 			r.failed++
@@ -95,7 +96,7 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 
 // readItems reads the documents of a file (- is standard input) as KRM items that carry
 // their file in the path annotation, as kpt's would.
-func readItems(file string, stdin io.Reader) (fn.KubeObjects, error) {
+func readItems(file string, stdin io.Reader, documents *int) (fn.KubeObjects, error) {
 	var data []byte
 	var err error
 	if file == "-" {
@@ -107,6 +108,9 @@ func readItems(file string, stdin io.Reader) (fn.KubeObjects, error) {
 			data, err = readLimited(f)
 			_ = f.Close()
 		}
+	}
+	if err == nil {
+		*documents, err = krm.CheckInput(data, *documents)
 	}
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api"
@@ -67,7 +68,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 			n, limit)})
 		return false, nil
 	}
-	opts.ConfigMaps = configMaps(rl.Items)
+	opts.ConfigMaps = configMaps(rl.Items, llsdConfig)
 	toDo := toRender(rl.Items, llsdConfig)
 	prepare(toDo)
 	var out fn.KubeObjects
@@ -432,15 +433,53 @@ func orphanResult(o *fn.KubeObject) *fn.Result {
 
 func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() }
 
-// configMaps are the user's ConfigMaps among the items, by namespace/name.
-func configMaps(items fn.KubeObjects) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for _, item := range items {
-		if item.GetKind() != "ConfigMap" || item.GetAPIVersion() != "v1" || IsGenerated(item) {
+// configMaps are the data of the user's ConfigMaps among the items that an LLSD references
+// (its override config or CA bundle), by namespace/name. Only those are read, each once and
+// in one pass: decoding every input ConfigMap into a map costs yaml.v3's duplicate-key check,
+// quadratic in its keys.
+func configMaps(items fn.KubeObjects, generator *fn.KubeObject) map[string]map[string]string {
+	referenced := map[string]bool{}
+	for _, item := range append(items, generator) {
+		if item == nil || !isLLSD(item) {
 			continue
 		}
-		data, _, _ := item.NestedStringMap("data")
-		out[key(item)] = data
+		for _, path := range configMapReferences {
+			if name, _, _ := item.NestedString(path...); name != "" {
+				referenced[item.GetNamespace()+"/"+name] = true
+			}
+		}
+	}
+	out := map[string]map[string]string{}
+	for _, item := range items {
+		if item.GetKind() != "ConfigMap" || item.GetAPIVersion() != "v1" || !referenced[key(item)] || IsGenerated(item) {
+			continue
+		}
+		out[key(item)] = stringMap(item.GetMap("data"))
+	}
+	return out
+}
+
+// configMapReferences are where an LLSD of either version names a ConfigMap of its namespace.
+var configMapReferences = [][]string{
+	{"spec", "overrideConfig", "configMapName"},
+	{"spec", "networking", "tls", "caBundle", "configMapName"},
+	{"spec", "server", "userConfig", "configMapName"},
+	{"spec", "server", "tlsConfig", "caBundle", "configMapName"},
+}
+
+// stringMap reads a mapping of strings in one pass over its YAML node (nil: none).
+func stringMap(o *fn.SubObject) map[string]string {
+	if o == nil {
+		return nil
+	}
+	node, err := yaml.Parse(o.String())
+	if err != nil || node.YNode().Kind != yaml.MappingNode {
+		return nil
+	}
+	content := node.YNode().Content
+	out := make(map[string]string, len(content)/2)
+	for i := 0; i+1 < len(content); i += 2 {
+		out[content[i].Value] = content[i+1].Value
 	}
 	return out
 }

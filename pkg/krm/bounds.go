@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Limits that keep the work of reading an input linear in its size: every reader of KRM
+// objects (kyaml's, which kustomize, kpt and llsd use) looks up each label and annotation of
+// an object among all the others, in time quadratic in their number, and each object costs
+// far more than its bytes. An object with more labels or annotations than MaxMetadataKeys, or
+// more documents than MaxDocuments in one run, is refused before it is read.
+const (
+	MaxDocuments    = 20000
+	MaxMetadataKeys = 256
+)
+
+// ErrTooMany is the error of CheckInput.
+var ErrTooMany = errors.New("input over a limit")
+
+// CheckInput counts the documents of an input (a stream of YAML documents, or a
+// ResourceList, whose items count) on top of seen, and refuses it when the total is more
+// than MaxDocuments or an object has more than MaxMetadataKeys labels or annotations. It reads
+// the input once, into YAML nodes only (no decoding into maps, whose duplicate-key check is
+// quadratic too). A syntax error is left to the reader, which reports it with its position.
+func CheckInput(data []byte, seen int) (int, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err == io.EOF {
+			return seen, nil
+		} else if err != nil {
+			return seen, nil
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		objects := []*yaml.Node{doc.Content[0]}
+		if kind := mapValue(doc.Content[0], "kind"); kind != nil && kind.Value == "ResourceList" {
+			objects = nil
+			if items := mapValue(doc.Content[0], "items"); items != nil {
+				objects = items.Content
+			}
+			if cfg := mapValue(doc.Content[0], "functionConfig"); cfg != nil {
+				objects = append(objects, cfg)
+			}
+		}
+		for _, o := range objects {
+			if seen++; seen > MaxDocuments {
+				return seen, fmt.Errorf("%w: more than %d documents in one render: split the input into several renders", ErrTooMany, MaxDocuments)
+			}
+			metadata := mapValue(o, "metadata")
+			for _, name := range []string{"labels", "annotations"} {
+				if m := mapValue(metadata, name); m != nil && len(m.Content)/2 > MaxMetadataKeys {
+					return seen, fmt.Errorf("%w: an object (document %d) has %d %s, more than %d: Kubernetes objects carry a few, "+
+						"and reading each of them costs time in proportion to all the others", ErrTooMany, seen, len(m.Content)/2, name, MaxMetadataKeys)
+				}
+			}
+		}
+	}
+}
+
+// mapValue is the value of key in a mapping node, or nil.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
