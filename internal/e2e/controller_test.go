@@ -20,6 +20,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -79,6 +80,7 @@ func TestControllerProcess(t *testing.T) {
 	cmd := exec.Command(controllerBinary, "--self-signed-certs=llsd-webhook-tls", "--cert-dir", filepath.Join(dir, "certs"),
 		"--webhook-port", fmt.Sprint(webhookPort), "--metrics-bind-address", metrics, "--health-probe-bind-address", probe)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+filepath.Join(dir, "kubeconfig"))
+	cmd.Env = append(cmd.Env, installEnv(t)...)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	require.NoError(t, cmd.Start())
@@ -161,6 +163,52 @@ func TestControllerProcess(t *testing.T) {
 		assert.Contains(t, out, `"status":"Success"`)
 	})
 
+	t.Run("concurrent maximum-size conversions stay under the install's memory limit", func(t *testing.T) {
+		require.NoError(t, c.Get(ctx, types.NamespacedName{Name: controller.CRDName}, &crd))
+		roots := x509.NewCertPool()
+		require.True(t, roots.AppendCertsFromPEM(crd.Spec.Conversion.Webhook.ClientConfig.CABundle))
+		transport := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: "llsd-webhook.llsd-system.svc"}, MaxConnsPerHost: 0}
+		webhookClient := &http.Client{Transport: transport}
+		// One object with an annotation that brings the request to just under the limit.
+		filler := strings.Repeat("x", controller.MaxConversionRequest-1024)
+		body := []byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"1",` +
+			`"desiredAPIVersion":"llamastack.io/v1alpha1","objects":[{"apiVersion":"llamastack.io/v1alpha2","kind":"LlamaStackDistribution",` +
+			`"metadata":{"name":"chat","namespace":"default","annotations":{"big":"` + filler + `"}},"spec":{"distribution":{"name":"starter"}}}]}}`)
+		require.Less(t, len(body), controller.MaxConversionRequest)
+		const clients = 200
+		codes := make(chan int, clients)
+		for range clients {
+			go func() {
+				resp, err := webhookClient.Post("https://"+webhookAddr+"/convert", "application/json", bytes.NewReader(body))
+				if err != nil {
+					codes <- 0
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				codes <- resp.StatusCode
+			}()
+		}
+		answered := map[int]int{}
+		for range clients {
+			answered[<-codes]++
+		}
+		assert.Positive(t, answered[http.StatusOK], "some conversions succeed: %v", answered)
+		peak := peakRSS(t, cmd.Process.Pid)
+		limit := installMemoryLimit(t)
+		t.Logf("%d concurrent %d-byte conversions: answers %v, peak RSS %d MiB (the install's limit: %d MiB)",
+			clients, len(body), answered, peak>>20, limit>>20)
+		assert.Less(t, peak, limit, "the controller would be killed for memory")
+
+		resp, err := webhookClient.Post("https://"+webhookAddr+"/convert", "application/json", strings.NewReader(
+			`{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"2","desiredAPIVersion":"llamastack.io/v1alpha1",`+
+				`"objects":[{"apiVersion":"llamastack.io/v1alpha2","kind":"LlamaStackDistribution","metadata":{"name":"chat","namespace":"default"},`+
+				`"spec":{"distribution":{"name":"starter"}}}]}}`))
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, "the webhook keeps serving after the load")
+	})
+
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	select {
 	case err := <-exited:
@@ -203,3 +251,49 @@ func installMetricsReader(t *testing.T, c client.Client, name string) {
 func freeAddr(t *testing.T) string { return fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t)) }
 
 func ptr[T any](v T) *T { return &v }
+
+// peakRSS is the most memory process pid has held (VmHWM).
+func peakRSS(t *testing.T, pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	require.NoError(t, err)
+	for _, line := range strings.Split(string(data), "\n") {
+		if kb, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var n int64
+			_, err := fmt.Sscanf(strings.TrimSpace(kb), "%d kB", &n)
+			require.NoError(t, err)
+			return n << 10
+		}
+	}
+	t.Fatal("no VmHWM in /proc/<pid>/status")
+	return 0
+}
+
+// installMemoryLimit is the controller container's memory limit in examples/install.
+func installMemoryLimit(t *testing.T) int64 {
+	limits := installContainer(t).Resources.Limits
+	return limits.Memory().Value()
+}
+
+// installEnv is the controller container's environment in examples/install, as NAME=value.
+func installEnv(t *testing.T) []string {
+	var env []string
+	for _, e := range installContainer(t).Env {
+		env = append(env, e.Name+"="+e.Value)
+	}
+	return env
+}
+
+// installContainer is the controller container of examples/install.
+func installContainer(t *testing.T) corev1.Container {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "install", "base", "controller.yaml"))
+	require.NoError(t, err)
+	for _, doc := range strings.Split(string(data), "\n---") {
+		var d appsv1.Deployment
+		if yaml.Unmarshal([]byte(doc), &d) != nil || d.Kind != "Deployment" {
+			continue
+		}
+		return d.Spec.Template.Spec.Containers[0]
+	}
+	t.Fatal("no Deployment in examples/install/base/controller.yaml")
+	return corev1.Container{}
+}

@@ -6,7 +6,21 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 )
+
+// conversionHandler serves /convert: at most MaxConcurrentConversions at a time, each body
+// read within bodyReadTime and at most MaxConversionRequest long.
+func conversionHandler(scheme *runtime.Scheme) http.Handler {
+	return limitConcurrency(limitBody(conversion.NewWebhookHandler(scheme), MaxConversionRequest), MaxConcurrentConversions, conversionWait)
+}
+
+// bodyReadTime is how long a request that holds a conversion slot may take to send its
+// body: the API server sends it at once; a client that trickles it gives the slot back.
+var bodyReadTime = 5 * time.Second
 
 // MaxConversionRequest is the largest ConversionReview the webhook reads (4 MiB): the API
 // server sends one object at a time, and an object is at most 1.5 MiB in etcd. A larger body
@@ -22,6 +36,7 @@ func limitBody(next http.Handler, limit int64) http.Handler {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyReadTime))
 		body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 		if err != nil {
 			http.Error(w, "reading the request body failed", http.StatusBadRequest)

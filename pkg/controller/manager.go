@@ -26,8 +26,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
-	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
@@ -110,14 +108,14 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 		LeaderElection:          opts.LeaderElection,
 		LeaderElectionID:        "llsd-controller.llamastack.io",
 		LeaderElectionNamespace: opts.LeaderElectionNamespace,
-		WebhookServer:           webhook.NewServer(webhook.Options{Host: opts.WebhookHost, Port: opts.WebhookPort, CertDir: opts.CertDir}),
+		WebhookServer:           newBoundedServer(opts.WebhookHost, opts.WebhookPort, opts.CertDir),
 		Cache:                   cache.Options{DefaultNamespaces: namespaces, ByObject: byObject},
 		Client:                  client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}},
 	})
 	if err != nil {
 		return nil, err
 	}
-	mgr.GetWebhookServer().Register("/convert", limitBody(conversion.NewWebhookHandler(scheme), MaxConversionRequest))
+	mgr.GetWebhookServer().Register("/convert", conversionHandler(scheme))
 
 	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now, Routes: routes}
 	if r.SecretRecheck == 0 {
