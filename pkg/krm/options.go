@@ -48,10 +48,14 @@ type RenderOptionsSpec struct {
 	// Platform is the cluster's flavour: kubernetes (the default) or openshift, where pods
 	// leave their user and group to the namespace's security context constraints and
 	// exposed servers get a Route instead of an Ingress.
-	Platform string          `json:"platform,omitempty"`
-	Ingress  IngressOptions  `json:"ingress,omitempty"`
-	Registry RegistryOptions `json:"registry,omitempty"`
-	Limits   LimitOptions    `json:"limits,omitempty"`
+	Platform string `json:"platform,omitempty"`
+	// PodSecurity is the most privileged Pod Security Standard the rendered pods may meet:
+	// restricted (the default), baseline or privileged. A spec whose overrides need more
+	// (a hostPath volume, an unconfined AppArmor profile) is refused; within it, a warning.
+	PodSecurity string          `json:"podSecurity,omitempty"`
+	Ingress     IngressOptions  `json:"ingress,omitempty"`
+	Registry    RegistryOptions `json:"registry,omitempty"`
+	Limits      LimitOptions    `json:"limits,omitempty"`
 }
 
 // LimitOptions bound the work of a render; zero fields take the defaults.
@@ -106,6 +110,9 @@ func (o RenderOptions) Validate() error {
 	if p := o.Spec.Platform; p != "" && p != "kubernetes" && p != render.PlatformOpenShift {
 		problems = append(problems, fmt.Sprintf("spec.platform %q: use kubernetes or openshift", p))
 	}
+	if p := o.Spec.PodSecurity; p != "" && !slices.Contains([]string{render.PodSecurityRestricted, render.PodSecurityBaseline, render.PodSecurityPrivileged}, p) {
+		problems = append(problems, fmt.Sprintf("spec.podSecurity %q: use restricted, baseline or privileged", p))
+	}
 	check("ingress.domain", o.Spec.Ingress.Domain, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.className", o.Spec.Ingress.ClassName, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.controllerNamespace", o.Spec.Ingress.ControllerNamespace, k8svalidation.IsDNS1123Label)
@@ -140,6 +147,7 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 			IngressDomain:              o.Spec.Ingress.Domain,
 			IngressControllerNamespace: o.Spec.Ingress.ControllerNamespace,
 			Platform:                   o.Spec.Platform,
+			PodSecurity:                o.Spec.PodSecurity,
 		},
 		RendererVersion: version,
 		Limits:          o.Spec.Limits.Limits,
@@ -154,6 +162,7 @@ const (
 	EnvIngressDomain       = "LLSD_INGRESS_DOMAIN"
 	EnvIngressControllerNS = "LLSD_INGRESS_CONTROLLER_NAMESPACE"
 	EnvPlatform            = "LLSD_PLATFORM"                // kubernetes or openshift
+	EnvPodSecurity         = "LLSD_POD_SECURITY"            // restricted, baseline or privileged
 	EnvRegistryEnabled     = "LLSD_REGISTRY_ENABLED"        // true: read base configs from image labels
 	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS" // host:port,...
 )
@@ -195,6 +204,7 @@ func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error
 	for env, field := range map[string]*string{
 		EnvIngressClass: &o.Spec.Ingress.ClassName, EnvIngressDomain: &o.Spec.Ingress.Domain,
 		EnvIngressControllerNS: &o.Spec.Ingress.ControllerNamespace, EnvPlatform: &o.Spec.Platform,
+		EnvPodSecurity: &o.Spec.PodSecurity,
 	} {
 		if v := get(env); v != "" {
 			*field = v

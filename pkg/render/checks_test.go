@@ -196,3 +196,67 @@ func TestCABundleMergeRuns(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ROOT\nSUB\n", string(merged))
 }
+
+// Privilege only when asked, and then visibly: what the Pod Security Standard "restricted"
+// forbids is refused unless the platform allows more in RenderOptions spec.podSecurity (then
+// a warning names it), and what the API server rejects on a pod is refused before it is applied.
+func TestPrivilegeOnlyWhenAllowed(t *testing.T) {
+	overrides := func(o string) string { return "  distribution: {name: starter}\n  workload: {overrides: " + o + "}\n" }
+	pod := func(p string) string { return "  distribution: {name: starter}\n  workload: {pod: " + p + "}\n" }
+	hostPath := overrides("{volumes: [{name: root, hostPath: {path: /}}], volumeMounts: [{name: root, mountPath: /host}]}")
+	for _, tc := range []struct {
+		reason, spec, allowed string
+		want                  string
+	}{
+		{"a hostPath volume", hostPath, "",
+			`spec.workload.overrides.volumes: Forbidden: the pods would not meet the Pod Security Standard "restricted" that the platform allows (restricted volume types: volume "root" uses restricted volume type "hostPath")`},
+		{"a hostPath volume, which baseline forbids too", hostPath, render.PodSecurityBaseline,
+			`the pods would not meet the Pod Security Standard "baseline"`},
+		{"a hostPath volume the platform allows", hostPath, render.PodSecurityPrivileged,
+			`warning: spec.workload.overrides.volumes: the pods are not restricted (restricted volume types: volume "root" uses restricted volume type "hostPath"), which RenderOptions spec.podSecurity: privileged allows`},
+		{"an unconfined AppArmor profile", pod(`{annotations: {container.apparmor.security.beta.kubernetes.io/llama-stack: unconfined}}`), "",
+			`spec.workload.pod.annotations: Forbidden: the pods would not meet the Pod Security Standard "restricted" that the platform allows (forbidden AppArmor profile`},
+		{"a legacy seccomp annotation, which the API server rejects", pod(`{annotations: {seccomp.security.alpha.kubernetes.io/pod: unconfined}}`), "",
+			`spec.workload.pod.annotations[seccomp.security.alpha.kubernetes.io/pod]: Forbidden: seccomp profiles are a field of the pod now`},
+		{"a token for the API server, which automountServiceAccountToken: false keeps from the pod",
+			overrides("{volumes: [{name: t, projected: {sources: [{serviceAccountToken: {path: token}}]}}], volumeMounts: [{name: t, mountPath: /var/run/t}]}"), "",
+			`spec.workload.overrides.volumes[0].projected.sources[0].serviceAccountToken.audience: Forbidden: a service account token for the API server`},
+		{"a token for another audience",
+			overrides("{volumes: [{name: t, projected: {sources: [{serviceAccountToken: {path: token, audience: sts.amazonaws.com}}]}}], volumeMounts: [{name: t, mountPath: /var/run/t}]}"), "",
+			`warning: spec.workload.overrides.volumes[0].projected: mounts a token of the pod's service account for audience "sts.amazonaws.com"`},
+		{"Bidirectional mount propagation, privileged containers only",
+			overrides("{volumes: [{name: d, emptyDir: {}}], volumeMounts: [{name: d, mountPath: /d, mountPropagation: Bidirectional}]}"), "",
+			`spec.workload.overrides.volumeMounts[0].mountPropagation: Forbidden: Bidirectional propagation is only for privileged containers`},
+		{"a mount where llsd mounts the config",
+			overrides("{volumes: [{name: mine, emptyDir: {}}], volumeMounts: [{name: mine, mountPath: /etc/llama-stack/}]}"), "",
+			`spec.workload.overrides.volumeMounts[0].mountPath: Duplicate value: "/etc/llama-stack/ is where llsd mounts its volume config: mount yours elsewhere"`},
+		{"a volume with the name of llsd's cache",
+			overrides("{volumes: [{name: cache, emptyDir: {}}], volumeMounts: [{name: cache, mountPath: /models}]}"), "",
+			`spec.workload.overrides.volumes[0].name: Duplicate value: "cache is the name of llsd's own volume (the server's cache)`},
+		{"a service account name the API server rejects", overrides("{serviceAccountName: 'Admin_SA'}"), "",
+			`spec.workload.overrides.serviceAccountName: Invalid value: "Admin_SA"`},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			doc := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s, namespace: ai}\nspec:\n" + tc.spec
+			obj, errs := api.Decode([]byte(doc))
+			require.Empty(t, errs, doc)
+			require.Empty(t, v1alpha2.Validate(obj), doc)
+			dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
+			require.Nil(t, ferr)
+			res, errs := config.Generate(obj, dist)
+			require.Empty(t, errs)
+			out, errs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: render.Options{PodSecurity: tc.allowed}})
+			var problems []string
+			for _, e := range errs {
+				problems = append(problems, e.Error())
+			}
+			for _, w := range out.Warnings {
+				problems = append(problems, "warning: "+w.String())
+			}
+			assert.Contains(t, strings.Join(problems, "\n"), tc.want)
+			if strings.HasPrefix(tc.want, "warning:") {
+				assert.Empty(t, errs, "allowed, with a warning")
+			}
+		})
+	}
+}

@@ -27,6 +27,9 @@ type Options struct {
 	// their user and group to the namespace's security context constraints and an exposed
 	// server gets a Route.
 	Platform string `json:"platform,omitempty"`
+	// PodSecurity is the most privileged Pod Security Standard the pods may meet:
+	// restricted (the default), baseline or privileged.
+	PodSecurity string `json:"podSecurity,omitempty"`
 }
 
 // PlatformOpenShift is Options.Platform for OpenShift clusters.

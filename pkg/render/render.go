@@ -92,7 +92,13 @@ func Render(in Input) (Output, field.ErrorList) {
 	if claim := pvc(m, in.Object); claim != nil {
 		out.Objects = append(out.Objects, claim)
 	}
-	out.Objects = append(out.Objects, deployment(m, in, out.ConfigMapName, out.ConfigHash), service(m, in.Object))
+	d := deployment(m, in, out.ConfigMapName, out.ConfigHash)
+	podErrs, podWarnings := checkPod(in, &d.Spec.Template)
+	if len(podErrs) > 0 {
+		return Output{}, podErrs
+	}
+	out.Warnings = append(out.Warnings, podWarnings...)
+	out.Objects = append(out.Objects, d, service(m, in.Object))
 	if ing := ingress(m, in.Object, in.Options); ing != nil {
 		out.Objects = append(out.Objects, ing)
 	}
