@@ -2,6 +2,8 @@
 
 package api
 
+import "strings"
+
 // Labels, annotations and names of the objects a render generates. Names and selector
 // labels are the upstream operator's, so rendered objects can take over Deployments it
 // created (selectors are immutable).
@@ -39,6 +41,36 @@ func (n Names) NetworkPolicy() string  { return n.llsd + "-network-policy" }
 
 // ConfigMap is named by the config's hash: a new config is a new, immutable ConfigMap.
 func (n Names) ConfigMap(hash string) string { return n.llsd + "-config-" + hash[:10] }
+
+// Generates reports whether an object of kind and name is one a render of this
+// LlamaStackDistribution writes (a ConfigMap of any config hash): only such an object may
+// carry AnnotationGeneratedFrom with its name.
+func (n Names) Generates(kind, name string) bool {
+	switch kind {
+	case "ConfigMap":
+		hash, ok := strings.CutPrefix(name, n.llsd+"-config-")
+		return ok && len(hash) == 10 && strings.Trim(hash, "0123456789abcdef") == ""
+	case "ServiceAccount":
+		return name == n.ServiceAccount()
+	case "PersistentVolumeClaim":
+		return name == n.PVC()
+	case "Deployment":
+		return name == n.Deployment()
+	case "Service":
+		return name == n.Service()
+	case "Ingress":
+		return name == n.Ingress()
+	case "Route":
+		return name == n.Route()
+	case "NetworkPolicy":
+		return name == n.NetworkPolicy()
+	case "HorizontalPodAutoscaler":
+		return name == n.HPA()
+	case "PodDisruptionBudget":
+		return name == n.PDB()
+	}
+	return false
+}
 
 // Selector selects the pods of one LlamaStackDistribution.
 func (n Names) Selector() map[string]string {

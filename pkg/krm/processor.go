@@ -77,10 +77,14 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	files := fileIndexes{}
 	rendered := renderedLLSDs(rl.Items, llsdConfig)
 	renders := p.renderAll(toDo, opts)
+	regenerated := regeneratedObjects(renders)
 	for _, item := range rl.Items {
 		switch {
 		case IsGenerated(item) && rendered[generatedFrom(item)]:
-			continue // replaced by this render
+			// replaced by this render, or no longer generated: either way not kept
+			if r := replacedResult(item, regenerated); r != nil {
+				results = append(results, r)
+			}
 		case IsGenerated(item):
 			results = append(results, orphanResult(item))
 			out = append(out, item)
@@ -421,6 +425,38 @@ func renderedLLSDs(items fn.KubeObjects, generator *fn.KubeObject) map[string]bo
 		}
 	}
 	return out
+}
+
+// regeneratedObjects are the kind/namespace/name of every object this render generated.
+func regeneratedObjects(renders map[*fn.KubeObject]rendering) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range renders {
+		for _, o := range r.objects {
+			out[o.GetKind()+"/"+key(o)] = true
+		}
+	}
+	return out
+}
+
+// replacedResult checks an object of an earlier render that this render replaces: it must be
+// one the LlamaStackDistribution it names generates (anyone can write the annotation on an
+// object of their own, which would then vanish from the output), and one no longer
+// generated is reported as removed. A ConfigMap of an older config is replaced silently:
+// each config change leaves one.
+func replacedResult(o *fn.KubeObject, regenerated map[string]bool) *fn.Result {
+	from := o.GetAnnotation(api.AnnotationGeneratedFrom)
+	switch {
+	case !api.NamesOf(from).Generates(o.GetKind(), o.GetName()):
+		return &fn.Result{Message: fmt.Sprintf("%s %s carries %s: %s, which llsd writes only on the objects it renders "+
+			"from that LlamaStackDistribution, and this is not one of them: remove the annotation, or the object would be "+
+			"dropped as llsd's own", o.GetKind(), o.GetName(), api.AnnotationGeneratedFrom, from),
+			Severity: fn.Error, ResourceRef: ref(o), File: file(o)}
+	case regenerated[o.GetKind()+"/"+key(o)] || o.GetKind() == "ConfigMap":
+		return nil
+	}
+	return &fn.Result{Message: fmt.Sprintf("%s %s was generated from LlamaStackDistribution %s, which no longer asks for it: "+
+		"it is removed from the output (your GitOps tool prunes it from the cluster)", o.GetKind(), o.GetName(), from),
+		Severity: fn.Warning, ResourceRef: ref(o), File: file(o)}
 }
 
 // orphanResult warns about an object generated from an LLSD that is not among the inputs: it

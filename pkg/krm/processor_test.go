@@ -112,3 +112,48 @@ func TestPlatformFromTheEnvironment(t *testing.T) {
 	_, err = krm.RenderOptions{}.WithEnv(env(map[string]string{"LLSD_PLATFORM": "okd"}))
 	require.ErrorContains(t, err, `spec.platform "okd": use kubernetes or openshift`)
 }
+
+// Only objects a render of the named LLSD writes may carry its generated-from annotation; one
+// of the user's own with it is an error, not silently dropped. An object of an earlier render
+// that the LLSD no longer asks for is removed with a warning; an older config's ConfigMap
+// without one.
+func TestOwnershipMarker(t *testing.T) {
+	llsd := "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistribution, metadata: {name: chat, namespace: ai}, spec: {distribution: {name: starter}}}\n"
+	generated := func(kind, name string) string {
+		return "- {apiVersion: v1, kind: " + kind + ", metadata: {name: " + name + ", namespace: ai, annotations: {llamastack.io/generated-from: chat}}}\n"
+	}
+	for _, tc := range []struct {
+		reason, item, want string
+		severity           fn.Severity
+	}{
+		{"a Secret of the user's with the annotation", generated("Secret", "db-password"),
+			"Secret db-password carries llamastack.io/generated-from: chat, which llsd writes only on the objects it renders", fn.Error},
+		{"a Deployment of another name", generated("Deployment", "other"),
+			"Deployment other carries llamastack.io/generated-from: chat", fn.Error},
+		{"an Ingress of an earlier render, no longer asked for", generated("Ingress", "chat-ingress"),
+			"Ingress chat-ingress was generated from LlamaStackDistribution chat, which no longer asks for it: it is removed", fn.Warning},
+		{"the ConfigMap of an older config", generated("ConfigMap", "chat-config-0123456789"), "", ""},
+	} {
+		rl := &fn.ResourceList{Items: mustItems(t, llsd+tc.item)}
+		_, err := krm.Processor{Version: "test"}.Process(rl)
+		require.NoError(t, err)
+		var got []string
+		for _, r := range rl.Results {
+			if r.Severity == tc.severity {
+				got = append(got, r.Message)
+			}
+		}
+		if tc.want == "" {
+			assert.Empty(t, rl.Results, tc.reason)
+			continue
+		}
+		require.Len(t, got, 1, "%s: %v", tc.reason, rl.Results)
+		assert.Contains(t, got[0], tc.want, tc.reason)
+	}
+}
+
+func mustItems(t *testing.T, list string) fn.KubeObjects {
+	rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + list))
+	require.NoError(t, err)
+	return rl.Items
+}

@@ -402,6 +402,7 @@ type CABundleSpec struct {
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.hostname) || !has(self.enabled) || self.enabled",fieldPath=".hostname",reason="FieldValueForbidden",message="hostname is only valid when expose is enabled: remove enabled: false or remove hostname"
 // +kubebuilder:validation:XValidation:rule="!has(self.route) || !self.route || !has(self.className)",fieldPath=".className",reason="FieldValueForbidden",message="className is an Ingress class and route makes a Route: remove className, or route"
+// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",fieldPath=".annotations",reason="FieldValueForbidden",message="llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key"
 type ExposeSpec struct {
 	// Enabled creates the Ingress; true when expose is present.
 	// +optional
