@@ -5,9 +5,11 @@ package cli
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/term"
 
@@ -142,7 +144,7 @@ func validate(paths []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // inputFiles lists the YAML files of the command's paths, or reports why it cannot.
-func inputFiles(command string, paths []string, stderr io.Writer) ([]string, bool) {
+func inputFiles(command string, paths []string, stderr io.Writer) ([]inputFile, bool) {
 	if len(paths) == 0 {
 		fmt.Fprintf(stderr, "llsd %s: name at least one file or directory\n", command)
 		return nil, false
@@ -155,43 +157,33 @@ func inputFiles(command string, paths []string, stderr io.Writer) ([]string, boo
 	return files, true
 }
 
-// linkInside refuses a symbolic link in a directory that leads out of it: `llsd render DIR`
-// reads what DIR holds, not what a link there points to elsewhere.
-func linkInside(dir, link string) error {
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return err
-	}
-	target, err := filepath.EvalSymlinks(link)
-	if err != nil {
-		return err
-	}
-	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return fmt.Errorf("%s is a link to a file outside %s: name that file itself if it is to be read", link, dir)
-	}
-	return nil
+// inputFile is a file to read: a path named on the command line (- is standard input), or a
+// YAML file found in a named directory, opened through that directory.
+type inputFile struct {
+	name string
+	dir  *os.Root // the directory it was found in, nil for a named path
+	rel  string   // its path in dir
 }
 
-func yamlFiles(paths []string) ([]string, error) {
-	var files []string
+// yamlFiles lists the named files and the *.yaml and *.yml files under named directories.
+func yamlFiles(paths []string) ([]inputFile, error) {
+	var files []inputFile
 	for _, p := range paths {
-		if p == "-" {
-			files = append(files, p)
+		if info, err := os.Stat(p); p == "-" || err == nil && !info.IsDir() {
+			files = append(files, inputFile{name: p})
 			continue
 		}
-		err := filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+		dir, err := os.OpenRoot(p)
+		if err != nil {
+			return nil, err
+		}
+		err = fs.WalkDir(dir.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml") || path == p) {
-				return nil
+			if !d.IsDir() && (strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml")) {
+				files = append(files, inputFile{name: filepath.Join(p, rel), dir: dir, rel: rel})
 			}
-			if d.Type()&os.ModeSymlink != 0 && path != p {
-				if err := linkInside(p, path); err != nil {
-					return err
-				}
-			}
-			files = append(files, path)
 			return nil
 		})
 		if err != nil {
@@ -199,4 +191,29 @@ func yamlFiles(paths []string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// open opens a file of a directory through the directory, so that what is read is what the
+// directory holds: a link may lead anywhere inside it (also by an absolute path), not out of
+// it, and the check is the open itself (nothing can be swapped between a check and the open).
+// A file that is not a regular one (a pipe, a device) is nil: it is skipped, as reading a pipe
+// would wait forever. O_NONBLOCK keeps the open of a pipe from waiting for a writer.
+func (f inputFile) open() (*os.File, error) {
+	file, err := f.dir.OpenFile(f.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		target, linkErr := os.Readlink(filepath.Join(f.dir.Name(), f.rel))
+		inside, relErr := filepath.Rel(f.dir.Name(), target)
+		if linkErr != nil || !filepath.IsAbs(target) || relErr != nil || !filepath.IsLocal(inside) {
+			return nil, fmt.Errorf("%s cannot be read as a file of %s (a link to a file outside it?): name that file itself if it is to be read: %w", f.name, f.dir.Name(), err)
+		}
+		if file, err = f.dir.OpenFile(inside, os.O_RDONLY|syscall.O_NONBLOCK, 0); err != nil {
+			return nil, err
+		}
+	}
+	info, err := file.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		_ = file.Close()
+		return nil, err
+	}
+	return file, nil
 }

@@ -58,17 +58,17 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 	for _, file := range files {
 		items, err := readItems(file, stdin, &documents)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", file, err)
+			fmt.Fprintf(stderr, "%s: %v\n", file.name, err)
 			r.failed++
 			continue
 		}
 		for _, item := range items {
 			switch {
 			case item.GetAPIVersion() == krm.OptionsAPIVersion && item.GetKind() == krm.OptionsKind && options != "":
-				fmt.Fprintf(stderr, "llsd %s: two %s documents (%s and %s): keep one\n", command, krm.OptionsKind, options, file)
+				fmt.Fprintf(stderr, "llsd %s: two %s documents (%s and %s): keep one\n", command, krm.OptionsKind, options, file.name)
 				return nil, 1
 			case item.GetAPIVersion() == krm.OptionsAPIVersion && item.GetKind() == krm.OptionsKind:
-				options, rl.FunctionConfig = file, item
+				options, rl.FunctionConfig = file.name, item
 			case item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization":
 				// not a resource: kpt and kustomize never pass these to a function
 			default:
@@ -96,13 +96,23 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 
 // readItems reads the documents of a file (- is standard input) as KRM items that carry
 // their file in the path annotation, as kpt's would.
-func readItems(file string, stdin io.Reader, documents *int) (fn.KubeObjects, error) {
+func readItems(in inputFile, stdin io.Reader, documents *int) (fn.KubeObjects, error) {
 	var data []byte
 	var err error
-	if file == "-" {
+	file := in.name
+	switch {
+	case file == "-":
 		file = "<stdin>"
 		data, err = readLimited(stdin)
-	} else {
+	case in.dir != nil:
+		var f *os.File
+		if f, err = in.open(); err == nil && f == nil {
+			return nil, nil // no regular file: skipped
+		} else if err == nil {
+			data, err = readLimited(f)
+			_ = f.Close()
+		}
+	default:
 		var f *os.File
 		if f, err = os.Open(file); err == nil {
 			data, err = readLimited(f)

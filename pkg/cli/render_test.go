@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
@@ -306,7 +307,52 @@ func TestRenderLimits(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "link.yaml")))
 	code, out, stderr := run(t, "render", dir)
-	assert.Equal(t, 2, code)
+	assert.Equal(t, 1, code)
 	assert.NotContains(t, out+stderr, "S3NT1NEL")
-	assert.Contains(t, stderr, "link.yaml is a link to a file outside")
+	assert.Contains(t, stderr, "link.yaml cannot be read as a file of "+dir+" (a link to a file outside it?)")
+}
+
+// A directory is read as what it holds: links inside it are followed (by a relative or an
+// absolute path), a link out of it is refused even when it is swapped in while llsd reads,
+// and a pipe named *.yaml is skipped instead of waiting for a writer forever.
+func TestRenderReadsADirectoryAsItIs(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "stack.yaml", stack)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "more"), 0o755))
+	writeFile(t, dir, "more/ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: ai}\n")
+	require.NoError(t, os.Symlink("more/ns.yaml", filepath.Join(dir, "relative.yaml")))
+	require.NoError(t, os.Symlink(filepath.Join(dir, "more", "ns.yaml"), filepath.Join(dir, "absolute.yaml")))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "pipe.yaml"), 0o644))
+	code, out, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, 3, strings.Count(out, "kind: Namespace"), "the file and both links to it")
+
+	outside := writeFile(t, t.TempDir(), "secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {k: S3NT1NEL}\n")
+	swapped := filepath.Join(dir, "swapped.yaml")
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			target := filepath.Join(dir, "more", "ns.yaml")
+			if i%2 == 1 {
+				target = outside
+			}
+			_ = os.Remove(swapped)
+			_ = os.Symlink(target, swapped)
+		}
+	}()
+	for range 300 {
+		_, out, stderr := run(t, "render", dir)
+		if strings.Contains(out+stderr, "S3NT1NEL") {
+			t.Error("a link swapped to a file outside the directory was read")
+			break
+		}
+	}
+	close(stop)
+	<-done
 }
