@@ -122,6 +122,8 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzLauncherNeverPrintsTheSecret -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/redact -run '^$$' -fuzz FuzzRedact -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/pipeline -run '^$$' -fuzz FuzzRender -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzConversionNeverEchoesACredential -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./pkg/cli -run '^$$' -fuzz FuzzFrontEndsNeverShowACredential -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench
 bench: ## Run the benchmarks and print llsd next to the identity KRM function, with ratios (docs/benchmarks.md).

@@ -36,7 +36,7 @@ func URL(endpoint string) string {
 	if i := strings.LastIndex(rest, "@"); i >= 0 {
 		rest = Mask + "@" + rest[i+1:]
 	}
-	if i := strings.IndexAny(rest, "?#;"); i >= 0 {
+	if i := strings.IndexAny(rest, "?#;&"); i >= 0 {
 		rest = rest[:i] + parameters(rest[i:])
 	}
 	if hasScheme {

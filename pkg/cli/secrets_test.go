@@ -4,6 +4,7 @@ package cli_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -85,4 +86,57 @@ func TestNoFrontEndShowsACredential(t *testing.T) {
 			assert.NotContains(t, stderr.String(), sentinel, "the KRM function showed the credential")
 		})
 	}
+}
+
+// Wherever a user writes a URL, a password in its user info is refused or never output: llsd
+// render and llsd validate show it in no message, and a render that succeeds does not carry it
+// (it would sit in a ConfigMap or a Deployment in clear).
+func FuzzFrontEndsNeverShowACredential(f *testing.F) {
+	for i, seed := range []string{"http://u:%s@vllm:8000/v1", "redis://:%s@redis:6379", "http://otel:4318/?token=%s",
+		"http://h:1/v1#access_token=%s", "postgresql://app:%s@pg/db"} {
+		f.Add(uint8(i), seed)
+	}
+	places := []string{
+		`providers: {inference: {provider: vllm, endpoint: %q}}`,
+		`providers: {inference: {provider: ollama, endpoint: "http://o:11434/v1", settings: {base_url: %q}}}`,
+		`providers: {inference: {provider: vllm, endpoint: "http://v:8000/v1", settings: {network: {proxy: {url: %q}}}}}`,
+		`providers: {vectorIo: {provider: pgvector, endpoint: %q}}`,
+		`storage: {kv: {type: redis, endpoint: %q}}`,
+		`telemetry: {endpoint: %q}`,
+		`workload: {overrides: {env: [{name: OLLAMA_URL, value: %q}]}}`,
+		`externalProviders: {inference: [{providerId: ext, image: "r.example.com/e:1", module: ext, providerType: "remote::ext", settings: {url: %q}}]}`,
+	}
+	f.Fuzz(func(t *testing.T, place uint8, url string) {
+		if strings.Count(url, "%s") != 1 {
+			return
+		}
+		value := strings.Replace(url, "%s", sentinel, 1)
+		if !strings.Contains(value, sentinel) || !isCredentialPosition(value) {
+			return
+		}
+		doc := hostileDocument("", fmt.Sprintf(places[int(place)%len(places)], value))
+		file := writeFile(t, t.TempDir(), "stack.yaml", doc)
+		for _, command := range []string{"render", "validate"} {
+			_, out, stderr := run(t, command, file)
+			assert.NotContains(t, out+stderr, sentinel, "llsd %s of:\n%s", command, doc)
+		}
+	})
+}
+
+// isCredentialPosition reports whether the sentinel sits where a URL keeps a credential: its
+// user info, or the value of a token-like query or fragment parameter.
+func isCredentialPosition(url string) bool {
+	scheme, rest, ok := strings.Cut(url, "://")
+	if !ok || strings.ContainsAny(scheme, " \"\n\\") || strings.ContainsAny(rest, " \"\n\\'`") {
+		return false
+	}
+	if at, in := strings.LastIndex(rest, "@"), strings.Index(rest, sentinel); in >= 0 && at > in && !strings.ContainsAny(rest[:at], "/?#") {
+		return true
+	}
+	for _, p := range []string{"?token=", "&token=", "#access_token=", "?api_key=", "&api_key="} {
+		if strings.Contains(rest, p+sentinel) {
+			return true
+		}
+	}
+	return false
 }

@@ -512,3 +512,34 @@ func mustJSON(t *testing.T, v any) string {
 	require.NoError(t, err)
 	return string(data)
 }
+
+// Whatever an annotation holds around a credential in a URL's user info, a conversion error
+// never shows it (the webhook returns and logs these errors).
+func FuzzConversionNeverEchoesACredential(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"http", "user", "otel:4318"}, {"redis", "", "redis:6379"}, {"postgresql", "app", "db/x?sslmode=require"},
+		{"http", "u:p", "h:1/v1?api_key=k"}, {"https", "", "h/x#access_token=t"},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	const secret = "S3NT1NEL"
+	f.Fuzz(func(t *testing.T, scheme, user, host string) {
+		if strings.ContainsAny(host, "@") || strings.ContainsAny(scheme, "/@") {
+			return // the sentinel must stay in the user info
+		}
+		endpoint := scheme + "://" + user + ":" + secret + "@" + host
+		for _, field := range []string{`"telemetry":{"endpoint":%s}`, `"providers":{"inference":[{"provider":"vllm","endpoint":%s}]}`,
+			`"storage":{"kv":{"type":"redis","endpoint":%s}}`} {
+			value, _ := json.Marshal(endpoint)
+			src := &v1alpha1.LlamaStackDistribution{}
+			src.Name = "s"
+			src.Spec.Replicas = 1
+			src.Spec.Server.Distribution.Name = "starter"
+			src.Annotations = map[string]string{v1alpha1.V1alpha2FieldsAnnotation: `{"spec":{"distribution":{"name":"starter"},` +
+				fmt.Sprintf(field, value) + `},"fingerprint":"x"}`}
+			if err := src.ConvertTo(&v1alpha2.LlamaStackDistribution{}); err != nil {
+				assert.NotContains(t, err.Error(), secret, "the conversion error of %s", endpoint)
+			}
+		}
+	})
+}
