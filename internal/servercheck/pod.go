@@ -4,6 +4,8 @@ package servercheck
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -29,7 +31,29 @@ func PodOf(c corev1.Container) Pod {
 			writable = append(writable, m.MountPath)
 		}
 	}
-	return Pod{Getenv: FixtureEnv(values), Home: "/", Writable: writable}
+	return Pod{Getenv: FixtureEnv(values), Home: "/", Writable: writable, Insecure: entrypointPassesInsecure(c)}
+}
+
+// ogxEntrypoint is the OGX images' entrypoint (containers/Containerfile).
+const ogxEntrypoint = "/usr/local/bin/ogx-entrypoint.sh"
+
+// entrypointPassesInsecure reports whether the container starts the server through the OGX
+// image's entrypoint (as its command, or after llsd's launcher) at 1.2.1 or later, whose
+// entrypoint passes --insecure (containers/Containerfile:212@v1.2.1; 1.2.0's does not).
+func entrypointPassesInsecure(c corev1.Container) bool {
+	if len(c.Command) > 0 && !slices.Contains(c.Command, ogxEntrypoint) {
+		return false
+	}
+	ref, _, _ := strings.Cut(c.Image, "@")
+	i := strings.LastIndex(ref, ":")
+	if i < strings.LastIndex(ref, "/") {
+		return false
+	}
+	var major, minor, patch int
+	if n, _ := fmt.Sscanf(strings.TrimPrefix(ref[i+1:], "v"), "%d.%d.%d", &major, &minor, &patch); n < 2 {
+		return false
+	}
+	return major > 1 || major == 1 && (minor > 2 || minor == 2 && patch >= 1)
 }
 
 // CheckDeployment checks a rendered server as it starts: config.yaml (the content of the

@@ -38,6 +38,10 @@ var SchemaFiles = map[string]string{
 	"0.6": "llama-stack-0.6.0.stackconfig.strict.schema.json",
 	"0.7": "llama-stack-0.7.1.stackconfig.strict.schema.json",
 	"0.8": "ogx-0.8-HEAD-d1b6632.stackconfig.strict.schema.json",
+	"1.0": "ogx-1.0.0.stackconfig.strict.schema.json",
+	"1.1": "ogx-1.1.0.stackconfig.strict.schema.json",
+	"1.2": "ogx-1.2.1.stackconfig.strict.schema.json",
+	"1.3": "ogx-1.3.0.stackconfig.strict.schema.json",
 }
 
 var (

@@ -20,6 +20,9 @@ type Pod struct {
 	// Writable are the directories mounted writable into the container (volume mounts).
 	// Data written anywhere else is lost with the container, or cannot be written at all.
 	Writable []string
+	// Insecure is set when the server's command line passes --insecure: the entrypoint of the
+	// OGX images from 1.2.1 on does (1.2.0's does not, nor does a command of one's own).
+	Insecure bool
 }
 
 // Problem is a start-up rule of the server that a config breaks.
@@ -73,6 +76,7 @@ func Startup(version string, cfg map[string]any, pod Pod) []Problem {
 		s.checkSafetyDefault,
 		s.checkServer,
 		s.checkPaths,
+		s.checkOGX1,
 	} {
 		rule()
 	}
@@ -267,6 +271,9 @@ func (s *startup) backends() map[string]any {
 	base := s.pod.Getenv("SQLITE_STORE_DIR")
 	if base == "" {
 		base = "~/.llama/distributions"
+		if atLeast(s.version, "0.8") {
+			base = "~/.ogx/distributions" // $OGX_CONFIG_DIR/distributions
+		}
 	}
 	base = s.expandUser(base)
 	return map[string]any{
@@ -308,32 +315,43 @@ func (s *startup) backendNames(kind string) []string {
 	return names
 }
 
-// storeKinds are the stores the server core uses and the backend family each needs (V2),
-// with the server's defaults when a store is not written (ServerStoresConfig).
-var storeKinds = []struct {
+// storeKind is a store the server core uses and the backend family it needs (V2), with
+// the server's defaults when a store is not written (ServerStoresConfig).
+type storeKind struct {
 	name, kind string
 	required   bool // null fails at start-up (S6)
-}{
-	{"metadata", "kv", true}, {"prompts", "kv", true}, {"connectors", "kv", true},
-	{"inference", "sql", false}, {"conversations", "sql", true}, {"responses", "sql", false},
 }
 
-// checkStores: V2 and S6.
+// storeKinds are the stores of a version: OGX 1.0 moved prompts and connectors to SQL and
+// added the optional vector_stores store (datatypes.py ServerStoresConfig at v1.0.0).
+func storeKinds(version string) []storeKind {
+	if ogx1(version) {
+		return []storeKind{{"metadata", "kv", true}, {"prompts", "sql", true}, {"connectors", "sql", true},
+			{"inference", "sql", false}, {"conversations", "sql", true}, {"responses", "sql", false}, {"vector_stores", "sql", false}}
+	}
+	return []storeKind{{"metadata", "kv", true}, {"prompts", "kv", true}, {"connectors", "kv", true},
+		{"inference", "sql", false}, {"conversations", "sql", true}, {"responses", "sql", false}}
+}
+
+// checkStores: V2 and S6 (1.x: S1, S3).
 func (s *startup) checkStores() {
 	storage, _ := s.cfg["storage"].(map[string]any)
 	stores, _ := storage["stores"].(map[string]any)
-	for _, store := range storeKinds {
+	for _, store := range storeKinds(s.version) {
 		path := "storage.stores." + store.name
 		ref, written := stores[store.name]
 		if !written {
-			if store.name == "responses" {
+			if store.name == "responses" || store.name == "vector_stores" {
 				continue // default null, never used
 			}
 			ref = map[string]any{"backend": store.kind + "_default"} // the server's default reference
 		}
 		m, _ := ref.(map[string]any)
 		if m == nil {
-			if store.required || (store.name == "inference" && s.routerServed("inference")) {
+			switch {
+			case store.required && ogx1(s.version) && store.name != "metadata":
+				s.fail("S6", path, "Service '%s' is not enabled. Please check your configuration and enable the service before trying again.", path)
+			case store.required || (store.name == "inference" && s.routerServed("inference")):
 				s.fail("S6", path, "%s must be configured with a %s_* backend", path, store.kind)
 			}
 			continue

@@ -226,6 +226,10 @@ func (s *startup) knownModels(modelType string) (known []string, remote bool) {
 				known = append(known, provider+"/"+model)
 			}
 		}
+		// 1.2 moved reranking into sentence-transformers, which lists the reranker since.
+		if t == "inline::sentence-transformers" && modelType == "rerank" && atLeast(s.version, "1.2") {
+			known = append(known, provider+"/Qwen/Qwen3-Reranker-0.6B")
+		}
 		if strings.HasPrefix(t, "remote::") {
 			remote = true
 		}
@@ -266,7 +270,7 @@ func (s *startup) checkDefaultModel(rule, path string, ref any, modelType string
 	}
 	known, remote := s.knownModels(modelType)
 	if slices.Contains(known, id) {
-		if rule == "K2" {
+		if rule == "K2" && !atLeast(s.version, "1.1") { // 1.1 probes the dimension lazily
 			s.checkEmbeddingDimension(path, id, m)
 		}
 		return
@@ -320,6 +324,9 @@ func (s *startup) checkTemplates(vs map[string]any) {
 
 // checkSafetyDefault: K6, a default shield must be registered, unless no shield is.
 func (s *startup) checkSafetyDefault() {
+	if ogx1(s.version) {
+		return // OGX 1.0 removed the safety API; the key is ignored (the strict schema refuses it)
+	}
 	safety, _ := s.cfg["safety"].(map[string]any)
 	id, ok := safety["default_shield_id"].(string)
 	if !ok || id == "" {

@@ -3,13 +3,15 @@
 package servercheck
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 )
 
-// Facts of the server's source (github.com/ogx-ai/ogx at v0.6.0, v0.7.1 and main for 0.8),
-// restated here so that the oracle does not share tables with the generator it judges.
+// Facts of the server's source (github.com/ogx-ai/ogx at v0.6.0, v0.7.1 and main for 0.8;
+// github.com/opendatahub-io/ogx at v1.0.0, v1.1.0, v1.2.1 and v1.3.0), restated here so that
+// the oracle does not share tables with the generator it judges.
 
 type apiSet []string
 
@@ -25,6 +27,26 @@ var serverAPIs = map[string]apiSet{
 		"conversations connectors inspect admin"),
 	"0.8": strings.Fields("providers inference safety responses batches vector_io tool_runtime models shields " +
 		"vector_stores tool_groups files file_processors prompts conversations connectors messages interactions inspect admin"),
+	// src/ogx_api/datatypes.py class Api at each tag: 1.0 removed safety and shields, 1.1
+	// added skills, 1.2 container_runtime and containers.
+	"1.0": strings.Fields(ogx1APIs),
+	"1.1": strings.Fields(ogx1APIs + " skills"),
+	"1.2": strings.Fields(ogx1APIs + " skills container_runtime containers"),
+	"1.3": strings.Fields(ogx1APIs + " skills container_runtime containers"),
+}
+
+const ogx1APIs = "providers inference responses batches vector_io tool_runtime models vector_stores tool_groups files " +
+	"file_processors prompts conversations connectors messages interactions inspect admin"
+
+// ogx1 reports whether a version is OGX 1.x.
+func ogx1(version string) bool { return strings.HasPrefix(version, "1.") }
+
+// atLeast reports whether version (major.minor) is min or later.
+func atLeast(version, min string) bool {
+	var vMajor, vMinor, mMajor, mMinor int
+	_, _ = fmt.Sscanf(version, "%d.%d", &vMajor, &vMinor)
+	_, _ = fmt.Sscanf(min, "%d.%d", &mMajor, &mMinor)
+	return vMajor > mMajor || vMajor == mMajor && vMinor >= mMinor
 }
 
 // internalAPIs are always instantiated and take no providers (core/distribution.py).
@@ -93,6 +115,35 @@ var dependencies = map[string]map[string][]string{
 		"safety inline::llama-guard":            {"inference"},
 		"tool_runtime inline::file-search":      {"vector_io", "inference", "files"},
 	}, "remote::infinispan"),
+	// src/ogx/providers/registry/*.py: the same at 1.0.0 to 1.3.0 but for skills (1.1) and
+	// the file processors and vector_io providers each tag has.
+	"1.0": withVectorIO(ogx1Dependencies("inline::auto inline::markitdown"), "remote::infinispan"),
+	"1.1": withVectorIO(ogx1Dependencies("inline::auto inline::markitdown", "skills inline::builtin=files"), "remote::infinispan"),
+	"1.2": withVectorIO(ogx1Dependencies("inline::auto inline::markitdown inline::unstructured remote::unstructured-api",
+		"skills inline::builtin=files"), "remote::infinispan"),
+	"1.3": withVectorIO(ogx1Dependencies("inline::auto inline::markitdown inline::unstructured remote::unstructured-api",
+		"skills inline::builtin=files"), "remote::infinispan remote::neo4j"),
+}
+
+// ogx1Dependencies are the required dependencies of 1.x providers: every file processor
+// (pypdf, docling, docling-serve and those named) needs files; extra entries are
+// "api provider_type=dep,dep".
+func ogx1Dependencies(processors string, extra ...string) map[string][]string {
+	deps := map[string][]string{
+		"batches inline::reference":        strings.Fields("inference files models"),
+		"interactions inline::builtin":     {"inference"},
+		"messages inline::builtin":         {"inference"},
+		"responses inline::builtin":        strings.Fields("inference vector_io tool_runtime tool_groups conversations prompts files connectors"),
+		"tool_runtime inline::file-search": {"vector_io", "inference", "files"},
+	}
+	for _, t := range append(strings.Fields("inline::pypdf inline::docling remote::docling-serve"), strings.Fields(processors)...) {
+		deps["file_processors "+t] = []string{"files"}
+	}
+	for _, e := range extra {
+		key, needs, _ := strings.Cut(e, "=")
+		deps[key] = strings.Split(needs, ",")
+	}
+	return deps
 }
 
 // withVectorIO adds the vector_io providers of a version, which all depend on inference:
@@ -129,10 +180,12 @@ var listedModels = map[string]map[string]string{
 
 // fileSearchKeyword is the word header_template must contain (V7): knowledge_search until
 // 0.6, file_search since 0.7.
-var fileSearchKeyword = map[string]string{"0.6": "knowledge_search", "0.7": "file_search", "0.8": "file_search"}
+var fileSearchKeyword = map[string]string{"0.6": "knowledge_search", "0.7": "file_search", "0.8": "file_search",
+	"1.0": "file_search", "1.1": "file_search", "1.2": "file_search", "1.3": "file_search"}
 
 // portEnv is the variable the server's CLI reads its port from (H1).
-var portEnv = map[string]string{"0.6": "LLAMA_STACK_PORT", "0.7": "LLAMA_STACK_PORT", "0.8": "OGX_PORT"}
+var portEnv = map[string]string{"0.6": "LLAMA_STACK_PORT", "0.7": "LLAMA_STACK_PORT", "0.8": "OGX_PORT",
+	"1.0": "OGX_PORT", "1.1": "OGX_PORT", "1.2": "OGX_PORT", "1.3": "OGX_PORT"}
 
 // sqlIdentifier is the kv_postgres table_name pattern.
 var sqlIdentifier = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)

@@ -22,10 +22,15 @@ import (
 // referenceConfigs reads the configs of §13 of the start-up reference ("configs that pass
 // the JSON schema but fail at start-up or silently misbehave"), by their number.
 func referenceConfigs(t *testing.T) map[int]map[string]any {
-	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "reference", "llama-stack-startup-checks.md"))
+	return configsOf(t, "llama-stack-startup-checks.md", "13")
+}
+
+// configsOf reads the numbered YAML configs of a section of a reference document.
+func configsOf(t *testing.T, document, section string) map[int]map[string]any {
+	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "reference", document))
 	require.NoError(t, err)
-	_, section, ok := strings.Cut(string(data), "\n## 13.")
-	require.True(t, ok, "the reference has no section 13")
+	_, section, ok := strings.Cut(string(data), "\n## "+section+".")
+	require.True(t, ok, "%s has no section %s", document, section)
 	section, _, _ = strings.Cut(section, "\n### ")
 	item := regexp.MustCompile("(?s)\\n(\\d+)\\. \\*\\*.*?```yaml\\n(.*?)```")
 	configs := map[int]map[string]any{}
@@ -94,6 +99,52 @@ func TestStartupCatchesTheReferenceConfigs(t *testing.T) {
 	network := servercheck.Startup("0.7", configs[12], pod)
 	assert.Equal(t, []string{"N2"}, rules(network, true), "config 12: an Ollama model is checked against Ollama, which only a running server can do")
 }
+
+// Every config of the OGX 1.x reference (ogx-1.x.md §8) is caught by the rule that
+// describes it, and by no other; where the rule is one the 0.x reference named, the oracle
+// uses that id (the 1.x id is in the reason).
+func TestStartupCatchesTheOGX1ReferenceConfigs(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	configs := configsOf(t, "ogx-1.x.md", "8")
+	require.Len(t, configs, 17)
+	for _, tc := range []struct {
+		n       int
+		version string
+		rules   []string
+		reason  string
+		noFlag  bool // started by the 1.2.0 entrypoint, without --insecure
+	}{
+		{1, "1.2", []string{"C2"}, "no TLS pair and not insecure", true},
+		{1, "1.2", nil, "the 1.2.1 entrypoint passes --insecure", false},
+		{1, "1.1", nil, "1.1 serves plain HTTP", true},
+		{2, "1.3", []string{"C3"}, "a cipher that is not FIPS-approved, also under --insecure", false},
+		{3, "1.2", []string{"C5"}, "verify_tls: false in auth without insecure", true},
+		{4, "1.2", []string{"T1"}, "single-tenant mode without a tenant id", false},
+		{5, "1.0", []string{"V2"}, "the prompts store on the KV backend (1.x S1)", false},
+		{6, "1.1", []string{"S6"}, "the connectors store switched off (1.x S3)", false},
+		{7, "1.0", []string{"S1"}, "the batches sqlstore names a KV backend (1.x S5)", false},
+		{8, "1.1", []string{"S1"}, "the messages kvstore names a SQL backend (1.x S5)", false},
+		{9, "1.1", []string{"OGX-S6"}, "an access policy and a vector_io provider without a metadata store", false},
+		{9, "1.0", nil, "1.0 starts without the metadata store", false},
+		{10, "1.3", []string{"T3"}, "multi-tenant mode and a vector_io provider without a metadata store", false},
+		{11, "1.1", []string{"P5"}, "skills need a files provider (1.x P2)", false},
+		{12, "1.2", []string{"P6"}, "containers in apis has no implementation (1.x P3)", false},
+		{13, "1.2", []string{"K3"}, "the reranker default names the removed transformers provider (1.x K2)", false},
+		{14, "1.3", []string{"OGX-S5"}, "the interactions provider's default store needs a backend named sql_default", false},
+		{15, "1.1", []string{"S3"}, "a sql_sqlite directory nobody creates, read at start-up (1.x S4)", false},
+		{16, "1.0", []string{"R5"}, "a vector store names its model by provider_id/provider_model_id (1.x R1)", false},
+		{17, "1.2", []string{"OGX-P4"}, "inline::chromadb cannot start", false},
+	} {
+		// /data/ogx stands for a writable volume.
+		pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.ogx", "/data", "/data/ogx"},
+			Insecure: atLeast12(tc.version) && !tc.noFlag}
+		problems := servercheck.Startup(tc.version, configyaml.DeepCopy(configs[tc.n]).(map[string]any), pod)
+		assert.Equal(t, tc.rules, rules(problems, false), "config %d on %s: %s\n%v", tc.n, tc.version, tc.reason, problems)
+	}
+}
+
+// atLeast12 reports whether an OGX version's entrypoint passes --insecure (1.2.1 on).
+func atLeast12(version string) bool { return version == "1.2" || version == "1.3" }
 
 // rules lists the distinct rules of the problems that are (network) or are not decided by
 // contacting another service.

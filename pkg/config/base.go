@@ -57,7 +57,7 @@ func (g *generator) checkDistributionProviders() {
 				continue // conditional, or from the spec (checked where it is built)
 			}
 			t, _ := entry["provider_type"].(string)
-			for _, r := range fieldMapFor(api, t).Required {
+			for _, r := range fieldMapFor(g.prof, api, t).Required {
 				value, _ := mapAt(entry, "config")[r.Key].(string)
 				m := emptyDefault().FindStringSubmatch(value)
 				if m == nil || g.overrideEnvSets(m[1]) {

@@ -2,12 +2,22 @@
 
 package config
 
+import (
+	"slices"
+
+	"github.com/llamastack/llsd/pkg/profile"
+)
+
 // fieldMap says where a provider keeps what spec.providers[] expresses as typed fields.
 type fieldMap struct {
 	// Endpoint is the config key for endpoint ("" when the provider has none).
 	Endpoint string
 	// Credential is the config key for apiKey ("" when the provider takes none).
 	Credential string
+	// Credentials, when set, are the names the credential key had, oldest first: the last one
+	// the server version has is Credential (bedrock's api_key is aws_bedrock_bearer_token from
+	// OGX 1.1).
+	Credentials []string
 	// PostgresEndpoint means endpoint is host[:port][/db] and fills host, port and db.
 	PostgresEndpoint bool
 	// Required are config keys the provider cannot start without (server default missing
@@ -59,7 +69,7 @@ var fieldMaps = map[string]fieldMap{
 	"remote::llama-cpp-server":    {Endpoint: "base_url", Credential: "api_key", OpenAIPath: true},
 	"remote::passthrough":         {Endpoint: "base_url", Credential: "api_key", Required: []requirement{needEndpoint("base_url")}},
 	"remote::oci#inference":       {Credential: "api_key"},
-	"remote::bedrock":             {Credential: "api_key"},
+	"remote::bedrock":             {Credentials: []string{"api_key", "aws_bedrock_bearer_token"}},
 	"remote::anthropic":           {Credential: "api_key"},
 	"remote::gemini":              {Credential: "api_key"},
 	"remote::vertexai":            {Credential: "access_token", Required: []requirement{{"project", "set settings.project to the Google Cloud project"}}},
@@ -93,16 +103,20 @@ var fieldMaps = map[string]fieldMap{
 	"remote::wolfram-alpha": {Credential: "api_key"},
 }
 
-// fieldMapFor returns the field map of a provider type in an API; API-specific entries
-// (remote::nvidia is both an inference and a safety provider) win.
-func fieldMapFor(api, providerType string) fieldMap {
-	if m, ok := fieldMaps[providerType+"#"+api]; ok {
-		return m
+// fieldMapFor returns the field map of a provider type in an API at a server version;
+// API-specific entries (remote::nvidia is both an inference and a safety provider) win.
+func fieldMapFor(p *profile.Profile, api, providerType string) fieldMap {
+	fm, ok := fieldMaps[providerType+"#"+api]
+	if !ok && (api == "vector_io" || api == "inference" || api == "tool_runtime") {
+		fm = fieldMaps[providerType]
 	}
-	if api == "vector_io" || api == "inference" || api == "tool_runtime" {
-		return fieldMaps[providerType]
+	fields, _ := p.Fields(api, providerType)
+	for _, name := range fm.Credentials {
+		if slices.ContainsFunc(fields, func(f profile.Field) bool { return f.Name == name }) {
+			fm.Credential = name
+		}
 	}
-	return fieldMap{}
+	return fm
 }
 
 // keys lists the config keys the field map writes.

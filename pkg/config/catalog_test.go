@@ -21,7 +21,7 @@ func TestCatalogMatchesServer(t *testing.T) {
 		prof, _ := profile.For(v)
 		for _, api := range []string{"inference", "safety", "vector_io", "tool_runtime"} {
 			for _, typ := range prof.ProviderTypes(api) {
-				fm := fieldMapFor(api, typ)
+				fm := fieldMapFor(prof, api, typ)
 				for key := range fieldMaps {
 					if key == typ || key == typ+"#"+api {
 						used[key] = true

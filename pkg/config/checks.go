@@ -25,7 +25,7 @@ func (g *generator) checkBackendReferences() {
 	for _, store := range slices.Sorted(maps.Keys(stores)) {
 		ref := mapAt(stores, store)
 		want := "sql"
-		if store == "metadata" || store == "prompts" || store == "connectors" {
+		if slices.Contains(g.prof.KVStores, store) {
 			want = "kv"
 		}
 		g.checkBackend(fmt.Sprintf("storage.stores.%s", store), ref, want, family)

@@ -12,28 +12,13 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// disabledName maps spec.disabled's camelCase names to server API names, with what their
-// history says to a user whose server version lacks the API (the profile knows which it has).
-var disabledName = map[v1alpha2.APIName]struct {
-	server string
-	note   string
-}{
-	"agents":         {"agents", "it became responses in 0.7"},
-	"batches":        {"batches", ""},
-	"datasetio":      {"datasetio", "removed in 0.8"},
-	"eval":           {"eval", "removed in 0.8"},
-	"fileProcessors": {"file_processors", ""},
-	"files":          {"files", ""},
-	"inference":      {"inference", ""},
-	"interactions":   {"interactions", "added in 0.8"},
-	"messages":       {"messages", "added in 0.8"},
-	"postTraining":   {"post_training", "removed in 0.7"},
-	"responses":      {"responses", "0.6 calls it agents"},
-	"safety":         {"safety", ""},
-	"scoring":        {"scoring", "removed in 0.8"},
-	"telemetry":      {"telemetry", "removed in 0.4; tracing is configured with OTEL_* variables"},
-	"toolRuntime":    {"tool_runtime", ""},
-	"vectorIo":       {"vector_io", ""},
+// disabledName maps spec.disabled's camelCase names to server API names (the profile knows
+// which a version has, and their history).
+var disabledName = map[v1alpha2.APIName]string{
+	"agents": "agents", "batches": "batches", "datasetio": "datasetio", "eval": "eval", "fileProcessors": "file_processors",
+	"files": "files", "inference": "inference", "interactions": "interactions", "messages": "messages",
+	"postTraining": "post_training", "responses": "responses", "safety": "safety", "scoring": "scoring",
+	"telemetry": "telemetry", "toolRuntime": "tool_runtime", "vectorIo": "vector_io",
 }
 
 // resourceAPI says which API's providers each registered_resources list points at.
@@ -54,14 +39,14 @@ func (g *generator) applyDisabled() {
 	removed := g.removed
 	for i, name := range g.spec.Disabled {
 		path := field.NewPath("spec", "disabled").Index(i)
-		d, ok := disabledName[name]
-		if !ok || !g.prof.HasAPI(d.server) {
-			g.warn(path, "%s has no %s API (%s): nothing to disable", g.prof, name, d.note)
+		api := disabledName[name]
+		if !g.prof.HasAPI(api) {
+			g.warn(path, "%s: nothing to disable", g.prof.WithoutAPI(api))
 			continue
 		}
-		removed[d.server] = i
-		delete(mapAt(g.cfg, "providers"), d.server)
-		g.removeAPI(d.server)
+		removed[api] = i
+		delete(mapAt(g.cfg, "providers"), api)
+		g.removeAPI(api)
 	}
 	if len(removed) > 0 {
 		g.dropDanglingReferences()
@@ -196,8 +181,8 @@ func (g *generator) serves(api string) bool {
 
 // crName is the spec.disabled spelling of a server API.
 func crName(api string) string {
-	for name, d := range disabledName {
-		if d.server == api {
+	for name, server := range disabledName {
+		if server == api {
 			return string(name)
 		}
 	}

@@ -51,9 +51,9 @@ spec:
 			fmt.Println(e.Name, "from Secret", e.ValueFrom.SecretKeyRef.Name)
 		}
 	}
-	fmt.Println("llama-stack", res.Version)
+	fmt.Println(dist.Profile)
 	// Output:
 	// remote::vllm http://vllm:8000/v1 ${env.LLSD_VLLM_API_KEY}
 	// LLSD_VLLM_API_KEY from Secret vllm
-	// llama-stack 0.7
+	// OGX 1.3
 }

@@ -124,7 +124,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		Env:                g.env.list(),
 		EnvFields:          g.env.fields(),
 		SharedStateMissing: localBackends(g.cfg),
-		ReplicaLocalData:   localProviders(g.cfg),
+		ReplicaLocalData:   localProviders(g.prof, g.cfg),
 		Launcher:           g.launcher.script(),
 		Version:            dist.Version,
 		ProviderCount:      providers,
@@ -139,11 +139,32 @@ func (g *generator) warn(path *field.Path, format string, args ...any) {
 
 // rejectUnsupported stops on spec fields llsd cannot render into a working config.
 func (g *generator) rejectUnsupported() {
-	if g.spec.Providers != nil && len(g.spec.Providers.Telemetry) > 0 {
-		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "providers", "telemetry"), g.spec.Providers.Telemetry[0].Provider,
-			fmt.Sprintf("%s has no telemetry API (removed in 0.4): tracing and metrics go to an OpenTelemetry "+
-				"collector; set spec.telemetry: {endpoint: http://collector:4318}", g.prof)))
+	for _, list := range g.spec.Providers.APIs() {
+		if api := disabledName[list.Name]; len(list.Providers) > 0 && !g.prof.HasAPI(api) {
+			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "providers", string(list.Name)), list.Providers[0].Provider,
+				withoutAPI(g.prof, api, "spec.providers."+string(list.Name))))
+		}
 	}
+	for _, list := range g.spec.ExternalProviders.APIs() {
+		if api := disabledName[list.Name]; len(list.Providers) > 0 && !g.prof.HasAPI(api) {
+			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "externalProviders", string(list.Name)), list.Providers[0].ProviderID,
+				withoutAPI(g.prof, api, "spec.externalProviders."+string(list.Name))))
+		}
+	}
+	if r := g.spec.Resources; r != nil && len(r.Shields) > 0 && !g.prof.HasAPI("safety") {
+		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "resources", "shields"), r.Shields[0],
+			withoutAPI(g.prof, "safety", "spec.resources.shields")))
+	}
+}
+
+// withoutAPI is the message about a field that asks a server without api for it: what
+// replaced the API, and the fix.
+func withoutAPI(p *profile.Profile, api, field string) string {
+	msg := p.WithoutAPI(api) + "; remove " + field
+	if other := p.ServerWithAPI(api); other != "" {
+		msg += ", or " + other
+	}
+	return msg
 }
 
 // counts returns the providers and registered resources the server will load whatever

@@ -34,7 +34,7 @@ var serverAPI = map[v1alpha2.APIName]string{
 func (g *generator) applyProviders() {
 	for _, list := range g.spec.Providers.APIs() {
 		api, ok := serverAPI[list.Name]
-		if !ok || len(list.Providers) == 0 {
+		if !ok || len(list.Providers) == 0 || !g.prof.HasAPI(api) { // rejectUnsupported says why
 			continue
 		}
 		path := field.NewPath("spec", "providers", string(list.Name))
@@ -76,7 +76,7 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 		return nil, false
 	}
 	id := p.EffectiveID()
-	fm := fieldMapFor(api, providerType)
+	fm := fieldMapFor(g.prof, api, providerType)
 	config := g.providerDefaults(api, id, fm)
 	before := len(g.errs)
 
@@ -362,7 +362,7 @@ func (g *generator) warnEnvEndpoints() {
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for _, entry := range providerList(g.cfg, api) {
 			providerType, _ := entry["provider_type"].(string)
-			fm := fieldMapFor(api, providerType)
+			fm := fieldMapFor(g.prof, api, providerType)
 			value, _ := mapAt(entry, "config")[fm.Endpoint].(string)
 			m := wholeEnvReference().FindStringSubmatch(value)
 			if !fm.OpenAIPath || m == nil {

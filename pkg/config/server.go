@@ -11,8 +11,11 @@ const (
 )
 
 // applyServer writes the server block: port and workers when the spec sets them (with the
-// host several workers need on 0.6), and the certificate files when TLS is enabled. caBundle is outbound trust (SSL_CERT_FILE), not
-// server.tls_cafile, which would demand client certificates.
+// host several workers need on 0.6), and the certificate files when TLS is enabled. caBundle
+// is outbound trust (SSL_CERT_FILE), not server.tls_cafile, which would demand client
+// certificates. A server that refuses to start without TLS (OGX 1.2 on) gets insecure: true
+// when TLS ends outside the pod (an Ingress, a Route, a mesh): the 1.2.0 image's entrypoint
+// does not pass --insecure, nor does a command of one's own.
 func (g *generator) applyServer() {
 	server := ensureMap(g.cfg, "server")
 	if n := g.spec.Networking; n != nil && n.Port != nil {
@@ -27,6 +30,8 @@ func (g *generator) applyServer() {
 	if tls := g.spec.Networking.GetTLS(); tls != nil && tls.Enabled {
 		server["tls_certfile"] = TLSDir + "/tls.crt"
 		server["tls_keyfile"] = TLSDir + "/tls.key"
+	} else if g.prof.TLSRequired {
+		server["insecure"] = true
 	}
 	if len(server) == 0 {
 		delete(g.cfg, "server")

@@ -16,6 +16,7 @@ import (
 	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // Environment variables of the storage backends. The connection string and the redis
@@ -239,14 +240,14 @@ func localBackends(cfg map[string]any) []string {
 
 // localProviders lists the enabled providers that keep files in the pod: uploaded files,
 // local vector databases.
-func localProviders(cfg map[string]any) []string {
+func localProviders(p *profile.Profile, cfg map[string]any) []string {
 	var local []string
 	for _, api := range slices.Sorted(maps.Keys(mapAt(cfg, "providers"))) {
 		for _, entry := range providerList(cfg, api) {
 			t, _ := entry["provider_type"].(string)
 			config := mapAt(entry, "config")
 			_, dir := config["storage_dir"]
-			if isLiteral(entry["provider_id"]) && (dir || fieldMapFor(api, t).DBPath != "") {
+			if isLiteral(entry["provider_id"]) && (dir || fieldMapFor(p, api, t).DBPath != "") {
 				local = append(local, fmt.Sprintf("%s provider %v (%s)", api, entry["provider_id"], t))
 			}
 		}

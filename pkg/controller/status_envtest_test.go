@@ -21,6 +21,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/controller"
 	"github.com/llamastack/llsd/pkg/pipeline"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 const stackYAML = `apiVersion: llamastack.io/v1alpha2
@@ -136,7 +137,7 @@ func TestStatusLifecycle(t *testing.T) {
 	assert.Equal(t, v1alpha2.PhaseFailed, st.Phase)
 	require.NotNil(t, st.ConfigGeneration)
 	assert.Equal(t, llsd.Annotations[api.AnnotationConfigMap], st.ConfigGeneration.ConfigMapName)
-	assert.Equal(t, "0.7", st.ConfigGeneration.ConfigVersion)
+	assert.Equal(t, string(profile.Default), st.ConfigGeneration.ConfigVersion, "the newest supported server, the default")
 	assert.Positive(t, st.ConfigGeneration.ProviderCount)
 	assert.Equal(t, "embedded", st.ResolvedDistribution.ConfigSource)
 	assert.Equal(t, "http://chat-service."+ns+".svc.cluster.local:8321", st.ServiceURL)

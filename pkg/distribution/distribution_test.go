@@ -78,10 +78,20 @@ func TestResolveNamesAndVersions(t *testing.T) {
 		version distribution.Version
 		base    string
 	}{
-		{"a name resolves to its pinned image", v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{},
-			"docker.io/llamastack/distribution-starter:0.7.1", "0.7", "embedded starter/0.7.yaml"},
+		{"a name without a version is the newest supported server", v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{},
+			"docker.io/ogxai/distribution-starter:1.3.0", "1.3", "embedded starter/1.3.yaml"},
 		{"remote-vllm runs the starter image on the starter base", v1alpha2.DistributionSpec{Name: "remote-vllm"}, distribution.Options{},
+			"docker.io/ogxai/distribution-starter:1.3.0", "1.3", "embedded starter/1.3.yaml"},
+		{"serverVersion pins llama-stack 0.7", v1alpha2.DistributionSpec{Name: "starter", ServerVersion: "0.7"}, distribution.Options{},
 			"docker.io/llamastack/distribution-starter:0.7.1", "0.7", "embedded starter/0.7.yaml"},
+		{"OGX 1.0 images are in docker.io/ogx", v1alpha2.DistributionSpec{Name: "postgres-demo", ServerVersion: "1.0"}, distribution.Options{},
+			"docker.io/ogx/distribution-postgres-demo:1.0.0", "1.0", "embedded postgres-demo/1.0.yaml"},
+		{"OGX 1.2 pins 1.2.1, whose entrypoint passes --insecure", v1alpha2.DistributionSpec{Name: "starter", ServerVersion: "1.2"}, distribution.Options{},
+			"docker.io/ogxai/distribution-starter:1.2.1", "1.2", "embedded starter/1.2.yaml"},
+		{"a 1.1 image of either repository", v1alpha2.DistributionSpec{Image: "docker.io/ogx/distribution-starter:1.1.3"}, distribution.Options{},
+			"docker.io/ogx/distribution-starter:1.1.3", "1.1", "embedded starter/1.1.yaml"},
+		{"a 1.x image newer than the newest profile gets the newest 1.x base", v1alpha2.DistributionSpec{Image: "docker.io/ogxai/distribution-starter:1.4.0"},
+			distribution.Options{}, "docker.io/ogxai/distribution-starter:1.4.0", "1.4", "embedded starter/1.3.yaml"},
 		{"an override's tag selects the version", v1alpha2.DistributionSpec{Name: "postgres-demo"},
 			distribution.Options{ImageOverrides: map[string]string{"postgres-demo": "mirror.local:5000/pg-demo:v0.6.1-custom"}},
 			"mirror.local:5000/pg-demo:v0.6.1-custom", "0.6", "embedded postgres-demo/0.6.yaml"},
@@ -152,6 +162,22 @@ func TestFingerprintOfUpstreamConfigs(t *testing.T) {
 		got, evidence, ok := distribution.Fingerprint(upstream(t, file))
 		assert.True(t, ok, file)
 		assert.Equal(t, want, got, "%s (%s)", file, evidence)
+	}
+	// Every config OGX ships: its own version for the starter and ci-tests configs, which use
+	// what each release added; at most its own 1.x version for the others, whose config
+	// loads on every later 1.x.
+	for dir, want := range map[string]distribution.Version{"v0.8.0": "0.8", "v1.0.0": "1.0", "v1.1.0": "1.1", "v1.2.1": "1.2", "v1.3.0": "1.3"} {
+		files, err := os.ReadDir(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", dir))
+		require.NoError(t, err)
+		for _, f := range files {
+			got, evidence, ok := distribution.Fingerprint(upstream(t, dir+"/"+f.Name()))
+			require.True(t, ok, f.Name())
+			if strings.HasPrefix(f.Name(), "starter_") || strings.HasPrefix(f.Name(), "ci-tests_") || want == "0.8" {
+				assert.Equal(t, want, got, "%s/%s (%s)", dir, f.Name(), evidence)
+			} else {
+				assert.True(t, strings.HasPrefix(string(got), "1.") && got <= want, "%s/%s: %s (%s)", dir, f.Name(), got, evidence)
+			}
+		}
 	}
 	_, _, ok := distribution.Fingerprint(map[string]any{"distro_name": "x", "providers": map[string]any{
 		"inference": []any{map[string]any{"provider_id": "vllm", "provider_type": "remote::vllm"}}}})

@@ -84,7 +84,7 @@ func fromLabels(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, o
 			"label the image with %s=<server version> (`llsd label-image` does), or set spec.distribution.serverVersion",
 			l.Source, oci.LabelVersion))
 	}
-	if _, ok := profile.For(v); !ok {
+	if _, _, ok := profile.Compatible(v); !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}
 	return newResolved(spec.Name, image, entry, v, source, base, api.ConfigSourceLabel, l.Source), nil

@@ -102,6 +102,12 @@ func lookup(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Optio
 	}
 	v := cmp.Or(Version(spec.ServerVersion), profile.Default)
 	prof, ok := profile.For(v)
+	if newest, _, compatible := profile.Compatible(v); !ok && compatible {
+		return Entry{}, "", field.Invalid(distributionPath.Child("serverVersion"), spec.ServerVersion, fmt.Sprintf(
+			"llsd's catalog has images up to %s, not %s: name the image (distribution.image: %s with the %s tag), whose config "+
+				"llsd generates for %s, or set serverVersion: \"%s\"", newest, v, strings.TrimSuffix(newest.Image(entry.baseName(name)),
+				":"+newest.Release), v, newest, newest.Version))
+	}
 	if !ok {
 		return Entry{}, "", field.Invalid(distributionPath.Child("serverVersion"), spec.ServerVersion,
 			UnsupportedError(v, "spec.distribution.serverVersion"))
@@ -175,13 +181,14 @@ func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry,
 	}
 	if v == "" {
 		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of image %q from its tag %q: "+
-			"use a version tag such as %s (a digest may follow: :0.7.1@sha256:...), or set spec.distribution.serverVersion",
+			"use a version tag such as %[3]s (a digest may follow: :%[3]s@sha256:...), or set spec.distribution.serverVersion",
 			image, tag, ImageTag(defaultProfile().Image(baseName))))
 	}
-	if _, ok := profile.For(v); !ok {
+	prof, _, ok := profile.Compatible(v)
+	if !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}
-	base, err := embeddedBase(baseName, v)
+	base, err := embeddedBase(baseName, prof.Version)
 	if err != nil {
 		return nil, field.InternalError(path, err)
 	}
@@ -189,14 +196,20 @@ func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry,
 		return nil, field.Invalid(path, image, fmt.Sprintf("llsd has no %s base config for llama-stack %s (it has %s)",
 			baseName, v, strings.Join(embeddedVersions(baseName), ", ")))
 	}
-	return newResolved(name, image, entry, v, source, base, api.ConfigSourceEmbedded, fmt.Sprintf("embedded %s/%s.yaml", baseName, v)), nil
+	return newResolved(name, image, entry, v, source, base, api.ConfigSourceEmbedded, fmt.Sprintf("embedded %s/%s.yaml", baseName, prof.Version)), nil
 }
 
+// newResolved fills a Resolved; the caller checked that v has a Compatible profile.
 func newResolved(name, image string, entry Entry, v Version, versionSource string, base map[string]any,
 	source api.ConfigSource, baseSource string) *Resolved {
 	distro, _ := base["distro_name"].(string)
-	prof, _ := profile.For(v) // callers checked that v is supported
+	prof, note, _ := profile.Compatible(v)
+	var warnings []string
+	if note != "" {
+		warnings = append(warnings, note+" (the version was read from "+versionSource+")")
+	}
 	return &Resolved{
+		Warnings:        warnings,
 		Name:            name,
 		Image:           image,
 		Version:         v,
@@ -260,7 +273,7 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 	if tv, ok := VersionFromTag(ImageTag(image)); v == "" && official && ok {
 		v = tv
 	}
-	prof, ok := profile.For(cmp.Or(v, profile.Default))
+	prof, _, ok := profile.Compatible(cmp.Or(v, profile.Default))
 	if !ok {
 		prof = defaultProfile() // the user's own config: llsd does not generate for this version
 	}

@@ -20,8 +20,9 @@ func UnsupportedError(v Version, source string) string {
 	for _, s := range profile.Supported() {
 		list = append(list, string(s))
 	}
-	return fmt.Sprintf("Unsupported config.yaml version %s. Supported versions: %s (the version was read from %s)",
-		v, strings.Join(list, ", "), source)
+	newest := profile.All()[len(profile.All())-1]
+	return fmt.Sprintf("Unsupported config.yaml version %s. Supported versions: %s, and later %s.x releases, generated for %s "+
+		"(the version was read from %s)", v, strings.Join(list, ", "), strings.Split(string(newest.Version), ".")[0], newest.Version, source)
 }
 
 // versionEvidence is a server version an image states, and where it was read.
@@ -85,7 +86,9 @@ func imageRepository(image string) string {
 
 // Fingerprint infers the server version from the structure of a config (llama-stack
 // reference §9.2), for base configs that come without a version label or tag. ok is false
-// when the structure does not tell (a minimal config looks the same in 0.6 and 0.7).
+// when the structure does not tell (a minimal config looks the same in 0.6 and 0.7). Within
+// OGX 1.x it is the oldest version that has what the config uses (1.x promises that a config
+// of 1.N loads on every later 1.x).
 func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
 	providers, _ := cfg["providers"].(map[string]any)
 	types := providerTypes(providers)
@@ -99,6 +102,18 @@ func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
 		return "0.3", "top-level telemetry block (0.3 only)", true
 	case !has("distro_name") && has("image_name"):
 		return "0.4", "image_name without distro_name (distro_name arrived in 0.5)", true
+	case types["remote::meta"] || types["remote::deepseek"] || types["remote::mistral"] || types["remote::neo4j"]:
+		return "1.3", "the meta, deepseek, mistral or neo4j providers (OGX 1.3)", true
+	case types["inline::unstructured"] || types["remote::unstructured-api"] || hasConfigKey(providers["responses"], "memory_config") ||
+		hasAnyKey(cfg["server"], "insecure", "tenancy", "tls_config", "hsts_max_age"):
+		return "1.2", "the unstructured file processors, responses memory_config or server insecure/tenancy/tls_config (OGX 1.2)", true
+	case providers["skills"] != nil || types["remote::nimble-search"] || hasConfigKey(providers["messages"], "kvstore"):
+		return "1.1", "the skills API, nimble-search or a messages kvstore (OGX 1.1)", true
+	case hasConfigKey(providers["batches"], "sqlstore") || hasConfigKey(providers["interactions"], "store") ||
+		hasConfigKey(providers["responses"], "moderation_endpoint") || hasAnyKey(stores(cfg)["prompts"], "table_name") ||
+		hasAnyKey(stores(cfg), "vector_stores"):
+		return "1.0", "a batches sqlstore, an interactions store, responses moderation_endpoint or SQL prompts and vector_stores " +
+			"stores (OGX 1.0 or later: set spec.distribution.serverVersion to name a later one)", true
 	case providers["messages"] != nil || providers["interactions"] != nil || hasString(cfg, ogxBrand().MatchString):
 		return "0.8", "the messages/interactions APIs or OGX names (~/.ogx, ogx databases; 0.8)", true
 	case providers["agents"] != nil || providers["post_training"] != nil || types["inline::meta-reference"] ||
@@ -108,6 +123,35 @@ func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
 		return "0.7", "the responses API or builtin/file-search providers (0.7)", true
 	}
 	return "", "", false
+}
+
+// hasConfigKey reports whether a provider of a list has key in its config.
+func hasConfigKey(list any, key string) bool {
+	items, _ := list.([]any)
+	for _, item := range items {
+		if entry, ok := item.(map[string]any); ok && hasAnyKey(entry["config"], key) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAnyKey reports whether m is a mapping with one of keys.
+func hasAnyKey(m any, keys ...string) bool {
+	mm, _ := m.(map[string]any)
+	for _, k := range keys {
+		if _, ok := mm[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// stores is the config's storage.stores.
+func stores(cfg map[string]any) map[string]any {
+	storage, _ := cfg["storage"].(map[string]any)
+	s, _ := storage["stores"].(map[string]any)
+	return s
 }
 
 // ogxBrand matches the defaults the OGX rename (0.8) introduced.

@@ -21,6 +21,7 @@ import (
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/pipeline"
 	"github.com/llamastack/llsd/pkg/profile"
@@ -233,16 +234,32 @@ var olderVersionLacks = map[string]string{
 	"0.6/examples/kpt/llsd.yaml#0":                               "post_training needs datasetio",
 }
 
-// The user stories (the golden cases and examples that name a distribution) on every
-// supported server version: each renders a server that starts, or fails with the error that
-// says what that version lacks.
+// versionLacks is the error of a user story a server version cannot serve, "" for one it can:
+// the stories of olderVersionLacks, and those that ask a version without the Safety API (OGX
+// 1.0 on) for safety providers or shields.
+func versionLacks(name string, story *v1alpha2.LlamaStackDistribution, v profile.Version) string {
+	if lacks, ok := olderVersionLacks[name]; ok {
+		return lacks
+	}
+	p, _ := profile.For(v)
+	usesSafety := story.Spec.Providers != nil && len(story.Spec.Providers.Safety) > 0 ||
+		story.Spec.Resources != nil && len(story.Spec.Resources.Shields) > 0 ||
+		story.Spec.ExternalProviders != nil && len(story.Spec.ExternalProviders.Safety) > 0
+	if usesSafety && !p.HasAPI("safety") {
+		return "has no safety API"
+	}
+	return ""
+}
+
+// The user stories (the golden cases and examples that name a distribution, whichever
+// version they pin) on every supported server version: each renders a server that starts, or
+// fails with the error that says what that version lacks.
 func TestUserStoriesOnEveryVersion(t *testing.T) {
 	testenv.Need(t, servercheck.MissingShared())
 	for _, in := range renderInputs(t) {
 		obj, errs := api.Decode(in.doc)
 		require.Empty(t, errs)
-		if obj.Spec.Distribution.Name == "" || obj.Spec.Distribution.ServerVersion != "" || obj.Spec.OverrideConfig != nil ||
-			len(in.opts.Distribution.ImageOverrides) > 0 {
+		if obj.Spec.Distribution.Name == "" || obj.Spec.OverrideConfig != nil || len(in.opts.Distribution.ImageOverrides) > 0 {
 			continue
 		}
 		for _, v := range profile.Supported() {
@@ -251,7 +268,7 @@ func TestUserStoriesOnEveryVersion(t *testing.T) {
 				story := obj.DeepCopy()
 				story.Spec.Distribution.ServerVersion = string(v)
 				res, errs := pipeline.Render(story, in.opts)
-				if lacks, ok := olderVersionLacks[name]; ok {
+				if lacks := versionLacks(name, story, v); lacks != "" {
 					assert.ErrorContains(t, errs.ToAggregate(), lacks)
 					return
 				}

@@ -16,10 +16,9 @@ import (
 type Version string
 
 // Default is the version of a distribution named without serverVersion or an image: the
-// last llama-stack release. Moving it to OGX 0.8 would move every deployment's state
-// directory (/.llama to /.ogx) and Postgres defaults on an llsd upgrade, so 0.8 is chosen
-// explicitly (spec.distribution.serverVersion: "0.8", or an 0.8 image).
-const Default Version = "0.7"
+// newest supported. Pin spec.distribution.serverVersion (or name an image) to stay on a
+// version across llsd upgrades; docs/upgrading.md says what each step changes.
+const Default Version = "1.3"
 
 // Profile describes one server version.
 type Profile struct {
@@ -58,6 +57,12 @@ type Profile struct {
 	// wolfram_alpha), which config.yaml must register; nil when the server registers them
 	// itself from its tool_runtime providers (0.7 on).
 	ToolGroups map[string]string
+	// KVStores are the server's stores (storage.stores) on a key-value backend; the others
+	// are on SQL backends. OGX 1.0 moved prompts and connectors to SQL.
+	KVStores []string
+	// TLSRequired: the server refuses to start without a TLS certificate and key unless
+	// server.insecure is set (1.2 on), which llsd writes when TLS ends outside the pod.
+	TLSRequired bool
 	// Upstream locates this version's data in the llama-stack reference data (configs/<Configs>/,
 	// provider-fields/<ProviderFields>), read by hack/importbase, hack/providerfields and tests.
 	Upstream Upstream
@@ -92,7 +97,7 @@ type ProviderFile struct {
 var providerFiles embed.FS
 
 // profiles are the supported server versions, oldest first.
-var profiles = []*Profile{v06, v07, v08}
+var profiles = []*Profile{v06, v07, v08, v10, v11, v12, v13}
 
 // Supported lists the server versions llsd generates configs for.
 func Supported() []Version {
@@ -110,6 +115,40 @@ func For(v Version) (*Profile, bool) {
 		return nil, false
 	}
 	return profiles[i], true
+}
+
+// Compatible returns the profile to generate a config for a server version with: the
+// version's own, or, for a minor release newer than the newest profile of its major version,
+// that newest profile. OGX's stability policy says a config that loads on 1.N loads on every
+// later 1.x, and its CI enforces it (docs/docs/concepts/apis/api_leveling.mdx at v1.3.0,
+// "Configuration files"); note says so when that rule was used. A version of another major,
+// or older than every profile, has none.
+func Compatible(v Version) (p *Profile, note string, ok bool) {
+	if p, ok := For(v); ok {
+		return p, "", true
+	}
+	major, minor, ok := v.parts()
+	if !ok || major < 1 {
+		return nil, "", false
+	}
+	var newest *Profile
+	for _, q := range profiles {
+		if qMajor, qMinor, _ := q.Version.parts(); qMajor == major && qMinor < minor {
+			newest = q
+		}
+	}
+	if newest == nil {
+		return nil, "", false
+	}
+	return newest, fmt.Sprintf("%s %s is newer than the newest %s llsd knows (%s): its config is generated for %s, "+
+		"as the server's stability policy says a config that loads on %d.N loads on every later %d.x; llsd cannot check "+
+		"what %s added", newest.Product, v, newest.Product, newest.Version, newest, major, major, v), true
+}
+
+// parts splits a major.minor version.
+func (v Version) parts() (major, minor int, ok bool) {
+	n, err := fmt.Sscanf(string(v), "%d.%d", &major, &minor)
+	return major, minor, err == nil && n == 2 && fmt.Sprintf("%d.%d", major, minor) == string(v)
 }
 
 // All returns the supported profiles, oldest first.
@@ -200,4 +239,73 @@ func (p *Profile) Needs(api, providerType string) []string {
 func withVectorIO(deps map[string][]string) map[string][]string {
 	deps["vector_io *"] = []string{"inference"}
 	return deps
+}
+
+// apiReplacements say what to use instead of an API a version does not have.
+var apiReplacements = map[string]string{
+	"safety": "responses screen text through the moderation endpoint of the responses provider (its moderation_endpoint " +
+		"setting, from OGX 1.0)",
+	"agents":        "the responses API replaced it in llama-stack 0.7",
+	"post_training": "fine-tune outside the server",
+	"datasetio":     "evaluate outside the server",
+	"eval":          "evaluate outside the server",
+	"scoring":       "evaluate outside the server",
+	"telemetry":     "llama-stack removed it in 0.4; traces and metrics go to an OpenTelemetry collector: set spec.telemetry: {endpoint: http://collector:4318}",
+}
+
+// Removed reports whether the version lacks an API an older supported version has.
+func (p *Profile) Removed(api string) bool {
+	if p.HasAPI(api) {
+		return false
+	}
+	for _, q := range profiles[:slices.Index(profiles, p)] {
+		if q.HasAPI(api) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithoutAPI explains, for a message, that the version has no API api: which supported
+// versions have it, and what to use instead. "" when the version has the API.
+func (p *Profile) WithoutAPI(api string) string {
+	if p.HasAPI(api) {
+		return ""
+	}
+	var have []*Profile
+	for _, q := range profiles {
+		if q.HasAPI(api) {
+			have = append(have, q)
+		}
+	}
+	msg := fmt.Sprintf("%s has no %s API", p, api)
+	switch len(have) {
+	case 0:
+	case 1:
+		msg += " (only " + have[0].String() + " has it)"
+	default:
+		msg += fmt.Sprintf(" (%s to %s have it)", have[0], have[len(have)-1])
+	}
+	if r := apiReplacements[api]; r != "" {
+		msg += ": " + r
+	}
+	return msg
+}
+
+// ServerWithAPI says how to get a server that has api, for the message about a spec that
+// asks a version without it for one; "" when no supported version has it.
+func (p *Profile) ServerWithAPI(api string) string {
+	var have []*Profile
+	for _, q := range profiles {
+		if q.HasAPI(api) {
+			have = append(have, q)
+		}
+	}
+	switch {
+	case len(have) == 0:
+		return ""
+	case slices.Index(profiles, have[0]) > slices.Index(profiles, p):
+		return fmt.Sprintf("it arrived in %s: set spec.distribution.serverVersion: %q or later", have[0], string(have[0].Version))
+	}
+	return fmt.Sprintf("to keep it, pin an older server with spec.distribution.serverVersion: %q", string(have[len(have)-1].Version))
 }

@@ -26,6 +26,7 @@ func TestEveryProfileIsComplete(t *testing.T) {
 		"IdentifiesModelsByID": true, // false: provider_id/provider_model_id
 		"AliasProviderID":      true, // "": no alias provider
 		"MultiWorkerHost":      true, // "": the server binds several workers itself
+		"TLSRequired":          true, // false: the server serves plain HTTP without TLS settings
 	}
 	for _, p := range profile.All() {
 		t.Run(string(p.Version), func(t *testing.T) {
@@ -39,7 +40,7 @@ func TestEveryProfileIsComplete(t *testing.T) {
 			assert.NotEmpty(t, p.Upstream.Configs)
 			assert.NotEmpty(t, p.Upstream.ProviderFields)
 			require.NoError(t, p.Load())
-			assert.Subset(t, p.APIs(), []string{"inference", "safety", "tool_runtime", "vector_io"})
+			assert.Subset(t, p.APIs(), []string{"inference", "tool_runtime", "vector_io"})
 			for _, api := range p.APIs() {
 				assert.NotEmpty(t, p.ProviderTypes(api), api)
 			}
@@ -96,4 +97,44 @@ func TestModelIdentifier(t *testing.T) {
 func TestUnknownVersion(t *testing.T) {
 	_, ok := profile.For("0.10")
 	assert.False(t, ok, "0.10 is not 0.1, and not supported")
+}
+
+// A newer minor release of the newest major version generates with that major's newest
+// profile, by the server's stability policy, and says so; another major version, or an
+// older one, has no profile.
+func TestCompatible(t *testing.T) {
+	for _, tc := range []struct {
+		reason, version, want string
+		note                  bool
+	}{
+		{"a version of its own", "1.2", "1.2", false},
+		{"a 1.x newer than the newest profile: the newest 1.x, with a note", "1.4", "1.3", true},
+		{"far newer 1.x", "1.17", "1.3", true},
+		{"a new major version", "2.0", "", false},
+		{"older than every profile", "0.5", "", false},
+		{"0.x has no stability promise", "0.9", "", false},
+	} {
+		p, note, ok := profile.Compatible(profile.Version(tc.version))
+		if tc.want == "" {
+			assert.False(t, ok, tc.reason)
+			continue
+		}
+		require.True(t, ok, tc.reason)
+		assert.Equal(t, profile.Version(tc.want), p.Version, tc.reason)
+		assert.Equal(t, tc.note, note != "", tc.reason)
+		if tc.note {
+			assert.Contains(t, note, "OGX "+tc.version+" is newer than the newest OGX llsd knows (1.3)", tc.reason)
+		}
+	}
+}
+
+func TestWithoutAPI(t *testing.T) {
+	v13, _ := profile.For("1.3")
+	v07, _ := profile.For("0.7")
+	assert.Equal(t, "OGX 1.3 has no safety API (llama-stack 0.6 to OGX 0.8 have it): responses screen text through the "+
+		"moderation endpoint of the responses provider (its moderation_endpoint setting, from OGX 1.0)", v13.WithoutAPI("safety"))
+	assert.Equal(t, `to keep it, pin an older server with spec.distribution.serverVersion: "0.8"`, v13.ServerWithAPI("safety"))
+	assert.Equal(t, `llama-stack 0.7 has no messages API (OGX 0.8 to OGX 1.3 have it)`, v07.WithoutAPI("messages"))
+	assert.Equal(t, `it arrived in OGX 0.8: set spec.distribution.serverVersion: "0.8" or later`, v07.ServerWithAPI("messages"))
+	assert.Empty(t, v13.WithoutAPI("inference"))
 }

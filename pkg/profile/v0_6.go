@@ -8,6 +8,7 @@ var v06 = &Profile{
 	Product:           "llama-stack",
 	Release:           "0.6.0",
 	ImageRepositories: []string{"docker.io/llamastack/distribution-"},
+	KVStores:          []string{"metadata", "prompts", "connectors"},
 	Entrypoint:        "/usr/local/bin/llama-stack-entrypoint.sh",
 	StateDir:          "/.llama",
 	PortEnv:           "LLAMA_STACK_PORT",

@@ -8,6 +8,7 @@ var v07 = &Profile{
 	Product:           "llama-stack",
 	Release:           "0.7.1",
 	ImageRepositories: []string{"docker.io/llamastack/distribution-"},
+	KVStores:          []string{"metadata", "prompts", "connectors"},
 	Entrypoint:        "/usr/local/bin/llama-stack-entrypoint.sh",
 	StateDir:          "/.llama",
 	PortEnv:           "LLAMA_STACK_PORT",

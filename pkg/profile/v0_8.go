@@ -12,6 +12,7 @@ var v08 = &Profile{
 	// The OGX operator's catalog names docker.io/ogxai/distribution-*; OGX's docs also name
 	// ogx/distribution-*.
 	ImageRepositories:    []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
+	KVStores:             []string{"metadata", "prompts", "connectors"},
 	Entrypoint:           "/usr/local/bin/ogx-entrypoint.sh",
 	StateDir:             "/.ogx",
 	PortEnv:              "OGX_PORT",

@@ -54,8 +54,8 @@ func TestRenderRefusesWhatTheClusterWould(t *testing.T) {
 		want         []string
 	}{
 		{"a variable llsd sets itself, twice in the container otherwise",
-			"  distribution: {name: starter}\n  workload: {overrides: {env: [{name: LLAMA_STACK_PORT, value: '9000'}]}}\n", nil,
-			[]string{`spec.workload.overrides.env[0].name: Duplicate value: "LLAMA_STACK_PORT is set by spec.networking.port: set it there`}},
+			"  distribution: {name: starter}\n  workload: {overrides: {env: [{name: OGX_PORT, value: '9000'}]}}\n", nil,
+			[]string{`spec.workload.overrides.env[0].name: Duplicate value: "OGX_PORT is set by spec.networking.port: set it there`}},
 		{"a secret variable of a provider",
 			"  distribution: {name: starter}\n  providers: {inference: {provider: vllm, endpoint: 'http://v:8000/v1', apiKey: {secretKeyRef: {name: s, key: k}}}}\n" +
 				"  workload: {overrides: {env: [{name: LLSD_VLLM_API_KEY, value: plain}]}}\n", nil,

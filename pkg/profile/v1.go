@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package profile
+
+// OGX 1.x (github.com/ogx-ai/ogx; the reference data was read at the release tags of the
+// opendatahub-io/ogx fork). 1.0 removed the Safety API and shields (responses screen text
+// through moderation_endpoint) and moved the prompts, connectors and vector_stores stores and
+// the batches store to SQL; 1.1 added skills, made the messages provider's kvstore required
+// and moved the images to docker.io/ogxai; 1.2 refuses to start without TLS unless the
+// config or the command line says insecure (the 1.2.1 image's entrypoint passes --insecure,
+// 1.2.0's does not) and dropped inline::transformers; 1.3 runs as UID 1001 with HOME=/.
+// Each is a profile of its own: what a generator must know differs at every minor release.
+
+// ogx1Dependencies are the required API dependencies of the in-tree providers, the same at
+// 1.0.0 to 1.3.0 but for skills (1.1+).
+func ogx1Dependencies(skills bool) map[string][]string {
+	deps := withVectorIO(map[string][]string{
+		"batches inline::reference":        {"inference", "files", "models"},
+		"file_processors *":                {"files"},
+		"interactions inline::builtin":     {"inference"},
+		"messages inline::builtin":         {"inference"},
+		"responses inline::builtin":        {"inference", "vector_io", "tool_runtime", "tool_groups", "conversations", "prompts", "files", "connectors"},
+		"tool_runtime inline::file-search": {"vector_io", "inference", "files"},
+	})
+	if skills {
+		deps["skills inline::builtin"] = []string{"files"}
+	}
+	return deps
+}
+
+// ogx1 fills what every 1.x profile shares.
+func ogx1(version, release, configs string, repositories []string, p *Profile) *Profile {
+	p.Version, p.Release = Version(version), release
+	p.Product = "OGX"
+	p.ImageRepositories = repositories
+	p.Entrypoint = "/usr/local/bin/ogx-entrypoint.sh"
+	p.StateDir = "/.ogx"
+	p.PortEnv = "OGX_PORT"
+	p.ModelTypes = []string{"llm", "embedding", "rerank"}
+	p.IdentifiesModelsByID = true
+	p.AliasProviderID = "all"
+	p.KVStores = []string{"metadata"}
+	p.Upstream = Upstream{Configs: configs, ProviderFields: "provider-config-fields-" + configs + ".txt"}
+	return p
+}
+
+var (
+	// 1.0 images were published to docker.io/ogx only (the release workflow at v1.0.0).
+	v10 = ogx1("1.0", "1.0.0", "v1.0.0", []string{"docker.io/ogx/distribution-", "docker.io/ogxai/distribution-"},
+		&Profile{Dependencies: ogx1Dependencies(false)})
+	v11 = ogx1("1.1", "1.1.0", "v1.1.0", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
+		&Profile{Dependencies: ogx1Dependencies(true)})
+	// 1.2.1, not 1.2.0: 1.2.0's entrypoint does not pass --insecure. llsd writes
+	// server.insecure itself, so a 1.2.0 image starts too.
+	v12 = ogx1("1.2", "1.2.1", "v1.2.1", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
+		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true})
+	v13 = ogx1("1.3", "1.3.0", "v1.3.0", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
+		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true})
+)
