@@ -32,6 +32,17 @@ func labelled(t *testing.T, config, version string) map[string]string {
 	return labels
 }
 
+// ogxLabels are the labels OGX's release workflow puts on its images (from 1.2.0): the
+// embedded starter config of version as the default config, and the release.
+func ogxLabels(t *testing.T, version, release string) map[string]string {
+	data, err := distributions.FS.ReadFile("starter/" + version + ".yaml")
+	require.NoError(t, err)
+	return map[string]string{
+		"com.ogx.distribution.name": "starter", "com.ogx.distribution.version": release,
+		"com.ogx.distribution.default-config": "config.yaml", "com.ogx.config.config.yaml": base64.StdEncoding.EncodeToString(data),
+	}
+}
+
 func TestResolveFromLabels(t *testing.T) {
 	reg := registrytest.New(t)
 	push := func(t *testing.T, repoTag string, labels map[string]string) string {
@@ -134,6 +145,28 @@ func TestResolveFromLabels(t *testing.T) {
 			err: `Unsupported config.yaml version 0.5. Supported versions: 0.6, 0.7, 0.8, 1.0, 1.1, 1.2, 1.3, and later 1.x releases, generated for 1.3 (the version was read from version label "0.5.0")`,
 		},
 		{
+			reason: "an OGX 1.3 image as published (com.ogx.* labels, from 1.2 on)",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "ogxai/distribution-starter:1.3.0", ogxLabels(t, "1.3", "1.3.0"))}
+			},
+			version: "1.3", versionSource: `version label "1.3.0"`, distro: "starter",
+		},
+		{
+			reason: "an OGX 1.4 image renders with the newest profile, 1.3, and says so",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "ogxai/distribution-starter:1.4.0", ogxLabels(t, "1.3", "1.4.0"))}
+			},
+			version: "1.4", versionSource: `version label "1.4.0"`, distro: "starter",
+			warning: "OGX 1.4 is newer than the newest OGX llsd knows (1.3): its config is generated for OGX 1.3",
+		},
+		{
+			reason: "an OGX 2.0 image is refused",
+			spec: func(t *testing.T) v1alpha2.DistributionSpec {
+				return v1alpha2.DistributionSpec{Image: push(t, "ogxai/distribution-starter:2.0.0", ogxLabels(t, "1.3", "2.0.0"))}
+			},
+			err: "Unsupported config.yaml version 2.0",
+		},
+		{
 			reason: "a label that is not YAML",
 			spec: func(t *testing.T) v1alpha2.DistributionSpec {
 				return v1alpha2.DistributionSpec{Image: push(t, "acme/broken:0.7.1", labelled(t, "apis: [inference\n", ""))}
@@ -158,7 +191,7 @@ func TestResolveFromLabels(t *testing.T) {
 			assert.Equal(t, tc.distro, d.DistroName)
 			if tc.warning == "" {
 				assert.Empty(t, d.Warnings)
-				assert.Contains(t, d.BaseSource, "label "+oci.LabelBase64+" of "+reg.Host)
+				assert.Regexp(t, "^label ("+oci.LabelBase64+"|com.ogx.config.config.yaml) of "+reg.Host, d.BaseSource)
 			} else {
 				require.Len(t, d.Warnings, 1)
 				assert.Contains(t, d.Warnings[0], tc.warning)

@@ -92,3 +92,61 @@ func TestOGX08(t *testing.T) {
 		})
 	}
 }
+
+// OGX 1.x LlamaStackDistributions by name (the default is the newest), by serverVersion, by
+// image in either repository and through the registry's OGX labels render configs that pass
+// their version's strict schema and start-up rules, and Deployments that run the image as
+// built; a 1.4 image renders with the 1.3 profile and says so; a 1.2 server behind an Ingress
+// starts also on the 1.2.0 image, whose entrypoint does not pass --insecure; 2.0 is refused.
+func TestOGX1(t *testing.T) {
+	testenv.Need(t, servercheck.MissingShared())
+	reg := registrytest.New(t)
+	config, err := distributions.FS.ReadFile("starter/1.3.yaml")
+	require.NoError(t, err)
+	labelled := reg.Push(t, "ogxai/distribution-starter:1.3.0", registrytest.Image(t, map[string]string{
+		"com.ogx.distribution.default-config": "config.yaml",
+		"com.ogx.config.config.yaml":          base64.StdEncoding.EncodeToString(config),
+		"com.ogx.distribution.version":        "1.3.0",
+	}, nil))
+	registry := distribution.Options{Labels: &oci.Client{InsecureHosts: []string{reg.Host}, Cache: &oci.Cache{Dir: t.TempDir()}}}
+	for _, tc := range []struct {
+		reason, distribution, inference, image, version, warning string
+		opts                                                     distribution.Options
+	}{
+		{"starter by name: the newest", `{name: starter}`, "vllm", "docker.io/ogxai/distribution-starter:1.3.0", "1.3", "", distribution.Options{}},
+		{"1.0 by serverVersion: its images are in docker.io/ogx", `{name: starter, serverVersion: "1.0"}`, "vllm",
+			"docker.io/ogx/distribution-starter:1.0.0", "1.0", "", distribution.Options{}},
+		{"1.1 by serverVersion", `{name: starter, serverVersion: "1.1"}`, "vllm", "docker.io/ogxai/distribution-starter:1.1.0", "1.1", "", distribution.Options{}},
+		{"1.2 by serverVersion: 1.2.1", `{name: starter, serverVersion: "1.2"}`, "vllm", "docker.io/ogxai/distribution-starter:1.2.1", "1.2", "", distribution.Options{}},
+		{"postgres-demo by name", `{name: postgres-demo}`, "vllm-inference", "docker.io/ogxai/distribution-postgres-demo:1.3.0", "1.3", "", distribution.Options{}},
+		{"a 1.1 image of docker.io/ogx", `{image: "docker.io/ogx/distribution-starter:1.1.3"}`, "vllm", "docker.io/ogx/distribution-starter:1.1.3", "1.1", "", distribution.Options{}},
+		{"a 1.2.0 image, whose entrypoint passes no --insecure", `{image: "docker.io/ogxai/distribution-starter:1.2.0"}`, "vllm",
+			"docker.io/ogxai/distribution-starter:1.2.0", "1.2", "", distribution.Options{}},
+		{"through the registry's OGX labels", `{image: "` + labelled + `"}`, "vllm", labelled, "1.3", "", registry},
+		{"a 1.4 image: the 1.3 profile, with a warning", `{image: "docker.io/ogxai/distribution-starter:1.4.0"}`, "vllm",
+			"docker.io/ogxai/distribution-starter:1.4.0", "1.4", "OGX 1.4 is newer than the newest OGX llsd knows (1.3)", distribution.Options{}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			obj, errs := api.Decode([]byte(fmt.Sprintf(ogxLLSD, tc.distribution, tc.inference) + "  networking: {expose: {hostname: chat.example.com}}\n"))
+			require.Empty(t, errs)
+			res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test", Distribution: tc.opts})
+			require.Empty(t, errs, "%v", errs)
+			assert.Equal(t, tc.version, res.LLSD.Annotations[api.AnnotationServerVersion])
+			if tc.warning != "" {
+				require.NotEmpty(t, res.Warnings)
+				assert.Contains(t, res.Warnings[0].Message, tc.warning)
+			}
+			checkStarts(t, res)
+
+			_, dep := renderedServer(res)
+			c := dep.Spec.Template.Spec.Containers[0]
+			assert.Equal(t, tc.image, c.Image)
+			assert.Equal(t, "/usr/local/bin/ogx-entrypoint.sh", c.Command[len(c.Command)-1])
+			assert.Equal(t, int64(1001), *dep.Spec.Template.Spec.SecurityContext.RunAsUser, "the image's user from 1.3, and a user of group 0 before")
+		})
+	}
+	obj, errs := api.Decode([]byte(fmt.Sprintf(ogxLLSD, `{image: "docker.io/ogxai/distribution-starter:2.0.0"}`, "vllm")))
+	require.Empty(t, errs)
+	_, errs = pipeline.Render(obj, pipeline.Options{RendererVersion: "test"})
+	assert.ErrorContains(t, errs.ToAggregate(), "Unsupported config.yaml version 2.0")
+}
