@@ -184,7 +184,7 @@ func servesShield(providerType, shield string) bool {
 // that can run them, else the distribution's only one (FR-044). A Llama Guard shield names
 // the model it runs through the inference API by its registered identifier.
 func (g *generator) applyShields() {
-	if g.spec.Resources == nil || len(g.spec.Resources.Shields) == 0 {
+	if g.spec.Resources == nil || len(g.spec.Resources.Shields) == 0 || !g.prof.HasAPI("safety") { // rejectUnsupported says why
 		return
 	}
 	for i, shield := range g.spec.Resources.Shields {
