@@ -157,21 +157,26 @@ func Prepare() {
 }
 
 // prepare starts, in the background, the one-time work of the first render that depends
-// only on what the LLSDs name: the profile and base config of each distribution.
+// only on what the LLSDs name: the profile and base config of each distribution. It reads the
+// items here, before it returns: the writers move their nodes while the background work runs.
 func prepare(items []*fn.KubeObject) {
-	if len(items) == 0 {
+	var specs []v1alpha2.DistributionSpec
+	seen := map[v1alpha2.DistributionSpec]bool{}
+	for _, item := range items {
+		var spec v1alpha2.DistributionSpec
+		spec.Name, _, _ = item.NestedString("spec", "distribution", "name")
+		spec.ServerVersion, _, _ = item.NestedString("spec", "distribution", "serverVersion")
+		if !seen[spec] {
+			seen[spec] = true
+			specs = append(specs, spec)
+		}
+	}
+	if len(specs) == 0 {
 		return
 	}
 	go func() {
-		seen := map[v1alpha2.DistributionSpec]bool{}
-		for _, item := range items {
-			var spec v1alpha2.DistributionSpec
-			spec.Name, _, _ = item.NestedString("spec", "distribution", "name")
-			spec.ServerVersion, _, _ = item.NestedString("spec", "distribution", "serverVersion")
-			if !seen[spec] {
-				seen[spec] = true
-				distribution.Prepare(spec)
-			}
+		for _, spec := range specs {
+			distribution.Prepare(spec)
 		}
 	}()
 }
