@@ -36,6 +36,22 @@ TOOLS_KEY      := $(shell sha256sum hack/tools/go.sum | cut -c1-12)
 CONTROLLER_GEN := $(LLSD_CACHE)/tools/$(TOOLS_KEY)/controller-gen
 KUSTOMIZE_KEY  := $(shell sha256sum hack/kustomize/go.sum | cut -c1-12)
 KUSTOMIZE      := $(LLSD_CACHE)/tools/kustomize-$(KUSTOMIZE_KEY)/kustomize
+GOLANGCI_KEY   := $(shell sha256sum hack/golangci-lint/go.sum | cut -c1-12)
+GOLANGCI_LINT  := $(LLSD_CACHE)/tools/golangci-lint-$(GOLANGCI_KEY)/golangci-lint
+
+# The binaries: name=package. One build line for every target that builds them.
+BINARIES := llsd=./cmd/llsd llsd-controller=./cmd/llsd-controller
+# build-binaries DIR: builds every binary into DIR, static, with the version stamped.
+define build-binaries
+	for b in $(BINARIES); do CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(1)/$${b%%=*} $${b#*=}; done
+endef
+
+# tool-build DIR PACKAGE: builds a pinned tool of the module in DIR into $@, atomically: a
+# temporary name of its own, then a rename, so that concurrent runs never see half a binary.
+define tool-build
+	mkdir -p $(@D)
+	tmp=$$(mktemp $(@D)/.build.XXXXXX) && (cd $(1) && CGO_ENABLED=0 $(GO) build -trimpath $(2) -o $$tmp $(3)) && mv -f $$tmp $@
+endef
 
 .PHONY: help
 help: ## Show this help.
@@ -45,8 +61,7 @@ help: ## Show this help.
 
 .PHONY: build
 build: ## Build bin/llsd (the KRM function and CLI) and bin/llsd-controller (static).
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd ./fn
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd-controller ./cmd/llsd-controller
+	$(call build-binaries,$(BIN))
 
 CONTAINER_TOOL   ?= podman
 IMAGE            ?= localhost/llsd:dev
@@ -57,8 +72,7 @@ CONTROLLER_IMAGE ?= localhost/llsd-controller:dev
 .PHONY: image-binaries
 image-binaries:
 	rm -rf $(BIN)/image && mkdir -p $(BIN)/image/out
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/image/out/llsd ./fn
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/image/out/llsd-controller ./cmd/llsd-controller
+	$(call build-binaries,$(BIN)/image/out)
 	cp hack/image/passwd $(BIN)/image/out/passwd
 
 .PHONY: image
@@ -70,7 +84,10 @@ controller-image: image-binaries ## Build the controller image ($(CONTROLLER_IMA
 	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image --target controller -t $(CONTROLLER_IMAGE) .
 
 .PHONY: demo
-demo: build ## Render the examples with the embedded starter distribution (offline) into out/demo/.
+demo: ## Render the examples with the embedded starter distribution (offline) into out/demo/.
+	@echo "building bin/llsd ..."
+	@CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd ./cmd/llsd
+	@echo "rendering examples/ offline with llsd render into out/demo/:"
 	@mkdir -p out/demo
 	@for f in examples/kustomize/transformer/llsd.yaml examples/kustomize/generator/llsd.yaml examples/kpt/llsd.yaml examples/argocd/app/llsd.yaml; do \
 	  name=$$(echo $$f | cut -d/ -f2- | tr / _ | sed 's/_llsd.yaml$$//'); \
@@ -90,30 +107,31 @@ generate: $(CONTROLLER_GEN) ## Regenerate deepcopy code and the CRD in crds/.
 	rm -rf crds/bases
 
 .PHONY: verify
-verify: generate ## Fail when generated files are stale.
+verify: generate ## Fail when generated files are stale or go.mod is not tidy.
 	@git diff --exit-code -- crds pkg/api || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
 	@test -z "$$(git status --porcelain -- crds pkg/api)" || { git status --porcelain -- crds pkg/api; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
 $(CONTROLLER_GEN):
-	mkdir -p $(@D)
-	cd hack/tools && CGO_ENABLED=0 $(GO) build -trimpath -o $@.tmp sigs.k8s.io/controller-tools/cmd/controller-gen
-	mv $@.tmp $@
+	$(call tool-build,hack/tools,,sigs.k8s.io/controller-tools/cmd/controller-gen)
 
 ##@ Test
 
 .PHONY: test
-test: lint envtest-assets kustomize ## Unit tests, the envtest suites (real kube-apiserver + etcd) and the real-tool tests.
-	KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -count=1 ./...
+test: lint envtest-assets kustomize ## Everything, with the race detector: unit tests, the envtest suites (real kube-apiserver + etcd) and the real-tool tests (kustomize, kpt, podman); a missing tool fails with what to install.
+	LLSD_STRICT=1 KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
 
 .PHONY: test-unit
-test-unit: ## Unit tests only (envtest suites skip unless CI=true).
-	$(GO) test ./...
+test-unit: ## Unit tests only, fast: no internal/e2e, no API server, kustomize, kpt or podman (make test runs those).
+	@echo "unit tests only: the API server, kustomize, kpt and podman suites skip (make test runs them)"
+	LLSD_TEST_UNIT=1 $(GO) test -short $$($(GO) list ./... | grep -v /internal/e2e)
 
 .PHONY: lint
-lint: ## gofmt and go vet.
-	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
-	  if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
+lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml: gofmt, goimports, go vet, staticcheck, gosec, ...).
+	$(GOLANGCI_LINT) run ./...
+
+$(GOLANGCI_LINT):
+	$(call tool-build,hack/golangci-lint,-ldflags '-s -w',github.com/golangci/golangci-lint/v2/cmd/golangci-lint)
 
 .PHONY: fuzz
 fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every rendered server to the start-up rules, the launcher and redaction targets grep for a sentinel secret.
@@ -139,9 +157,7 @@ kustomize: $(KUSTOMIZE) ## Build kustomize (pinned in hack/kustomize) for the re
 	@echo "KUSTOMIZE=$(KUSTOMIZE)"
 
 $(KUSTOMIZE):
-	mkdir -p $(@D)
-	cd hack/kustomize && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $@.tmp sigs.k8s.io/kustomize/kustomize/v5
-	mv $@.tmp $@
+	$(call tool-build,hack/kustomize,-ldflags '-s -w',sigs.k8s.io/kustomize/kustomize/v5)
 
 .PHONY: envtest-assets
 envtest-assets: $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kube-apiserver ## Build kube-apiserver and etcd from the module proxy.
@@ -149,11 +165,7 @@ envtest-assets: $(ENVTEST_ASSETS)/etcd $(ENVTEST_ASSETS)/kube-apiserver ## Build
 
 # No file prerequisites on purpose: a fresh clone has new mtimes; the directory name is the cache key.
 $(ENVTEST_ASSETS)/etcd:
-	mkdir -p $(@D)
-	cd hack/envtest-assets/etcd && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $@.tmp go.etcd.io/etcd/server/v3
-	mv $@.tmp $@
+	$(call tool-build,hack/envtest-assets/etcd,-ldflags '-s -w',go.etcd.io/etcd/server/v3)
 
 $(ENVTEST_ASSETS)/kube-apiserver:
-	mkdir -p $(@D)
-	cd hack/envtest-assets/kube-apiserver && CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(K8S_LDFLAGS)' -o $@.tmp k8s.io/kubernetes/cmd/kube-apiserver
-	mv $@.tmp $@
+	$(call tool-build,hack/envtest-assets/kube-apiserver,-ldflags '$(K8S_LDFLAGS)',k8s.io/kubernetes/cmd/kube-apiserver)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Command llsd renders LlamaStackDistributions into llama-stack servers on Kubernetes.
+// Command fn is llsd under the name the KRM function catalog gives its functions' packages;
+// `go install` names a binary after its directory, so install cmd/llsd for a binary called
+// llsd. Both run the same cli.Main.
 package main
 
 import (

@@ -45,7 +45,7 @@ func llsdImage(t *testing.T) string {
 		build := exec.Command(podman, "build", "--quiet", "--build-context", "build="+context, "--target", "function",
 			"-t", imageName, "-f", filepath.Join(root, "Dockerfile"), root)
 		if output, err := build.CombinedOutput(); err != nil {
-			imageBuild.err = fmt.Errorf("podman build: %v: %s", err, output)
+			imageBuild.err = fmt.Errorf("podman build: %w: %s", err, output)
 			return
 		}
 		// The way kustomize and kpt start it: as nobody, without network.

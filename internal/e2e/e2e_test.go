@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 	rsswrapBinary = filepath.Join(dir, "rsswrap")
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	for binary, pkg := range map[string]string{llsdBinary: "./fn", controllerBinary: "./cmd/llsd-controller",
+	for binary, pkg := range map[string]string{llsdBinary: "./cmd/llsd", controllerBinary: "./cmd/llsd-controller",
 		identityBinary: "./internal/e2e/identityfn", rsswrapBinary: "./internal/e2e/rsswrap"} {
 		// The version the examples' expected output records in its receipts.
 		build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/pkg/version.version=devel", "-o", binary, pkg)

@@ -194,7 +194,7 @@ func ImageWithConfig(t testing.TB, cfg v1.Config, files map[string]string) v1.Im
 
 // Index is a multi-platform index of images by "os/arch".
 func Index(t testing.TB, images map[string]v1.Image) v1.ImageIndex {
-	var adds []mutate.IndexAddendum
+	adds := make([]mutate.IndexAddendum, 0, len(images))
 	for platform, img := range images {
 		goos, arch, _ := strings.Cut(platform, "/")
 		adds = append(adds, mutate.IndexAddendum{Add: img, Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: goos, Architecture: arch}}})

@@ -37,11 +37,11 @@ func KubeletExpand(s string, env map[string]string) string {
 			out.WriteByte(s[i])
 			continue
 		}
-		switch next := s[i+1]; {
-		case next == '$':
+		switch s[i+1] {
+		case '$':
 			out.WriteByte('$')
 			i++
-		case next == '(':
+		case '(':
 			end := strings.IndexByte(s[i+2:], ')')
 			if end < 0 {
 				out.WriteString("$(")

@@ -46,7 +46,7 @@ func PyYAMLRead(data []byte) (any, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("python3 yaml.safe_load: %v: %s", err, stderr.String())
+		return nil, fmt.Errorf("python3 yaml.safe_load: %w: %s", err, stderr.String())
 	}
 	var tree any
 	if err := json.Unmarshal(out, &tree); err != nil {

@@ -130,17 +130,6 @@ func (s *startup) providerType(api, id string) string {
 	return t
 }
 
-// enabledOfType lists the enabled provider ids of api that have provider type t.
-func (s *startup) enabledOfType(api, t string) []string {
-	var ids []string
-	for _, id := range slices.Sorted(maps.Keys(s.enabled[api])) {
-		if s.providerType(api, id) == t {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
-
 // checkImageName: V1 and E8.
 func (s *startup) checkImageName() {
 	distro, image := s.cfg["distro_name"], s.cfg["image_name"]

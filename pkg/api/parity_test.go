@@ -5,6 +5,7 @@ package api_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -74,7 +75,7 @@ func runWithAPIServer(m *testing.M) int {
 func requireAPIServer(t *testing.T) {
 	t.Helper()
 	if k8sClient == nil {
-		t.Skip(testenv.MissingAssets())
+		testenv.Need(t, cmp.Or(testenv.MissingAssets(), "the API server suite did not start"))
 	}
 }
 

@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,7 +35,7 @@ func labelImage(args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&opts.Path, "path", "", "the config's path in the image (default: $RUN_CONFIG_PATH of the image, or its\n$DISTRO_NAME distribution's config.yaml in the llama_stack package)")
 	flags.StringVar(&opts.ServerVersion, "server-version", "", "the llama-stack version of the image (default: from the installed\nllama_stack package's dist-info)")
 	flags.Var(&insecure, "insecure-host", "a registry (host:port) to reach over plain HTTP; repeatable")
-	if err := flags.Parse(args); err == flag.ErrHelp {
+	if err := flags.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return 0
 	} else if err != nil {
 		return 2

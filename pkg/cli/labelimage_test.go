@@ -48,13 +48,13 @@ func TestRenderWithRegistryFromTheEnvironment(t *testing.T) {
 	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "distribution: {name: starter}", "distribution: {image: \""+image+"\"}", 1))
 	t.Setenv("LLSD_CACHE_DIR", t.TempDir())
 
-	code, out, stderr := run(t, "render", dir)
+	code, out, _ := run(t, "render", dir)
 	assert.Equal(t, 1, code, "offline by default")
 	assert.Empty(t, out)
 	assert.Zero(t, reg.Requests(""))
 
 	t.Setenv("ARGOCD_ENV_LLSD_REGISTRY_ENABLED", "true")
-	code, out, stderr = run(t, "render", dir)
+	code, out, stderr := run(t, "render", dir)
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "distro_name: acme")
 	assert.Contains(t, out, `llamastack.io/server-version: "0.6"`)

@@ -127,7 +127,7 @@ func readItems(in inputFile, stdin io.Reader, documents *int) (fn.KubeObjects, e
 	}
 	items, err := fn.ReadKubeObjectsFromFile(file, string(data))
 	if err != nil {
-		return nil, fmt.Errorf("not YAML: %v", err)
+		return nil, fmt.Errorf("not YAML: %w", err)
 	}
 	return items, nil
 }

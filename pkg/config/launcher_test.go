@@ -54,10 +54,9 @@ func startPod(t *testing.T, res *config.Result, secrets map[string]string) (star
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "RUN_CONFIG_PATH=" + configPath,
 		"OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4317"}
 	for _, e := range res.Env {
-		switch {
-		case e.ValueFrom == nil:
+		if e.ValueFrom == nil {
 			cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
-		default: // the kubelet sets the variable to the Secret key's value, also when it is empty
+		} else { // the kubelet sets the variable to the Secret key's value, also when it is empty
 			cmd.Env = append(cmd.Env, e.Name+"="+secrets[e.ValueFrom.SecretKeyRef.Key])
 		}
 	}

@@ -191,7 +191,7 @@ func (g *generator) candidateTypes(api, name string, hasEndpoint bool) []string 
 		remote = append(remote, "remote::"+n)
 		inline = append(inline, "inline::"+n)
 	}
-	all := append(remote, inline...)
+	all := slices.Concat(remote, inline)
 	if hasEndpoint {
 		return all
 	}
@@ -243,7 +243,7 @@ func (g *generator) providerDefaults(api, id string, fm fieldMap) map[string]any
 	return config
 }
 
-// settings decodes spec settings, keeping integers integers (8192, not 8192.0).
+// settings decodes spec settings, keeping whole numbers integers (8192, not 8192.0).
 func (g *generator) settings(p v1alpha2.ProviderSpec, path *field.Path) map[string]any {
 	if p.Settings == nil || len(p.Settings.Raw) == 0 {
 		return map[string]any{}

@@ -39,8 +39,7 @@ func emit(tree map[string]any) ([]byte, error) {
 }
 
 type emitter struct {
-	buf  *bytes.Buffer
-	keys []string // reused for sorting
+	buf *bytes.Buffer
 }
 
 // mapping writes a non-empty block mapping whose keys are at column indent; inline: its
@@ -194,7 +193,7 @@ func quoted(s string) string {
 // colon at its end, a trailing space). Emitters use it to write common strings without
 // asking a YAML library; differential tests against the libraries hold it to them.
 func BlockPlain(s string) bool {
-	if s == "" || !(isLetter(s[0]) || strings.IndexByte("$/_(", s[0]) >= 0) || len(s) <= 5 && isYAMLWord(s) {
+	if s == "" || !isLetter(s[0]) && strings.IndexByte("$/_(", s[0]) < 0 || len(s) <= 5 && isYAMLWord(s) {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
@@ -227,7 +226,6 @@ func simpleKey(k string) bool {
 }
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
-func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
 // Prepare renders, ahead, the strings of tree that Marshal will ask yaml.v3 about (a base
 // config's templates and prompts): run in the background, it takes that time off the first

@@ -3,6 +3,7 @@
 package controller
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -45,7 +46,7 @@ func Main(args []string, stderr io.Writer) int {
 	flags.StringVar(&certs.SecretName, "self-signed-certs", "", "without cert-manager: keep a self-signed CA and serving certificate in this\nSecret of the controller's namespace, write them to --cert-dir and the CA into the CRD")
 	flags.StringVar(&certs.Namespace, "namespace", "llsd-system", "the controller's namespace (for --self-signed-certs)")
 	flags.StringVar(&certs.ServiceName, "webhook-service", "llsd-webhook", "the webhook Service (for --self-signed-certs)")
-	if err := flags.Parse(args); err == flag.ErrHelp {
+	if err := flags.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return 0
 	} else if err != nil || flags.NArg() > 0 {
 		if err == nil {

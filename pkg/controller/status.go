@@ -4,6 +4,7 @@ package controller
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -220,8 +221,8 @@ func configGeneration(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt,
 	cg := &v1alpha2.ConfigGenerationStatus{
 		ConfigMapName: receipt.ConfigMap,
 		GeneratedAt:   o.Now,
-		ProviderCount: int32(receipt.ProviderCount),
-		ResourceCount: int32(receipt.ResourceCount),
+		ProviderCount: int32(min(receipt.ProviderCount, math.MaxInt32)), //nolint:gosec // bounded by min
+		ResourceCount: int32(min(receipt.ResourceCount, math.MaxInt32)), //nolint:gosec // bounded by min
 		ConfigVersion: receipt.ServerVersion,
 	}
 	if prev := obj.Status.ConfigGeneration; prev != nil && prev.ConfigMapName == cg.ConfigMapName {

@@ -146,7 +146,7 @@ func TestStatusLifecycle(t *testing.T) {
 	// Secrets created later: one with a wrong key, then corrected. Nothing is watched; the
 	// recheck finds them.
 	create(t, secret(ns, "vllm-creds", map[string]string{"token": "s3cret-value"}), secret(ns, "pg", map[string]string{"uri": "postgresql://x"}))
-	st = eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+	eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
 		cond := hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionFalse, controller.ReasonSecretKeyNotFound)
 		if cond != nil {
 			assert.Equal(c, `spec.storage.sql.connectionString: Secret "pg" has no key "url"`, cond.Message)

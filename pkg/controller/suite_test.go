@@ -3,6 +3,7 @@
 package controller_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -51,7 +52,7 @@ func runWithAPIServer(m *testing.M) int {
 func requireAPIServer(t *testing.T) {
 	t.Helper()
 	if k8sClient == nil {
-		t.Skip(testenv.MissingAssets())
+		testenv.Need(t, cmp.Or(testenv.MissingAssets(), "the API server suite did not start"))
 	}
 }
 

@@ -92,7 +92,7 @@ func (s *boundedServer) Start(ctx context.Context) error {
 		TLSNextProto:      map[string]func(*http.Server, *tls.Conn, http.Handler){}, // no HTTP/2
 	}
 	done := make(chan struct{})
-	go func() {
+	go func() { //nolint:gosec // ctx is done when this runs: shutting down needs a context of its own
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()

@@ -158,8 +158,9 @@ func officialRepositories() []string {
 // officialImages describes the official images for messages:
 // {llamastack,ogx,ogxai}/distribution-{postgres-demo,starter}.
 func officialImages(entries map[string]Entry) string {
-	var owners []string
-	for _, r := range officialRepositories() {
+	repos := officialRepositories()
+	owners := make([]string, 0, len(repos))
+	for _, r := range repos {
 		owners = append(owners, strings.TrimSuffix(r, "/distribution-"))
 	}
 	return "{" + strings.Join(owners, ",") + "}/distribution-{" + strings.Join(officialNames(entries), ",") + "}"
@@ -259,7 +260,8 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 	if err != nil {
 		return nil, field.InternalError(distributionPath, err)
 	}
-	image, official := spec.Image, false
+	image := spec.Image
+	var official bool
 	if image != "" {
 		_, _, official = officialEntry(image, entries)
 	} else {

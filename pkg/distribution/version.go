@@ -16,7 +16,7 @@ type Version = profile.Version
 
 // UnsupportedError is the message for a server version llsd cannot generate for.
 func UnsupportedError(v Version, source string) string {
-	var list []string
+	list := make([]string, 0, len(profile.Supported()))
 	for _, s := range profile.Supported() {
 		list = append(list, string(s))
 	}

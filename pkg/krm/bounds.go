@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -33,10 +32,8 @@ func CheckInput(data []byte, seen int) (int, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var doc yaml.Node
-		if err := dec.Decode(&doc); err == io.EOF {
-			return seen, nil
-		} else if err != nil {
-			return seen, nil
+		if err := dec.Decode(&doc); err != nil { // io.EOF, or a syntax error the reader reports with its position
+			return seen, nil //nolint:nilerr // see above
 		}
 		if len(doc.Content) == 0 {
 			continue

@@ -173,8 +173,6 @@ func appendRunes(dst []rune, s string) []rune {
 	return dst
 }
 
-func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
-
 // sortNatural sorts mapping keys as go-yaml v2 does (TestNaturalKeyOrder checks it).
 func sortNatural(keys []string) { slices.SortFunc(keys, naturalCompare) }
 

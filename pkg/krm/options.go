@@ -90,7 +90,7 @@ type RegistryOptions struct {
 func ParseOptions(data []byte) (RenderOptions, error) {
 	var o RenderOptions
 	if err := yaml.UnmarshalStrict(data, &o); err != nil {
-		return o, fmt.Errorf("%s %s: %v", OptionsKind, OptionsAPIVersion, err)
+		return o, fmt.Errorf("%s %s: %w", OptionsKind, OptionsAPIVersion, err)
 	}
 	return o, o.Validate()
 }

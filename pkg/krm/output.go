@@ -180,14 +180,6 @@ func (s byID) Swap(i, j int) {
 	s.ids[i], s.ids[j] = s.ids[j], s.ids[i]
 }
 
-func sum(chunks [][]byte) int {
-	n := 0
-	for _, c := range chunks {
-		n += len(c)
-	}
-	return n
-}
-
 // WriteDocuments writes nodes as a YAML stream, byte for byte as one kio.ByteWriter with
 // clearAnnotations writes them (local configuration is the caller's to leave out), several
 // times faster: each document is written on its own (by entryWriter when it knows the node)

@@ -56,7 +56,7 @@ func (c *Cache) put(digest string, l *labelled) {
 		return
 	}
 	data, err := json.Marshal(l)
-	if err != nil || os.MkdirAll(c.Dir, 0o755) != nil {
+	if err != nil || os.MkdirAll(c.Dir, 0o750) != nil {
 		return
 	}
 	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")

@@ -105,7 +105,7 @@ func decodeBase64(s string) ([]byte, error) {
 	}
 	data, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
 	if err != nil {
-		return nil, fmt.Errorf("not base64: %v", err)
+		return nil, fmt.Errorf("not base64: %w", err)
 	}
 	return data, nil
 }
@@ -119,7 +119,7 @@ func readFromLayer(openLayer layerOpener, digest, file string) ([]byte, error) {
 	defer rc.Close()
 	data, found, err := findInTar(rc, file)
 	if err != nil {
-		return nil, fmt.Errorf("reading layer %s: %v", digest, err)
+		return nil, fmt.Errorf("reading layer %s: %w", digest, err)
 	}
 	if !found {
 		return nil, fmt.Errorf("layer %s has no file %s", digest, file)
@@ -133,7 +133,7 @@ func findInTar(r io.Reader, file string) ([]byte, bool, error) {
 	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return nil, false, nil
 		}
 		if err != nil {

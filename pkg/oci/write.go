@@ -216,11 +216,11 @@ func scanLayer(layer v1.Layer, match func(string) bool, found *foundConfig) erro
 	tr := tar.NewReader(rc)
 	for {
 		h, err := tr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("reading layer %s: %v", digest, err)
+			return fmt.Errorf("reading layer %s: %w", digest, err)
 		}
 		name := cleanPath(h.Name)
 		if found.version == "" {

@@ -80,7 +80,7 @@ func (src *LlamaStackDistribution) ConvertTo(hubRaw conversion.Hub) error {
 		// API server does not apply to a v1alpha1 write: all of them, since a restored field
 		// can make another one invalid (overrideConfig with providers).
 		if errs := v1alpha2.ValidateSpec(&dst.Spec, field.NewPath("spec")); len(errs) > 0 {
-			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha2 spec: %v", V1alpha2FieldsAnnotation, redact.Errors(spokeErrors(errs)).ToAggregate())
+			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha2 spec: %w", V1alpha2FieldsAnnotation, redact.Errors(spokeErrors(errs)).ToAggregate())
 		}
 	}
 
@@ -118,7 +118,7 @@ func (dst *LlamaStackDistribution) ConvertFrom(hubRaw conversion.Hub) error {
 			restoreSpokeOnlySpec(&dst.Spec, &saved.Spec)
 		}
 		if errs := validateSpokeOnly(&dst.Spec); len(errs) > 0 {
-			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha1 spec: %v", V1alpha1FieldsAnnotation, redact.Errors(errs).ToAggregate())
+			return fmt.Errorf("metadata.annotations[%s] restores an invalid v1alpha1 spec: %w", V1alpha1FieldsAnnotation, redact.Errors(errs).ToAggregate())
 		}
 	}
 
@@ -249,7 +249,7 @@ func takeAnnotation(meta *metav1.ObjectMeta, key string, into any) (bool, error)
 	}
 	dropAnnotation(meta, key)
 	if err := json.Unmarshal([]byte(raw), into); err != nil {
-		return false, fmt.Errorf("metadata.annotations[%s] is not valid conversion data (%v): remove the annotation", key, err)
+		return false, fmt.Errorf("metadata.annotations[%s] is not valid conversion data (%w): remove the annotation", key, err)
 	}
 	return true, nil
 }
@@ -325,7 +325,7 @@ func LeftoversOf(obj *v1alpha2.LlamaStackDistribution) (Leftovers, error) {
 	}
 	var saved spokeFields
 	if err := json.Unmarshal([]byte(raw), &saved); err != nil {
-		return Leftovers{}, fmt.Errorf("metadata.annotations[%s] is not valid conversion data (%v): remove the annotation", V1alpha1FieldsAnnotation, err)
+		return Leftovers{}, fmt.Errorf("metadata.annotations[%s] is not valid conversion data (%w): remove the annotation", V1alpha1FieldsAnnotation, err)
 	}
 	out := Leftovers{ContainerName: saved.Spec.Server.ContainerSpec.Name}
 	if u := saved.Spec.Server.UserConfig; u != nil {
