@@ -31,7 +31,7 @@ func TestDocumentsNameRealTests(t *testing.T) {
 	}))
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	require.NoError(t, err)
-	docs = append(docs, filepath.Join(root, "README.md"), filepath.Join(root, "SECURITY.md"))
+	docs = append(docs, filepath.Join(root, "README.md"), filepath.Join(root, "SECURITY.md"), filepath.Join(root, "CONTRIBUTING.md"))
 	named := regexp.MustCompile("`((?:Test|Fuzz|Benchmark)[A-Z][A-Za-z0-9_]*)")
 	checked := 0
 	for _, doc := range docs {
