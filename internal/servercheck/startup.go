@@ -350,7 +350,8 @@ func (s *startup) checkStores() {
 	}
 }
 
-// checkPostgresTables: the kv_postgres table_name pattern, whose validator is dead (§4), so
+// checkPostgresTables: the kv_postgres table_name pattern, whose validator never runs (a
+// classmethod decorator above field_validator in the server's storage datatypes), so
 // a bad name fails as "Could not connect" (S4).
 func (s *startup) checkPostgresTables() {
 	backends := s.backends()

@@ -25,7 +25,7 @@ import (
 // Group is the API group of LlamaStackDistribution.
 const Group = "llamastack.io"
 
-// misspelledGroups are the groups the seed documents also wrote for this API.
+// misspelledGroups are groups people write for this API by mistake (llamastack.ai, llama.meta.com).
 var misspelledGroups = []string{"llamastack.ai", "llama.meta.com"}
 
 // Decode reads one LlamaStackDistribution (YAML or JSON) of either version, in canonical

@@ -12,10 +12,10 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// applyExternalProviders adds spec.externalProviders to the config (FR-090..092): each is a
+// applyExternalProviders adds spec.externalProviders to the config: each is a
 // provider entry with the module key the server imports it by, its settings, and its
-// secretRefs as LLSD_<ID>_<KEY> variables. It is added to its API's providers (FR-091); one
-// with the id of a spec.providers entry replaces that entry, with a warning (FR-092), as it
+// secretRefs as LLSD_<ID>_<KEY> variables. It is added to its API's providers; one
+// with the id of a spec.providers entry replaces that entry, with a warning, as it
 // replaces a base provider of that id.
 func (g *generator) applyExternalProviders() {
 	ids := map[string]*field.Path{} // provider id -> first external provider with it
@@ -39,7 +39,7 @@ func (g *generator) applyExternalProviders() {
 				continue
 			}
 			if slices.Contains(g.crIDs[api], ref.ProviderID) {
-				g.warn(p.Child("providerId"), "replaces spec.providers.%s's provider %s: the external provider wins (FR-092)",
+				g.warn(p.Child("providerId"), "replaces spec.providers.%s's provider %s: the external provider wins",
 					list.Name, ref.ProviderID)
 			}
 			g.overlay(api, entry)

@@ -387,7 +387,7 @@ func (g *generator) applyCredential(config, settings map[string]any, id, provide
 			"%s takes no API key llsd knows: remove apiKey, or name the provider's config key in secretRefs", providerType)))
 		return
 	}
-	// FR-032: the same variable whatever the provider calls the key
+	// LLSD_<ID>_API_KEY whatever the provider calls the key: one name for users to know
 	g.secretConfigKey(config, settings, fm.Credential, EnvName(id, "api_key"), p.APIKey.SecretKeyRef, path)
 }
 

@@ -79,7 +79,7 @@ func (g *generator) dropModelSlots() {
 	}
 }
 
-// modelProvider picks the inference provider of a model (FR-040, FR-044).
+// modelProvider picks the inference provider of a model.
 func (g *generator) modelProvider(m v1alpha2.ModelSpec, path *field.Path) (string, bool) {
 	available := enabledIDs(g.cfg, "inference")
 	if m.Provider != "" {
@@ -181,7 +181,7 @@ func servesShield(providerType, shield string) bool {
 }
 
 // applyShields registers spec.resources.shields with the first safety provider of the spec
-// that can run them, else the distribution's only one (FR-044). A Llama Guard shield names
+// that can run them, else the distribution's only one. A Llama Guard shield names
 // the model it runs through the inference API by its registered identifier.
 func (g *generator) applyShields() {
 	if g.spec.Resources == nil || len(g.spec.Resources.Shields) == 0 || !g.prof.HasAPI("safety") { // rejectUnsupported says why

@@ -84,9 +84,9 @@ func imageRepository(image string) string {
 	return ref
 }
 
-// Fingerprint infers the server version from the structure of a config (llama-stack
-// reference §9.2), for base configs that come without a version label or tag. ok is false
-// when the structure does not tell (a minimal config looks the same in 0.6 and 0.7). Within
+// Fingerprint infers the server version from the structure of a config (the keys and
+// providers each release added or removed), for base configs that come without a version label
+// or tag. ok is false when the structure does not tell (a minimal config looks the same in 0.6 and 0.7). Within
 // OGX 1.x it is the oldest version that has what the config uses (1.x promises that a config
 // of 1.N loads on every later 1.x).
 func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {

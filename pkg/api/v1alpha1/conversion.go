@@ -19,7 +19,7 @@ import (
 )
 
 // Conversion is hub and spoke: v1alpha2 is the hub, this package the spoke. Each direction
-// maps the fields both versions have (the seed's migration table). When that loses
+// maps the fields both versions have (conversion_fields.go). When that loses
 // something, the source spec travels in an annotation together with a fingerprint of the
 // converted spec:
 //

@@ -8,7 +8,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// specToHub maps the seed's migration table from v1alpha1 to v1alpha2.
+// specToHub maps the fields of v1alpha1 to their places in v1alpha2.
 func specToHub(src *LlamaStackDistributionSpec) v1alpha2.LlamaStackDistributionSpec {
 	s := &src.Server
 	dst := v1alpha2.LlamaStackDistributionSpec{
@@ -82,7 +82,7 @@ func networkingToHub(src *LlamaStackDistributionSpec) *v1alpha2.NetworkingSpec {
 	return n
 }
 
-// specFromHub maps the seed's migration table from v1alpha2 to v1alpha1. Fields v1alpha1
+// specFromHub maps the fields of v1alpha2 back to v1alpha1. Fields v1alpha1
 // cannot hold are left out; ConvertFrom keeps them in an annotation.
 func specFromHub(src *v1alpha2.LlamaStackDistributionSpec) LlamaStackDistributionSpec {
 	dst := LlamaStackDistributionSpec{

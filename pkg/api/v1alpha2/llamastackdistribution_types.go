@@ -60,7 +60,7 @@ type LlamaStackDistributionSpec struct {
 	Telemetry *TelemetrySpec `json:"telemetry,omitempty"`
 
 	// ExternalProviders are providers packaged as Python modules in images, loaded by the
-	// server next to its own (spec 001).
+	// server next to its own.
 	// +optional
 	ExternalProviders *ExternalProvidersSpec `json:"externalProviders,omitempty"`
 
@@ -628,8 +628,9 @@ type WorkloadOverrides struct {
 }
 
 // ExternalProvidersSpec lists, per API, providers packaged as Python modules in images
-// (spec 001). They are added to the distribution's providers; one with the id of another
-// provider replaces it, with a warning when that one is from spec.providers (FR-090..092).
+// (the upstream operator's deploy-time providers). They are added to the distribution's
+// providers; one with the id of another provider replaces it, with a warning when that one is
+// from spec.providers.
 type ExternalProvidersSpec struct {
 	// Inference providers from images.
 	// +optional
@@ -679,7 +680,7 @@ type ExternalProviderRef struct {
 	Image string `json:"image"`
 	// Module is the provider's Python package as the server imports it (it loads
 	// <module>.provider and calls get_provider_spec); a pinned requirement such as
-	// acme_provider==1.0 is allowed. Required to render (optional in the schema for spec 001's
+	// acme_provider==1.0 is allowed. Required to render (optional in the schema for the upstream operator's
 	// shape, providerId and image).
 	// +optional
 	// +kubebuilder:validation:MaxLength=253
