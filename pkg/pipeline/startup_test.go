@@ -234,7 +234,6 @@ var olderVersionLacks = map[string]string{
 	"0.6/pkg/config/testdata/disabled-eval-family":               "post_training needs datasetio",
 	"0.6/pkg/config/testdata/disabled-vector-io-with-dependents": "agents needs vector_io",
 	"0.6/pkg/config/testdata/model-metadata":                     "llama-stack 0.6 has no rerank models",
-	"0.6/examples/kpt/llsd.yaml#0":                               "post_training needs datasetio",
 }
 
 // versionLacks is the error of a user story a server version cannot serve, "" for one it can:
