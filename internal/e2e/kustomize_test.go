@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -102,4 +104,24 @@ func TestKustomizeGenerator(t *testing.T) {
 	assert.Contains(t, built, "Deployment/demo")
 	assert.Contains(t, built, "Service/demo-service")
 	assert.NotContains(t, built, "LlamaStackDistribution/demo")
+}
+
+// A warning reaches whoever runs kustomize: kustomize drops the results of a function that
+// succeeds, so llsd prints every warning on stderr too, naming the file and the object.
+func TestKustomizeShowsWarnings(t *testing.T) {
+	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
+	dir := t.TempDir()
+	files := transformerFiles("resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n")
+	files["llsd.yaml"] = fmt.Sprintf(stackLLSD, "") + "  workload: {overrides: {env: [{name: OLLAMA_URL, value: \"http://ollama:11434\"}]}}\n"
+	writeFiles(t, dir, files)
+	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", ".")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	assert.NotEmpty(t, out)
+	// kustomize passes no file name with its items; the object names the LLSD.
+	assert.Contains(t, stderr.String(), "llsd: LlamaStackDistribution demo: warning: spec.workload.overrides.env[0].value:")
+	assert.Contains(t, stderr.String(), "/v1", "the warning says what the endpoint lacks")
 }

@@ -39,20 +39,15 @@ needs network: true in its container spec.
 Errors are results with the object and field path, and the exit code is 1.
 `
 
-// krmFunction runs llsd as a KRM function. Failures are also printed on stderr, where
-// kustomize users see them.
+// krmFunction runs llsd as a KRM function. Every result, warnings too, is also printed on
+// stderr, one line each naming the file and the object: kustomize drops the results of a
+// function that succeeds, and shows its stderr.
 func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
 	krm.Prepare()
 	p := krm.Processor{Version: version.Get(), Entries: &krm.Entries{}}
 	report := fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
 		ok, err := p.Process(rl)
-		if !ok || err != nil {
-			for _, r := range rl.Results {
-				if r.Severity == fn.Error {
-					fmt.Fprintln(stderr, "llsd:", r.String())
-				}
-			}
-		}
+		report(rl.Results, "llsd: ", stderr)
 		return ok, err
 	})
 	// krm.Run (fn.Run with a faster writer), not fn.Execute: Execute (SDK v1.1.1) fails on a

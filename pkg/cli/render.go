@@ -84,7 +84,7 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
 		return nil, 1
 	}
-	r.failed += report(rl.Results, stderr)
+	r.failed += report(rl.Results, "", stderr)
 	out, err := writeItems(rl.Items)
 	if err != nil {
 		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
@@ -155,7 +155,7 @@ func readLimited(r io.Reader) ([]byte, error) {
 
 // report prints the function's results, errors and warnings, as
 // "file: Kind name: field: message", and returns how many objects failed.
-func report(results fn.Results, stderr io.Writer) int {
+func report(results fn.Results, prefix string, stderr io.Writer) int {
 	failed := map[string]bool{}
 	for _, r := range results {
 		var where []string
@@ -172,7 +172,7 @@ func report(results fn.Results, stderr io.Writer) int {
 		if r.Severity == fn.Warning {
 			message = "warning: " + message
 		}
-		fmt.Fprintln(stderr, strings.Join(append(where, message), ": "))
+		fmt.Fprintln(stderr, prefix+strings.Join(append(where, message), ": "))
 		if r.Severity == fn.Error {
 			failed[fmt.Sprint(r.ResourceRef, r.File)] = true
 		}
