@@ -167,6 +167,32 @@ const (
 	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS" // host:port,...
 )
 
+// configMapOptions are the data keys of a ConfigMap function config, each the option of an
+// environment variable (the value has the same form).
+var configMapOptions = map[string]string{
+	"imageOverrides": EnvImageOverrides, "ingressClass": EnvIngressClass, "ingressDomain": EnvIngressDomain,
+	"ingressControllerNamespace": EnvIngressControllerNS, "platform": EnvPlatform, "podSecurity": EnvPodSecurity,
+	"registryEnabled": EnvRegistryEnabled, "registryInsecureHosts": EnvRegistryInsecure,
+}
+
+// optionsFromConfigMap reads render options from a ConfigMap's data, as the KRM function
+// catalog configures its functions: data: {platform: openshift, imageOverrides: "starter=..."}.
+// A key llsd does not know is an error with the nearest key.
+func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
+	keys := slices.Sorted(maps.Keys(configMapOptions))
+	for k := range data {
+		if _, ok := configMapOptions[k]; !ok {
+			return RenderOptions{}, fmt.Errorf("the function config ConfigMap has key %q, which is no llsd option%s: its keys are %s",
+				k, suggest.DidYouMean(k, keys), strings.Join(keys, ", "))
+		}
+	}
+	env := map[string]string{}
+	for k, v := range data {
+		env[configMapOptions[k]] = v
+	}
+	return RenderOptions{}.WithEnv(func(name string) string { return env[name] })
+}
+
 // WithEnv returns the options with the environment's settings on top.
 func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error) {
 	get := func(name string) string {

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/llamastack/llsd/internal/redact"
+	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -102,6 +103,8 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 				objs = files.place(item, objs)
 			}
 			out = append(out, objs...)
+		case strings.HasPrefix(item.GetAPIVersion(), v1alpha2.GroupVersion.Group+"/"):
+			results = append(results, unknownKindResult(item))
 		default:
 			out = append(out, item)
 		}
@@ -206,8 +209,9 @@ func (p Processor) renderAll(items []*fn.KubeObject, opts pipeline.Options) map[
 	return byItem
 }
 
-// readFunctionConfig returns the render options, or the LLSD of generator mode. Any other
-// function config (kpt passes an empty ConfigMap) is ignored.
+// readFunctionConfig returns the render options, or the LLSD of generator mode. A ConfigMap
+// (the KRM catalog's convention, and what kpt passes when a function has no config) gives the
+// options in its data; any other kind is an error, not ignored.
 func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.KubeObject, error) {
 	var o RenderOptions
 	var llsd *fn.KubeObject
@@ -220,6 +224,12 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.Ku
 		err = unknownOptions(cfg)
 	case isLLSD(cfg):
 		llsd = cfg
+	case cfg.GetKind() == "ConfigMap" && cfg.GetAPIVersion() == "v1":
+		o, err = optionsFromConfigMap(stringMap(cfg.GetMap("data")))
+	default:
+		err = fmt.Errorf("%s %s is no function config llsd takes: use a %s %s, a ConfigMap whose data are its options "+
+			"(platform, podSecurity, imageOverrides, ...), or a LlamaStackDistribution (generator mode)",
+			cfg.GetAPIVersion(), cfg.GetKind(), OptionsAPIVersion, OptionsKind)
 	}
 	if err == nil && p.Getenv != nil {
 		o, err = o.WithEnv(p.Getenv)
@@ -345,6 +355,14 @@ func dropRunIDs(o *fn.KubeObject) {
 	} {
 		_, _ = o.RemoveNestedField("metadata", "annotations", id)
 	}
+}
+
+// unknownKindResult refuses an object of llsd's API group whose kind llsd does not know: a
+// misspelt LlamaStackDistribution would otherwise pass through unrendered, without a word.
+func unknownKindResult(o *fn.KubeObject) *fn.Result {
+	return &fn.Result{Message: fmt.Sprintf("kind %s is not a kind of %s%s: llsd renders %s",
+		o.GetKind(), v1alpha2.GroupVersion.Group, suggest.DidYouMean(o.GetKind(), []string{v1alpha2.Kind}), v1alpha2.Kind),
+		Severity: fn.Error, ResourceRef: ref(o), File: file(o)}
 }
 
 // duplicateResult rejects a second LLSD of the same namespace and name: both would generate

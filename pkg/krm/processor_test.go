@@ -157,3 +157,49 @@ func mustItems(t *testing.T, list string) fn.KubeObjects {
 	require.NoError(t, err)
 	return rl.Items
 }
+
+// Nothing llsd is given is ignored without a word: a ConfigMap function config gives its
+// options (the KRM catalog's convention) or is refused, and an object of llsd's group with a
+// kind llsd does not know is an error that names the one meant.
+func TestNothingIsIgnored(t *testing.T) {
+	llsd := "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistribution, metadata: {name: chat, namespace: ai}, spec: {distribution: {name: starter}}}\n"
+	for _, tc := range []struct {
+		reason, config, items, want string
+	}{
+		{"a ConfigMap's data are render options", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: openshift}}", llsd, ""},
+		{"an option llsd does not know", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {plattform: openshift}}", llsd,
+			`the function config ConfigMap has key "plattform", which is no llsd option (did you mean platform?)`},
+		{"a bad option value", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: gke}}", llsd, `spec.platform "gke": use kubernetes or openshift`},
+		{"a function config of another kind", "{apiVersion: example.com/v1, kind: Settings, metadata: {name: cfg}}", llsd, "example.com/v1 Settings is no function config llsd takes"},
+		{"a misspelt kind", "", "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistrubution, metadata: {name: chat}, spec: {distribution: {name: starter}}}\n",
+			"kind LlamaStackDistrubution is not a kind of llamastack.io (did you mean LlamaStackDistribution?)"},
+	} {
+		input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + tc.items
+		if tc.config != "" {
+			input += "functionConfig: " + tc.config + "\n"
+		}
+		rl, err := fn.ParseResourceList([]byte(input))
+		require.NoError(t, err)
+		ok, err := krm.Processor{Version: "test"}.Process(rl)
+		require.NoError(t, err)
+		if tc.want == "" {
+			assert.True(t, ok, "%s: %v", tc.reason, rl.Results)
+			continue
+		}
+		assert.False(t, ok, tc.reason)
+		require.NotEmpty(t, rl.Results, tc.reason)
+		assert.Contains(t, rl.Results[0].Message, tc.want, tc.reason)
+	}
+	// The ConfigMap's platform took effect: OpenShift leaves the user to the SCC.
+	rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + llsd +
+		"functionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: openshift}}\n"))
+	require.NoError(t, err)
+	_, err = krm.Processor{Version: "test"}.Process(rl)
+	require.NoError(t, err)
+	for _, item := range rl.Items {
+		if item.GetKind() == "Deployment" {
+			_, found, _ := item.NestedInt64("spec", "template", "spec", "securityContext", "runAsUser")
+			assert.False(t, found, "platform: openshift from the ConfigMap")
+		}
+	}
+}
