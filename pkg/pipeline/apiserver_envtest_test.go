@@ -3,6 +3,7 @@
 package pipeline_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -95,14 +96,14 @@ func ensureNamespace(t *testing.T, name string) {
 	}
 }
 
-// A fuzzed sample: golden cases with names, labels, env, ports and exposure changed at random
+// A fuzzed sample: golden cases with names, labels, env, ports, exposure, volumes and mounts changed at random
 // (a fixed seed, so a failure reproduces). Whatever llsd renders, the API server accepts;
 // what it would not accept, llsd refuses with an error.
 func TestFuzzedSampleIsAccepted(t *testing.T) {
 	testenv.Need(t, testenv.MissingAssets())
 	rng := rand.New(rand.NewPCG(1, 2))
 	inputs := renderInputs(t)
-	rendered := 0
+	rendered, renderedWithMounts := 0, 0
 	for i := range 400 {
 		in := inputs[rng.IntN(len(inputs))]
 		doc, err := mutate(rng, in.doc)
@@ -116,11 +117,16 @@ func TestFuzzedSampleIsAccepted(t *testing.T) {
 			continue
 		}
 		rendered++
+		if bytes.Contains(doc, []byte("volumeMounts")) {
+			renderedWithMounts++
+		}
 		for _, o := range append([]render.Object{res.LLSD}, res.Objects...) {
 			require.NoError(t, dryRunApply(t, o), "variant %d of %s:\n%s", i, in.name, doc)
 		}
 	}
 	require.Greater(t, rendered, 50, "the sample renders too few variants to say much")
+	t.Logf("%d of 400 variants rendered, %d with volume mounts", rendered, renderedWithMounts)
+	require.Greater(t, renderedWithMounts, 10, "the sample renders too few variants with volume mounts to say much")
 }
 
 // mutate changes a few fields of an LLSD document at random.
@@ -132,7 +138,7 @@ func mutate(rng *rand.Rand, doc []byte) ([]byte, error) {
 	meta := mapOf(m, "metadata")
 	spec := mapOf(m, "spec")
 	for range 1 + rng.IntN(3) {
-		switch rng.IntN(7) {
+		switch rng.IntN(9) {
 		case 0:
 			meta["name"] = randomName(rng)
 		case 1:
@@ -159,9 +165,42 @@ func mutate(rng *rand.Rand, doc []byte) ([]byte, error) {
 			if rng.IntN(2) == 0 {
 				w["autoscaling"] = map[string]any{"maxReplicas": 1 + rng.IntN(4)}
 			}
+		case 7, 8:
+			mutateVolumes(rng, mapOf(mapOf(spec, "workload"), "overrides"))
 		}
 	}
 	return yaml.Marshal(m)
+}
+
+// mutateVolumes adds volumes and mounts whose names and paths are often llsd's own (the
+// state, the cache, config.yaml's directory) or each other's.
+func mutateVolumes(rng *rand.Rand, overrides map[string]any) {
+	var volumes, mounts []any
+	for range rng.IntN(4) {
+		volume := map[string]any{"name": pick(rng, "cache", "lls-storage", "config", "tls", "providers", "m", "run-config-volume")}
+		if rng.IntN(2) == 0 {
+			volume["emptyDir"] = map[string]any{}
+		} else {
+			volume["persistentVolumeClaim"] = map[string]any{"claimName": "data"}
+		}
+		volumes = append(volumes, volume)
+	}
+	for range rng.IntN(4) {
+		name := pick(rng, "cache", "lls-storage", "config", "m", "run-config-volume")
+		if len(volumes) > 0 && rng.IntN(3) > 0 {
+			name = volumes[rng.IntN(len(volumes))].(map[string]any)["name"].(string)
+		}
+		mounts = append(mounts, map[string]any{
+			"name":      name,
+			"mountPath": pick(rng, "/.cache", "/.cache/", "/.llama", "/.ogx", "/etc/llama-stack", "/m", "/m/", "/app-config"),
+		})
+	}
+	if len(volumes) > 0 {
+		overrides["volumes"] = volumes
+	}
+	if len(mounts) > 0 {
+		overrides["volumeMounts"] = mounts
+	}
 }
 
 // randomName is a Kubernetes-ish name: often valid, sometimes too long, with dots, capitals

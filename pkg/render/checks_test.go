@@ -227,12 +227,6 @@ func TestPrivilegeOnlyWhenAllowed(t *testing.T) {
 		{"Bidirectional mount propagation, privileged containers only",
 			overrides("{volumes: [{name: d, emptyDir: {}}], volumeMounts: [{name: d, mountPath: /d, mountPropagation: Bidirectional}]}"), "",
 			`spec.workload.overrides.volumeMounts[0].mountPropagation: Forbidden: Bidirectional propagation is only for privileged containers`},
-		{"a mount where llsd mounts the config",
-			overrides("{volumes: [{name: mine, emptyDir: {}}], volumeMounts: [{name: mine, mountPath: /etc/llama-stack/}]}"), "",
-			`spec.workload.overrides.volumeMounts[0].mountPath: Duplicate value: "/etc/llama-stack/ is where llsd mounts its volume config: mount yours elsewhere"`},
-		{"a volume with the name of llsd's cache",
-			overrides("{volumes: [{name: cache, emptyDir: {}}], volumeMounts: [{name: cache, mountPath: /models}]}"), "",
-			`spec.workload.overrides.volumes[0].name: Duplicate value: "cache is the name of llsd's own volume (the server's cache)`},
 		{"a service account name the API server rejects", overrides("{serviceAccountName: 'Admin_SA'}"), "",
 			`spec.workload.overrides.serviceAccountName: Invalid value: "Admin_SA"`},
 	} {

@@ -82,7 +82,6 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 			pod.Spec.ServiceAccountName = o.ServiceAccountName
 		}
 		pod.Spec.TerminationGracePeriodSeconds = o.TerminationGracePeriodSeconds
-		pod.Spec.Volumes = append(pod.Spec.Volumes, o.Volumes...)
 	}
 	if w := spec.Workload; w != nil {
 		pod.Spec.TopologySpreadConstraints = w.TopologySpreadConstraints
@@ -133,7 +132,6 @@ func container(in Input) corev1.Container {
 			c.Command = o.Command
 		}
 		c.Args = o.Args
-		c.VolumeMounts = append(c.VolumeMounts, o.VolumeMounts...)
 	}
 	return c
 }

@@ -33,9 +33,8 @@ var podSecurityEvaluator = sync.OnceValues(func() (policy.Evaluator, error) {
 })
 
 // checkPod refuses a rendered pod that asks for more privilege than the platform allows, or
-// that the API server would reject for what the spec's overrides added: a second volume or
-// mount of llsd's names and paths, Bidirectional mount propagation (privileged containers
-// only), a legacy seccomp annotation, an invalid service account name. What the platform
+// that the API server would reject for what the spec's overrides added: Bidirectional mount
+// propagation (privileged containers only), a legacy seccomp annotation, an invalid service account name. What the platform
 // allows beyond restricted is a warning naming the field, as is a service account token for
 // another audience than the API server.
 func checkPod(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, []config.Warning) {
@@ -44,20 +43,14 @@ func checkPod(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, []config.
 	if o == nil {
 		return append(errs, checkPodAnnotations(pod)...), warnings
 	}
-	overridesPath := workloadPath.Child("overrides")
 	if name := o.ServiceAccountName; name != "" {
 		for _, msg := range k8svalidation.IsDNS1123Subdomain(name) {
 			errs = append(errs, field.Invalid(overridesPath.Child("serviceAccountName"), name, msg))
 		}
 	}
 	errs = append(errs, checkPodAnnotations(pod)...)
-	ownVolumes := len(pod.Spec.Volumes) - len(o.Volumes)
 	for i, v := range o.Volumes {
 		p := overridesPath.Child("volumes").Index(i)
-		if j := slices.IndexFunc(pod.Spec.Volumes[:ownVolumes], func(own corev1.Volume) bool { return own.Name == v.Name }); j >= 0 {
-			errs = append(errs, field.Duplicate(p.Child("name"), fmt.Sprintf(
-				"%s is the name of llsd's own volume (%s): give your volume another name", v.Name, volumePurpose(pod.Spec.Volumes[j]))))
-		}
 		if pr := v.Projected; pr != nil {
 			for k, source := range pr.Sources {
 				token := source.ServiceAccountToken
@@ -75,16 +68,8 @@ func checkPod(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, []config.
 			}
 		}
 	}
-	server := pod.Spec.Containers[0]
-	ownMounts := len(server.VolumeMounts) - len(o.VolumeMounts)
 	for i, m := range o.VolumeMounts {
 		p := overridesPath.Child("volumeMounts").Index(i)
-		if j := slices.IndexFunc(server.VolumeMounts[:ownMounts], func(own corev1.VolumeMount) bool {
-			return strings.TrimSuffix(own.MountPath, "/") == strings.TrimSuffix(m.MountPath, "/")
-		}); j >= 0 {
-			errs = append(errs, field.Duplicate(p.Child("mountPath"), fmt.Sprintf(
-				"%s is where llsd mounts its volume %s: mount yours elsewhere", m.MountPath, server.VolumeMounts[j].Name)))
-		}
 		if m.MountPropagation != nil && *m.MountPropagation == corev1.MountPropagationBidirectional {
 			errs = append(errs, field.Forbidden(p.Child("mountPropagation"),
 				"Bidirectional propagation is only for privileged containers, and the server's is not: use HostToContainer or None"))
@@ -149,18 +134,4 @@ func checkPodAnnotations(pod *corev1.PodTemplateSpec) field.ErrorList {
 		}
 	}
 	return errs
-}
-
-// volumePurpose says what one of llsd's volumes holds, for the error about a volume that
-// takes its name.
-func volumePurpose(v corev1.Volume) string {
-	switch v.Name {
-	case volumeConfig:
-		return "the generated config.yaml"
-	case volumeStorage:
-		return "the server's state"
-	case volumeCache:
-		return "the server's cache"
-	}
-	return "mounted by llsd"
 }

@@ -93,7 +93,9 @@ func Render(in Input) (Output, field.ErrorList) {
 		out.Objects = append(out.Objects, claim)
 	}
 	d := deployment(m, in, out.ConfigMapName, out.ConfigHash)
+	volumeErrs, volumeWarnings := addUserVolumes(&d.Spec.Template.Spec, overrides(in.Object))
 	podErrs, podWarnings := checkPod(in, &d.Spec.Template)
+	podErrs, podWarnings = append(volumeErrs, podErrs...), append(volumeWarnings, podWarnings...)
 	if len(podErrs) > 0 {
 		return Output{}, podErrs
 	}
