@@ -3,7 +3,8 @@
 // providerfields writes the provider catalog of each server profile
 // (pkg/profile/providers/<version>.json) from the servers' provider field lists in
 // ../shared/llama-stack/provider-fields: every provider type per API with its config keys, the
-// required ones and the secret ones. A test proves the checked-in files equal to a fresh run.
+// required ones and the secret ones; and from each version's strict schema, the top-level keys
+// of config.yaml and the kinds of registered_resources. A test proves the checked-in files equal to a fresh run.
 // Run from the repository root: go run ./hack/providerfields
 package main
 
@@ -12,9 +13,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/llamastack/llsd/internal/servercheck"
@@ -23,7 +26,7 @@ import (
 
 func main() {
 	for _, p := range profile.All() {
-		out, err := generate(p.Upstream.ProviderFields)
+		out, err := generate(p)
 		if err == nil {
 			err = os.WriteFile(filepath.Join("pkg", "profile", "providers", string(p.Version)+".json"), out, 0o644)
 		}
@@ -34,8 +37,9 @@ func main() {
 	}
 }
 
-// generate reads one field list and returns the catalog file's bytes.
-func generate(src string) ([]byte, error) {
+// generate reads one version's field list and schema and returns the catalog file's bytes.
+func generate(p *profile.Profile) ([]byte, error) {
+	src := p.Upstream.ProviderFields
 	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "provider-fields", src))
 	if err != nil {
 		return nil, err
@@ -44,11 +48,39 @@ func generate(src string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
+	file := profile.ProviderFile{Source: "llama-stack provider fields " + strings.TrimSuffix(src, ".txt"), APIs: catalog}
+	schema := servercheck.SchemaFiles[string(p.Version)]
+	if file.ConfigKeys, file.RegisteredResources, err = configKeys(schema); err != nil {
+		return nil, fmt.Errorf("%s: %w", schema, err)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
-	err = enc.Encode(profile.ProviderFile{Source: "llama-stack provider fields " + strings.TrimSuffix(src, ".txt"), APIs: catalog})
+	err = enc.Encode(file)
 	return buf.Bytes(), err
+}
+
+// configKeys reads the top-level keys of config.yaml and the kinds of registered_resources
+// from the server's strict schema.
+func configKeys(schemaFile string) (keys, resources []string, err error) {
+	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "schemas", schemaFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	var schema struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Defs       map[string]struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		return nil, nil, err
+	}
+	registered, ok := schema.Defs["RegisteredResources"]
+	if len(schema.Properties) == 0 || !ok {
+		return nil, nil, fmt.Errorf("no properties, or no $defs.RegisteredResources")
+	}
+	return slices.Sorted(maps.Keys(schema.Properties)), slices.Sorted(maps.Keys(registered.Properties)), nil
 }
 
 var (

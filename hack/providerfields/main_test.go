@@ -19,7 +19,7 @@ import (
 func TestCatalogsAreGenerated(t *testing.T) {
 	testenv.Need(t, servercheck.MissingShared())
 	for _, p := range profile.All() {
-		want, err := generate(p.Upstream.ProviderFields)
+		want, err := generate(p)
 		require.NoError(t, err)
 		got, err := os.ReadFile(filepath.Join("..", "..", "pkg", "profile", "providers", string(p.Version)+".json"))
 		require.NoError(t, err)

@@ -5,6 +5,8 @@ package controller
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -53,7 +55,8 @@ func (r *StatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	status := computeStatus(&obj, o)
 	var result ctrl.Result
-	if len(o.SecretProblems) > 0 || len(o.CABundleProblems) > 0 || (obj.Spec.OverrideConfig != nil && !o.ConfigMapFound) {
+	configProblem := obj.Spec.OverrideConfig != nil && !slices.Contains(o.ConfigMapKeys, mountedConfigKey(&obj, o.Deployment))
+	if len(o.SecretProblems) > 0 || len(o.CABundleProblems) > 0 || configProblem {
 		result.RequeueAfter = r.SecretRecheck // neither Secrets nor the user's ConfigMaps are watched
 	}
 	if equality.Semantic.DeepEqual(status, obj.Status) {
@@ -87,6 +90,9 @@ func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStack
 		return o, err
 	}
 	o.ConfigMapFound = cm != nil
+	if cm != nil {
+		o.ConfigMapKeys = slices.Sorted(maps.Keys(cm.Data))
+	}
 	if o.Deployment, err = get(ctx, r.Client, key(names.Deployment()), &appsv1.Deployment{}); err != nil {
 		return o, err
 	}

@@ -5,6 +5,7 @@ package controller
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -36,6 +37,7 @@ const (
 	ReasonConfigMapMissing          = "ConfigMapMissing"
 	ReasonOverrideConfigFound       = "OverrideConfigFound"
 	ReasonOverrideConfigMapMissing  = "OverrideConfigMapMissing"
+	ReasonOverrideConfigKeyMissing  = "OverrideConfigKeyMissing"
 	ReasonAllSecretsFound           = "AllSecretsFound"
 	ReasonSecretNotFound            = "SecretNotFound"
 	ReasonSecretKeyNotFound         = "SecretKeyNotFound"
@@ -51,8 +53,10 @@ const (
 
 // observed is what the reconciler read for one LlamaStackDistribution.
 type observed struct {
-	// ConfigMapFound: the receipt's ConfigMap, or the overrideConfig ConfigMap, exists.
+	// ConfigMapFound: the receipt's ConfigMap, or the overrideConfig ConfigMap, exists;
+	// ConfigMapKeys are its keys.
 	ConfigMapFound bool
+	ConfigMapKeys  []string
 	Deployment     *appsv1.Deployment
 	Service        *corev1.Service
 	Ingress        *networkingv1.Ingress
@@ -139,8 +143,12 @@ func configCondition(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt, 
 	case obj.Spec.OverrideConfig != nil && !o.ConfigMapFound:
 		return verdict{false, ReasonOverrideConfigMapMissing, fmt.Sprintf("spec.overrideConfig.configMapName: ConfigMap %q not found in namespace %s: create it with a config.yaml key",
 			obj.Spec.OverrideConfig.ConfigMapName, obj.Namespace)}
+	case obj.Spec.OverrideConfig != nil && !slices.Contains(o.ConfigMapKeys, mountedConfigKey(obj, o.Deployment)):
+		return verdict{false, ReasonOverrideConfigKeyMissing, fmt.Sprintf("spec.overrideConfig: ConfigMap %q has no key %s (it has %s), and the pod cannot start: "+
+			"add the key, or set spec.overrideConfig.key to the key that holds the server's config and render again",
+			obj.Spec.OverrideConfig.ConfigMapName, mountedConfigKey(obj, o.Deployment), strings.Join(o.ConfigMapKeys, ", "))}
 	case obj.Spec.OverrideConfig != nil:
-		return verdict{true, ReasonOverrideConfigFound, fmt.Sprintf("Using config.yaml from ConfigMap %s", name)}
+		return verdict{true, ReasonOverrideConfigFound, fmt.Sprintf("Using %s from ConfigMap %s", mountedConfigKey(obj, o.Deployment), name)}
 	case !o.ConfigMapFound:
 		return verdict{false, ReasonConfigMapMissing, fmt.Sprintf("ConfigMap %s from the render receipt does not exist in namespace %s: apply every object llsd rendered, not only the LlamaStackDistribution",
 			name, obj.Namespace)}
@@ -274,3 +282,16 @@ func short(hash string) string {
 }
 
 // catalogImages maps the catalog's names to images (v1alpha1's availableDistributions).
+
+// mountedConfigKey is the key of the overrideConfig ConfigMap the pod runs: the one its
+// Deployment mounts as config.yaml (llsd may have chosen run.yaml), else the spec's.
+func mountedConfigKey(obj *v1alpha2.LlamaStackDistribution, d *appsv1.Deployment) string {
+	if d != nil {
+		for _, v := range d.Spec.Template.Spec.Volumes {
+			if cm := v.ConfigMap; cm != nil && cm.Name == obj.Spec.OverrideConfig.ConfigMapName && len(cm.Items) == 1 {
+				return cm.Items[0].Key
+			}
+		}
+	}
+	return obj.Spec.OverrideConfig.ConfigKey()
+}

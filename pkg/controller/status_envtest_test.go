@@ -234,7 +234,16 @@ spec:
 			assert.Contains(c, cond.Message, `spec.overrideConfig.configMapName: ConfigMap "own-config" not found in namespace `+ns)
 		}
 	})
-	create(t, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "own-config"}, Data: map[string]string{"config.yaml": "version: 2\n"}})
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "own-config"}, Data: map[string]string{"run.yml": "version: 2\n"}}
+	create(t, cm)
+	eventually(t, ns, "own", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+		cond := hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionFalse, controller.ReasonOverrideConfigKeyMissing)
+		if cond != nil {
+			assert.Contains(c, cond.Message, `spec.overrideConfig: ConfigMap "own-config" has no key config.yaml (it has run.yml), and the pod cannot start`)
+		}
+	})
+	cm.Data = map[string]string{"config.yaml": "version: 2\n"}
+	require.NoError(t, k8sClient.Update(context.Background(), cm))
 	st := eventually(t, ns, "own", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
 		hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionTrue, controller.ReasonOverrideConfigFound)
 		hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionTrue, controller.ReasonAllSecretsFound)

@@ -272,12 +272,17 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 		official = true
 	}
 	v := Version(spec.ServerVersion)
-	if tv, ok := VersionFromTag(ImageTag(image)); v == "" && official && ok {
-		v = tv
+	var source string
+	if v != "" {
+		source = "spec.distribution.serverVersion"
+	} else if tv, ok := VersionFromTag(ImageTag(image)); official && ok {
+		v, source = tv, fmt.Sprintf("image tag %q", ImageTag(image))
 	}
 	prof, _, ok := profile.Compatible(cmp.Or(v, profile.Default))
 	if !ok {
-		prof = defaultProfile() // the user's own config: llsd does not generate for this version
+		prof, source = defaultProfile(), "" // the user's own config: llsd does not generate for this version
 	}
-	return &Resolved{Name: spec.Name, Image: image, Version: prof.Version, Profile: prof}, nil
+	// VersionSource stays empty when the version is a guess (a custom image): then nothing
+	// is checked against it.
+	return &Resolved{Name: spec.Name, Image: image, Version: prof.Version, Profile: prof, VersionSource: source}, nil
 }

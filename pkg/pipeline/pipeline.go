@@ -160,6 +160,9 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 		warnings = append(warnings, config.Warning{Field: "spec.distribution", Message: w})
 	}
 	warnings = append(append(warnings, res.Warnings...), out.Warnings...)
+	if w := obj.Spec.Workload; w != nil && w.Overrides != nil {
+		warnings = append(warnings, config.UnreadEnv(res.Config, w.Overrides.Env, overridesEnvPath)...)
+	}
 	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: warnings}, nil
 }
 
@@ -216,15 +219,22 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	}
 	image := dist.Image
 	in := render.Input{
-		Object:       obj,
-		Distribution: dist,
-		UserConfig:   obj.Spec.OverrideConfig.ConfigMapName,
-		Options:      opts.Render,
+		Object:        obj,
+		Distribution:  dist,
+		UserConfig:    obj.Spec.OverrideConfig.ConfigMapName,
+		UserConfigKey: obj.Spec.OverrideConfig.ConfigKey(),
+		Options:       opts.Render,
+		ConfigMaps:    opts.ConfigMaps,
 	}
+	var warnings []config.Warning
 	if data, ok := opts.ConfigMaps[obj.Namespace+"/"+obj.Spec.OverrideConfig.ConfigMapName]; ok {
 		in.UserConfigHash = render.ConfigMapDataHash(data)
+		var ferr *field.Error
+		in.UserConfigKey, warnings, ferr = checkOverrideConfig(obj, dist, data)
+		if ferr != nil {
+			errs = append(errs, ferr)
+		}
 	}
-	in.ConfigMaps = opts.ConfigMaps
 	out, renderErrs := render.Render(in)
 	if errs = append(errs, renderErrs...); len(errs) > 0 {
 		return nil, errs
@@ -239,7 +249,7 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	if err != nil {
 		return nil, append(errs, err)
 	}
-	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: out.Warnings}, nil
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: append(warnings, out.Warnings...)}, nil
 }
 
 // withReceipt returns a copy of obj with the receipt annotations (replacing an older receipt).

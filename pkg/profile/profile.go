@@ -69,6 +69,7 @@ type Profile struct {
 
 	catalogOnce sync.Once
 	catalog     map[string]map[string][]Field
+	file        ProviderFile
 	catalogErr  error
 }
 
@@ -91,6 +92,11 @@ type Field struct {
 type ProviderFile struct {
 	Source string                        `json:"source"`
 	APIs   map[string]map[string][]Field `json:"apis"`
+	// ConfigKeys are the top-level keys of config.yaml the server reads (its schema's
+	// properties); the server ignores any other key without a word.
+	ConfigKeys []string `json:"config_keys"`
+	// RegisteredResources are the kinds under registered_resources (models, ...).
+	RegisteredResources []string `json:"registered_resources"`
 }
 
 //go:embed providers/*.json
@@ -199,7 +205,7 @@ func (p *Profile) Load() error {
 			p.catalogErr = fmt.Errorf("provider catalog of llama-stack %s: %w", p.Version, err)
 			return
 		}
-		p.catalog = file.APIs
+		p.catalog, p.file = file.APIs, file
 	})
 	return p.catalogErr
 }
@@ -208,6 +214,12 @@ func (p *Profile) providers() map[string]map[string][]Field {
 	_ = p.Load()
 	return p.catalog
 }
+
+// ConfigKeys are the top-level keys of config.yaml the server reads, sorted.
+func (p *Profile) ConfigKeys() []string { _ = p.Load(); return p.file.ConfigKeys }
+
+// RegisteredResources are the kinds of resource config.yaml registers, sorted.
+func (p *Profile) RegisteredResources() []string { _ = p.Load(); return p.file.RegisteredResources }
 
 // ProviderTypes lists the provider types the server has for an API, sorted.
 func (p *Profile) ProviderTypes(api string) []string {

@@ -3,6 +3,7 @@
 package render
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strconv"
@@ -283,10 +284,14 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 			ClaimName: api.NamesOf(obj.Name).PVC(),
 		}}
 	}
+	configVolume := &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: configMapName}}
+	if in.UserConfig != "" {
+		// Only the user's config, as config.yaml: a ConfigMap without the key fails the pod
+		// with an event that names the key, not the server with a missing file.
+		configVolume.Items = []corev1.KeyToPath{{Key: cmp.Or(in.UserConfigKey, v1alpha2.DefaultOverrideConfigKey), Path: ConfigKey}}
+	}
 	vols := []corev1.Volume{
-		{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
-			LocalObjectReference: corev1.LocalObjectReference{Name: configMapName},
-		}}},
+		{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: configVolume}},
 		{Name: volumeStorage, VolumeSource: storage},
 		{Name: volumeCache, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
 	}

@@ -31,8 +31,9 @@ type Input struct {
 	Distribution *distribution.Resolved
 	// Config is the generated config; nil when the spec runs its own (overrideConfig).
 	Config *config.Result
-	// UserConfig names the user's ConfigMap with config.yaml (overrideConfig), used as is.
-	UserConfig string
+	// UserConfig names the user's ConfigMap with config.yaml (overrideConfig), used as is;
+	// UserConfigKey is its key that holds the config, mounted as config.yaml.
+	UserConfig, UserConfigKey string
 	// UserConfigHash is the content hash of that ConfigMap when it is known (it was in the
 	// input): it goes on the pod template, so editing the ConfigMap rolls the pods.
 	UserConfigHash string

@@ -179,6 +179,9 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 	dst.Disabled = saved.Disabled
 	dst.ExternalProviders = saved.ExternalProviders
 	dst.Telemetry = saved.Telemetry
+	if o := saved.OverrideConfig; o != nil && dst.OverrideConfig != nil {
+		dst.OverrideConfig.Key = o.Key
+	}
 	if w := saved.Workload; w != nil {
 		if w.Pod != nil {
 			ensureWorkload(dst)
@@ -209,7 +212,7 @@ var hubOnlyPaths = []string{
 	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.expose.hostname",
 	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
 	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
-	"spec.workload.storage.accessModes",
+	"spec.workload.storage.accessModes", "spec.overrideConfig.key",
 }
 
 // restoreSpokeOnlySpec brings back what v1alpha2 cannot express after a v1alpha2 edit.

@@ -748,11 +748,31 @@ const (
 	TelemetryProtocolHTTP = "http/protobuf"
 )
 
-// OverrideConfigSpec names a ConfigMap in the same namespace whose config.yaml key is
-// used as the server's config.yaml.
+// OverrideConfigSpec names a ConfigMap in the same namespace whose config.yaml key (or Key)
+// is used as the server's config.yaml.
+//
+//	overrideConfig: {configMapName: my-stack, key: run.yaml}
 type OverrideConfigSpec struct {
 	// ConfigMapName of the ConfigMap.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	ConfigMapName string `json:"configMapName"`
+	// Key of the ConfigMap that holds the config; config.yaml when unset. Older upstream
+	// releases read run.yaml.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	Key string `json:"key,omitempty"`
+}
+
+// DefaultOverrideConfigKey is the key of the override ConfigMap read when Key is unset.
+const DefaultOverrideConfigKey = "config.yaml"
+
+// ConfigKey is the key of the ConfigMap that holds the config.
+func (o *OverrideConfigSpec) ConfigKey() string {
+	if o.Key == "" {
+		return DefaultOverrideConfigKey
+	}
+	return o.Key
 }

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/config"
+	"github.com/llamastack/llsd/pkg/distribution"
+)
+
+var overrideConfigPath = field.NewPath("spec", "overrideConfig")
+
+// legacyConfigKey is where upstream operator releases before config.yaml read the config,
+// and where many repositories still keep it.
+const legacyConfigKey = "run.yaml"
+
+// checkOverrideConfig checks spec.overrideConfig against its ConfigMap, when the ConfigMap
+// is among the inputs: the key must be there (a ConfigMap with only run.yaml, as older
+// upstream releases read, is used with a warning when no key is set), and the config is read
+// as the server would read it (config.CheckOwnConfig), when its server version is known.
+// It returns the key to mount as config.yaml.
+func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, data map[string]string) (string, []config.Warning, *field.Error) {
+	o := obj.Spec.OverrideConfig
+	key := o.ConfigKey()
+	var warnings []config.Warning
+	if _, ok := data[key]; !ok {
+		keys := slices.Sorted(maps.Keys(data))
+		_, hasLegacy := data[legacyConfigKey]
+		switch {
+		case o.Key == "" && hasLegacy:
+			key = legacyConfigKey
+			warnings = append(warnings, config.Warning{Field: overrideConfigPath.Child("configMapName").String(), Message: fmt.Sprintf(
+				"ConfigMap %s has no %s but %s, the key older upstream releases read: the server runs %s; set spec.overrideConfig.key: %s to say so",
+				o.ConfigMapName, v1alpha2.DefaultOverrideConfigKey, legacyConfigKey, legacyConfigKey, legacyConfigKey)})
+		case o.Key != "":
+			return key, nil, field.NotFound(overrideConfigPath.Child("key"), fmt.Sprintf("%s (ConfigMap %s has %s: set key to the one that holds the server's config)",
+				key, o.ConfigMapName, keyList(keys)))
+		default:
+			return key, nil, field.NotFound(overrideConfigPath.Child("configMapName"), fmt.Sprintf(
+				"%s has no key %s (it has %s): add it, or set spec.overrideConfig.key to the key that holds the server's config",
+				o.ConfigMapName, key, keyList(keys)))
+		}
+	}
+	source := fmt.Sprintf("ConfigMap %s key %s", o.ConfigMapName, key)
+	var env []corev1.EnvVar
+	if w := obj.Spec.Workload; w != nil && w.Overrides != nil {
+		env = w.Overrides.Env
+	}
+	if dist.VersionSource != "" {
+		checked, ferr := config.CheckOwnConfig([]byte(data[key]), dist.Profile, env, overrideConfigPath.Child("configMapName"), source)
+		if ferr != nil {
+			return key, nil, ferr
+		}
+		warnings = append(warnings, checked...)
+	}
+	return key, append(warnings, config.UnreadEnv([]byte(data[key]), env, overridesEnvPath)...), nil
+}
+
+var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
+
+func keyList(keys []string) string {
+	if len(keys) == 0 {
+		return "no keys"
+	}
+	return strings.Join(keys, ", ")
+}
