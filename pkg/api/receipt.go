@@ -54,6 +54,10 @@ const (
 	ConfigSourceLabel ConfigSource = "oci-label"
 	// ConfigSourceOverride: the user's own config.yaml (spec.overrideConfig).
 	ConfigSourceOverride ConfigSource = "override"
+	// ConfigSourceConfigMap: the image's config from a ConfigMap (spec.distribution.baseConfig).
+	ConfigSourceConfigMap ConfigSource = "configmap"
+	// ConfigSourceImage: no config.yaml from llsd; the image runs its own.
+	ConfigSourceImage ConfigSource = "image"
 )
 
 // Receipt is what one render produced.
@@ -80,7 +84,8 @@ type Receipt struct {
 // ReadReceipt reads the receipt of a rendered object's annotations; ok is false when the
 // object was not rendered by llsd.
 func ReadReceipt(annotations map[string]string) (r Receipt, ok bool) {
-	if annotations[AnnotationConfigMap] == "" {
+	// An image that runs its own config has no ConfigMap; its receipt says so.
+	if annotations[AnnotationConfigMap] == "" && ConfigSource(annotations[AnnotationConfigSource]) != ConfigSourceImage {
 		return Receipt{}, false
 	}
 	count := func(key string) int { n, _ := strconv.Atoi(annotations[key]); return n }
@@ -113,7 +118,7 @@ func (r Receipt) Annotations() map[string]string {
 	set(AnnotationImage, r.Image)
 	set(AnnotationBaseConfig, r.BaseConfig)
 	set(AnnotationConfigSource, string(r.ConfigSource))
-	if r.ConfigSource != ConfigSourceOverride {
+	if r.ConfigSource != ConfigSourceOverride && r.ConfigSource != ConfigSourceImage {
 		set(AnnotationProviderCount, strconv.Itoa(r.ProviderCount))
 		set(AnnotationResourceCount, strconv.Itoa(r.ResourceCount))
 	}

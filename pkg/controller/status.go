@@ -38,6 +38,7 @@ const (
 	ReasonOverrideConfigFound       = "OverrideConfigFound"
 	ReasonOverrideConfigMapMissing  = "OverrideConfigMapMissing"
 	ReasonOverrideConfigKeyMissing  = "OverrideConfigKeyMissing"
+	ReasonImageConfig               = "ImageConfig"
 	ReasonAllSecretsFound           = "AllSecretsFound"
 	ReasonSecretNotFound            = "SecretNotFound"
 	ReasonSecretKeyNotFound         = "SecretKeyNotFound"
@@ -147,6 +148,8 @@ func configCondition(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt, 
 		return verdict{false, ReasonOverrideConfigKeyMissing, fmt.Sprintf("spec.overrideConfig: ConfigMap %q has no key %s (it has %s), and the pod cannot start: "+
 			"add the key, or set spec.overrideConfig.key to the key that holds the server's config and render again",
 			obj.Spec.OverrideConfig.ConfigMapName, mountedConfigKey(obj, o.Deployment), strings.Join(o.ConfigMapKeys, ", "))}
+	case receipt.ConfigSource == api.ConfigSourceImage:
+		return verdict{true, ReasonImageConfig, fmt.Sprintf("The image %s runs the config it ships: llsd generated none, and cannot check it", receipt.Image)}
 	case obj.Spec.OverrideConfig != nil:
 		return verdict{true, ReasonOverrideConfigFound, fmt.Sprintf("Using %s from ConfigMap %s", mountedConfigKey(obj, o.Deployment), name)}
 	case !o.ConfigMapFound:

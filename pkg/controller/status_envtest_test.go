@@ -252,6 +252,29 @@ spec:
 	assert.Equal(t, "custom", st.DistributionConfig.ActiveDistribution)
 }
 
+// A custom image that runs the config it ships: no ConfigMap to find, and the condition says so.
+func TestStatusImageConfig(t *testing.T) {
+	requireAPIServer(t)
+	startController(t)
+	ns := namespace(t)
+	llsd, objs := rendered(t, ns, `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own}
+spec:
+  distribution: {image: registry.example.com/acme/llama:1.0}
+`)
+	create(t, append([]client.Object{llsd}, objs...)...)
+	eventually(t, ns, "own", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+		cond := hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionTrue, controller.ReasonImageConfig)
+		if cond != nil {
+			assert.Contains(c, cond.Message, "The image registry.example.com/acme/llama:1.0 runs the config it ships")
+		}
+		if assert.NotNil(c, st.ResolvedDistribution) {
+			assert.Equal(c, "image", st.ResolvedDistribution.ConfigSource)
+		}
+	})
+}
+
 // The CA bundle ConfigMap the pod mounts: missing, then without a key, then complete.
 func TestStatusCABundle(t *testing.T) {
 	requireAPIServer(t)

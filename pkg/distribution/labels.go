@@ -36,7 +36,14 @@ func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry,
 
 	labelled, err := opts.Labels.BaseConfig(image)
 	if err == nil {
-		return fromLabels(path, spec, entry, hasEmbedded, image, labelled)
+		return fromConfig(path, spec, entry, hasEmbedded, image, baseData{
+			Config: labelled.Config, Source: labelled.Source, Version: labelled.Version, Kind: api.ConfigSourceLabel,
+			Fix:        "relabel the image with `llsd label-image`",
+			VersionFix: fmt.Sprintf("label the image with %s=<server version> (`llsd label-image` does), or set spec.distribution.serverVersion", oci.LabelVersion),
+		})
+	}
+	if !hasEmbedded && opts.ImageOwnConfig {
+		return imageOwnConfig(spec, opts, " ("+err.Error()+")")
 	}
 	if !hasEmbedded {
 		return nil, field.Invalid(path, image, err.Error())
@@ -54,14 +61,25 @@ func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry,
 	return r, nil
 }
 
-// fromLabels resolves a labelled base config. Its server version comes from the version
-// label, else spec.distribution.serverVersion, else the tag of a catalog or official image
-// (a custom image's tag such as 1.0 or 2026.04 says nothing about the server), else the
-// config's structure.
-func fromLabels(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, official bool, image string, l *oci.BaseConfig) (*Resolved, *field.Error) {
+// baseData is a base config from outside llsd's catalog: an image's labels or a ConfigMap.
+type baseData struct {
+	Config []byte
+	// Source names it for messages and the receipt; Version is its version label, if any.
+	Source, Version string
+	Kind            api.ConfigSource
+	// Fix says how to replace a config that is no YAML mapping; VersionFix how to state the
+	// server version when nothing tells it.
+	Fix, VersionFix string
+}
+
+// fromConfig resolves a base config from outside the catalog. Its server version comes from
+// its version label, else spec.distribution.serverVersion, else the tag of a catalog or
+// official image (a custom image's tag such as 1.0 or 2026.04 says nothing about the
+// server), else the config's structure.
+func fromConfig(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, official bool, image string, l baseData) (*Resolved, *field.Error) {
 	base, err := configyaml.UnmarshalMap(l.Config)
 	if err != nil {
-		return nil, field.Invalid(path, image, fmt.Sprintf("the config in %s is not a YAML mapping: %v: relabel the image with `llsd label-image`", l.Source, err))
+		return nil, field.Invalid(path, image, fmt.Sprintf("the config in %s is not a YAML mapping: %v: %s", l.Source, err, l.Fix))
 	}
 	var evidence []versionEvidence
 	if v, ok := VersionFromTag(l.Version); ok {
@@ -80,12 +98,10 @@ func fromLabels(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry, o
 		v, source = fv, "the labelled config's structure: "+how
 	}
 	if v == "" {
-		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of the config in %s: "+
-			"label the image with %s=<server version> (`llsd label-image` does), or set spec.distribution.serverVersion",
-			l.Source, oci.LabelVersion))
+		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of the config in %s: %s", l.Source, l.VersionFix))
 	}
 	if _, _, ok := profile.Compatible(v); !ok {
 		return nil, field.Invalid(path, image, UnsupportedError(v, source))
 	}
-	return newResolved(spec.Name, image, entry, v, source, base, api.ConfigSourceLabel, l.Source), nil
+	return newResolved(spec.Name, image, entry, v, source, base, l.Kind, l.Source), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
@@ -25,6 +26,21 @@ type Options struct {
 	// Labels, when set (render option spec.registry.enabled), reads base configs from image
 	// labels, which take precedence over the embedded ones. Nil: offline, no registry request.
 	Labels LabelReader
+	// Distributions maps names llsd's catalog does not have to images (render option
+	// distributions: {rh-dev: quay.io/...}): such a name resolves as its image would.
+	Distributions map[string]string
+	// BaseConfig is the config of spec.distribution.baseConfig, found among the inputs.
+	BaseConfig *BaseConfigData
+	// ImageOwnConfig allows a custom image with no base config to resolve without one (Base
+	// nil): it runs the config it ships. For a spec that asks llsd to generate nothing.
+	ImageOwnConfig bool
+}
+
+// BaseConfigData is the content of spec.distribution.baseConfig's ConfigMap key.
+type BaseConfigData struct {
+	Config []byte
+	// Source names it for messages and the receipt: "ConfigMap acme-base key run.yaml".
+	Source string
 }
 
 // Resolved is a distribution ready for config generation.
@@ -68,13 +84,39 @@ func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Er
 	if err != nil {
 		return nil, field.InternalError(distributionPath, err)
 	}
-	if opts.Labels != nil {
-		return resolveWithLabels(spec, entries, opts)
+	named := spec.Name
+	spec = mapName(spec, entries, opts)
+	r, ferr := resolve(spec, entries, opts)
+	if r != nil {
+		r.Name = named
 	}
-	if spec.Name != "" {
+	if imagePath := distributionPath.Child("image").String(); ferr != nil && named != spec.Name && ferr.Field == imagePath {
+		// the user wrote the name: say what it stands for
+		ferr = field.Invalid(distributionPath.Child("name"), named, fmt.Sprintf("%s is image %s (render option distributions): %s", named, spec.Image, ferr.Detail))
+	}
+	return r, ferr
+}
+
+func resolve(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
+	switch {
+	case opts.BaseConfig != nil:
+		return resolveBaseConfig(spec, entries, opts)
+	case opts.Labels != nil:
+		return resolveWithLabels(spec, entries, opts)
+	case spec.Name != "":
 		return resolveName(spec, entries, opts)
 	}
-	return resolveImage(spec, entries)
+	return resolveImage(spec, entries, opts)
+}
+
+// mapName turns a name of the render option distributions into its image.
+func mapName(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) v1alpha2.DistributionSpec {
+	if image, ok := opts.Distributions[spec.Name]; ok && spec.Name != "" {
+		if _, inCatalog := entries[spec.Name]; !inCatalog {
+			spec.Name, spec.Image = "", image
+		}
+	}
+	return spec
 }
 
 func resolveName(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
@@ -91,8 +133,8 @@ func lookup(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Optio
 	path, name := distributionPath.Child("name"), spec.Name
 	entry, ok := entries[name]
 	if !ok {
-		return Entry{}, "", field.Invalid(path, name, fmt.Sprintf("unknown distribution: use one of %s, or set distribution.image",
-			strings.Join(Names(), ", ")))
+		return Entry{}, "", field.Invalid(path, name, fmt.Sprintf("unknown distribution%s: use one of %s, set distribution.image, "+
+			"or map the name to its image with the render option distributions (%s: <image>)", suggest.DidYouMean(name, Names()), strings.Join(Names(), ", "), name))
 	}
 	if entry.Removed != "" {
 		return Entry{}, "", field.Invalid(path, name, entry.Removed)
@@ -118,15 +160,54 @@ func lookup(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Optio
 // resolveImage accepts an official distribution image (llamastack/distribution-<name>,
 // ogxai/distribution-<name>) at a tagged version; anything else needs a base config from
 // elsewhere.
-func resolveImage(spec v1alpha2.DistributionSpec, entries map[string]Entry) (*Resolved, *field.Error) {
+func resolveImage(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
 	path, image := distributionPath.Child("image"), spec.Image
 	if entry, name, ok := officialEntry(image, entries); ok {
 		return fromEmbedded(path, spec, entry, name, image)
 	}
+	if opts.ImageOwnConfig {
+		return imageOwnConfig(spec, opts, "")
+	}
 	return nil, field.Invalid(path, image, "llsd has no base config.yaml for this image (only the official "+
 		officialImages(entries)+" images are built in): "+
-		"use distribution.name, label the image (`llsd label-image`) and render with RenderOptions spec.registry.enabled: true, "+
+		"put the config the image ships in a ConfigMap and set spec.distribution.baseConfig to it, "+
+		"label the image (`llsd label-image`) and render with RenderOptions spec.registry.enabled: true, "+
 		"or set spec.overrideConfig.configMapName to a ConfigMap with a complete config.yaml")
+}
+
+// resolveBaseConfig resolves spec.distribution.baseConfig's config, for the spec's image or
+// catalog name.
+func resolveBaseConfig(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) (*Resolved, *field.Error) {
+	image := spec.Image
+	entry, _, official := officialEntry(image, entries)
+	if spec.Name != "" {
+		var ferr *field.Error
+		if entry, image, ferr = lookup(spec, entries, opts); ferr != nil {
+			return nil, ferr
+		}
+		official = true
+	}
+	return fromConfig(distributionPath.Child("baseConfig"), spec, entry, official, image, baseData{
+		Config: opts.BaseConfig.Config, Source: opts.BaseConfig.Source, Kind: api.ConfigSourceConfigMap,
+		Fix:        "put the config.yaml the image ships in the ConfigMap",
+		VersionFix: "set spec.distribution.serverVersion",
+	})
+}
+
+// imageOwnConfig resolves an image that runs the config it ships: llsd generates none.
+func imageOwnConfig(spec v1alpha2.DistributionSpec, opts Options, why string) (*Resolved, *field.Error) {
+	r, ferr := ResolveRuntime(spec, opts)
+	if ferr != nil {
+		return nil, ferr
+	}
+	r.ConfigSource = api.ConfigSourceImage
+	message := "llsd has no base config for image " + r.Image + why + ", and the spec asks for no generated config: the image runs the config it ships, which llsd cannot check. " +
+		"For a checked config, set spec.distribution.baseConfig to a ConfigMap with the config the image ships"
+	if r.VersionSource == "" {
+		message += "; and set spec.distribution.serverVersion, so that llsd knows the port variable and state directory of the image"
+	}
+	r.Warnings = append(r.Warnings, message)
+	return r, nil
 }
 
 // officialEntry finds the catalog entry of an official image, in any registry: one of a
@@ -260,6 +341,8 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 	if err != nil {
 		return nil, field.InternalError(distributionPath, err)
 	}
+	named := spec.Name
+	spec = mapName(spec, entries, opts)
 	image := spec.Image
 	var official bool
 	if image != "" {
@@ -284,5 +367,5 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 	}
 	// VersionSource stays empty when the version is a guess (a custom image): then nothing
 	// is checked against it.
-	return &Resolved{Name: spec.Name, Image: image, Version: prof.Version, Profile: prof, VersionSource: source}, nil
+	return &Resolved{Name: named, Image: image, Version: prof.Version, Profile: prof, VersionSource: source}, nil
 }

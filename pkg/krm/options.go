@@ -45,6 +45,11 @@ type RenderOptions struct {
 type RenderOptionsSpec struct {
 	// ImageOverrides maps distribution names to images (mirrors, air-gapped registries).
 	ImageOverrides map[string]string `json:"imageOverrides,omitempty"`
+	// Distributions adds distribution names llsd's catalog does not have, each with its
+	// image (rh-dev: quay.io/...): distribution.name resolves to that image, as
+	// distribution.image would (base config from the image's labels or
+	// distribution.baseConfig, or the image's own config when the spec generates nothing).
+	Distributions map[string]string `json:"distributions,omitempty"`
 	// Platform is the cluster's flavour: kubernetes (the default) or openshift, where pods
 	// leave their user and group to the namespace's security context constraints and
 	// exposed servers get a Route instead of an Ingress.
@@ -122,6 +127,16 @@ func (o RenderOptions) Validate() error {
 			problems = append(problems, fmt.Sprintf("spec.limits.%s %d: a limit is a positive number (0 or unset: the default)", name, v))
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(o.Spec.Distributions)) {
+		switch {
+		case slices.Contains(distribution.Names(), name):
+			problems = append(problems, fmt.Sprintf("spec.distributions[%s]: llsd's catalog has this distribution: set its image in spec.imageOverrides", name))
+		case len(k8svalidation.IsDNS1123Label(name)) > 0:
+			problems = append(problems, fmt.Sprintf("spec.distributions[%s]: a distribution name is a DNS label (lowercase letters, digits, '-')", name))
+		case o.Spec.Distributions[name] == "":
+			problems = append(problems, fmt.Sprintf("spec.distributions[%s]: no image: write name: registry/image:tag", name))
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(o.Spec.ImageOverrides)) {
 		if !slices.Contains(distribution.Names(), name) {
 			problems = append(problems, fmt.Sprintf("spec.imageOverrides[%s]: no distribution has this name%s: use one of %s",
@@ -136,7 +151,7 @@ func (o RenderOptions) Validate() error {
 
 // PipelineOptions turns render options into the pipeline's.
 func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
-	dist := distribution.Options{ImageOverrides: o.Spec.ImageOverrides}
+	dist := distribution.Options{ImageOverrides: o.Spec.ImageOverrides, Distributions: o.Spec.Distributions}
 	if o.Spec.Registry.Enabled {
 		dist.Labels = &oci.Client{InsecureHosts: o.Spec.Registry.InsecureHosts, Cache: &oci.Cache{Dir: oci.DefaultCacheDir()}}
 	}
@@ -158,6 +173,7 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 // `llsd render` (Argo CD passes a plugin's env with the ARGOCD_ENV_ prefix, accepted too).
 const (
 	EnvImageOverrides      = "LLSD_IMAGE_OVERRIDES" // starter=registry/image:tag,postgres-demo=...
+	EnvDistributions       = "LLSD_DISTRIBUTIONS"   // rh-dev=registry/image:tag,...
 	EnvIngressClass        = "LLSD_INGRESS_CLASS"
 	EnvIngressDomain       = "LLSD_INGRESS_DOMAIN"
 	EnvIngressControllerNS = "LLSD_INGRESS_CONTROLLER_NAMESPACE"
@@ -170,7 +186,7 @@ const (
 // configMapOptions are the data keys of a ConfigMap function config, each the option of an
 // environment variable (the value has the same form).
 var configMapOptions = map[string]string{
-	"imageOverrides": EnvImageOverrides, "ingressClass": EnvIngressClass, "ingressDomain": EnvIngressDomain,
+	"imageOverrides": EnvImageOverrides, "distributions": EnvDistributions, "ingressClass": EnvIngressClass, "ingressDomain": EnvIngressDomain,
 	"ingressControllerNamespace": EnvIngressControllerNS, "platform": EnvPlatform, "podSecurity": EnvPodSecurity,
 	"registryEnabled": EnvRegistryEnabled, "registryInsecureHosts": EnvRegistryInsecure,
 }
@@ -201,19 +217,27 @@ func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error
 		}
 		return getenv("ARGOCD_ENV_" + name)
 	}
-	if v := get(EnvImageOverrides); v != "" {
-		overrides := maps.Clone(o.Spec.ImageOverrides)
-		if overrides == nil {
-			overrides = map[string]string{}
+	for _, m := range []struct {
+		env    string
+		images *map[string]string
+	}{{EnvImageOverrides, &o.Spec.ImageOverrides}, {EnvDistributions, &o.Spec.Distributions}} {
+		env, images := m.env, m.images
+		v := get(env)
+		if v == "" {
+			continue
+		}
+		merged := maps.Clone(*images)
+		if merged == nil {
+			merged = map[string]string{}
 		}
 		for _, pair := range strings.Split(v, ",") {
 			name, image, ok := strings.Cut(strings.TrimSpace(pair), "=")
 			if !ok || name == "" || image == "" {
-				return o, fmt.Errorf("%s: %q is not name=image", EnvImageOverrides, pair)
+				return o, fmt.Errorf("%s: %q is not name=image", env, pair)
 			}
-			overrides[name] = image
+			merged[name] = image
 		}
-		o.Spec.ImageOverrides = overrides
+		*images = merged
 	}
 	if v := get(EnvRegistryEnabled); v != "" {
 		enabled, err := strconv.ParseBool(v)

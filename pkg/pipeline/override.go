@@ -11,9 +11,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/config"
 	"github.com/llamastack/llsd/pkg/distribution"
+	"github.com/llamastack/llsd/pkg/render"
 )
 
 var overrideConfigPath = field.NewPath("spec", "overrideConfig")
@@ -71,4 +73,61 @@ func keyList(keys []string) string {
 		return "no keys"
 	}
 	return strings.Join(keys, ", ")
+}
+
+var baseConfigPath = field.NewPath("spec", "distribution", "baseConfig")
+
+// distributionOptions are the resolver's options for one object: its baseConfig's config,
+// read from the ConfigMaps among the inputs, and whether it may run its image's own config
+// (when it asks llsd to generate nothing).
+func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (distribution.Options, *field.Error) {
+	out := opts.Distribution
+	out.ImageOwnConfig = generatesNothing(&obj.Spec)
+	b := obj.Spec.Distribution.BaseConfig
+	if b == nil {
+		return out, nil
+	}
+	data, ok := opts.ConfigMaps[obj.Namespace+"/"+b.ConfigMapName]
+	if !ok {
+		return out, field.NotFound(baseConfigPath.Child("configMapName"), fmt.Sprintf(
+			"%s (llsd generates from the base config at render time: put the ConfigMap among the inputs, next to the LlamaStackDistribution)", b.ConfigMapName))
+	}
+	config, ok := data[b.ConfigKey()]
+	if !ok {
+		path := baseConfigPath.Child("configMapName")
+		if b.Key != "" {
+			path = baseConfigPath.Child("key")
+		}
+		return out, field.NotFound(path, fmt.Sprintf("%s has no key %s (it has %s): set spec.distribution.baseConfig.key to the key that holds the image's config",
+			b.ConfigMapName, b.ConfigKey(), keyList(slices.Sorted(maps.Keys(data)))))
+	}
+	out.BaseConfig = &distribution.BaseConfigData{Config: []byte(config), Source: fmt.Sprintf("ConfigMap %s key %s", b.ConfigMapName, b.ConfigKey())}
+	return out, nil
+}
+
+// generatesNothing reports whether a spec asks for nothing that goes into config.yaml:
+// then an image llsd has no base config for may run the config it ships.
+func generatesNothing(spec *v1alpha2.LlamaStackDistributionSpec) bool {
+	tls := spec.Networking.GetTLS()
+	return spec.Providers == nil && spec.Resources == nil && spec.Storage == nil && spec.Disabled == nil &&
+		spec.ExternalProviders == nil && spec.Distribution.BaseConfig == nil && (tls == nil || !tls.Enabled) &&
+		(spec.Workload == nil || spec.Workload.Workers == nil)
+}
+
+// renderImageOwnConfig renders a Deployment of an image that runs the config it ships: no
+// ConfigMap, no RUN_CONFIG_PATH.
+func renderImageOwnConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
+	out, renderErrs := render.Render(render.Input{Object: obj, Distribution: dist, Options: opts.Render, ConfigMaps: opts.ConfigMaps})
+	if errs = append(errs, renderErrs...); len(errs) > 0 {
+		return nil, errs
+	}
+	llsd, err := withReceipt(obj, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceImage, RendererVersion: opts.RendererVersion})
+	if err != nil {
+		return nil, append(errs, err)
+	}
+	warnings := make([]config.Warning, 0, len(dist.Warnings)+len(out.Warnings))
+	for _, w := range dist.Warnings {
+		warnings = append(warnings, config.Warning{Field: "spec.distribution", Message: w})
+	}
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: append(warnings, out.Warnings...)}, nil
 }

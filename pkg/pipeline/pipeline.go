@@ -129,9 +129,16 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	if obj.Spec.OverrideConfig != nil {
 		return renderOverride(obj, opts, errs)
 	}
-	dist, ferr := distribution.Resolve(obj.Spec.Distribution, opts.Distribution)
+	distOpts, ferr := distributionOptions(obj, opts)
 	if ferr != nil {
 		return nil, append(errs, ferr)
+	}
+	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distOpts)
+	if ferr != nil {
+		return nil, append(errs, ferr)
+	}
+	if dist.Base == nil {
+		return renderImageOwnConfig(obj, dist, opts, errs)
 	}
 	res, genErrs := config.Generate(obj, dist)
 	if len(genErrs) > 0 {

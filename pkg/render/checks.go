@@ -84,9 +84,14 @@ func checkEnv(in Input) field.ErrorList {
 		return nil
 	}
 	owners := map[string]string{
-		"RUN_CONFIG_PATH":               "llsd (the generated config's path; set spec.overrideConfig to run your own config)",
 		in.Distribution.Profile.PortEnv: "spec.networking.port",
 		"SSL_CERT_FILE":                 "spec.networking.tls.caBundle",
+	}
+	switch {
+	case in.UserConfig != "":
+		owners["RUN_CONFIG_PATH"] = "llsd (where it mounts spec.overrideConfig's key as config.yaml; set spec.overrideConfig.key to run another key)"
+	case !in.runsImageConfig():
+		owners["RUN_CONFIG_PATH"] = "llsd (the generated config's path; set spec.overrideConfig to run your own config)"
 	}
 	for name, f := range in.Config.EnvFields {
 		owners[name] = f

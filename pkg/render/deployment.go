@@ -151,10 +151,10 @@ func env(in Input) []corev1.EnvVar {
 func llsdEnv(in Input) []corev1.EnvVar {
 	obj := in.Object
 	vars := append([]corev1.EnvVar{}, in.Config.Env...)
-	vars = append(vars,
-		corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: configPath},
-		corev1.EnvVar{Name: in.Distribution.Profile.PortEnv, Value: strconv.Itoa(int(obj.Spec.Port()))},
-	)
+	if !in.runsImageConfig() {
+		vars = append(vars, corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: configPath})
+	}
+	vars = append(vars, corev1.EnvVar{Name: in.Distribution.Profile.PortEnv, Value: strconv.Itoa(int(obj.Spec.Port()))})
 	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.CABundle != nil {
 		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: caBundleFile(tls.CABundle)})
 	}
@@ -251,6 +251,9 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 		{Name: volumeStorage, MountPath: mountPath(in)},
 		{Name: volumeCache, MountPath: "/.cache"},
 	}
+	if in.runsImageConfig() {
+		mounts = mounts[1:]
+	}
 	if hasExternalProviders(in.Object) {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeProviders, MountPath: providersDir, ReadOnly: true})
 	}
@@ -294,6 +297,9 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 		{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: configVolume}},
 		{Name: volumeStorage, VolumeSource: storage},
 		{Name: volumeCache, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+	}
+	if in.runsImageConfig() {
+		vols = vols[1:]
 	}
 	if hasExternalProviders(obj) {
 		vols = append(vols, corev1.Volume{Name: volumeProviders, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})

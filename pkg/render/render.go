@@ -43,6 +43,12 @@ type Input struct {
 	Options    Options
 }
 
+// runsImageConfig reports whether the server runs the config its image ships: llsd
+// generated none and the spec names none.
+func (in Input) runsImageConfig() bool {
+	return (in.Config == nil || in.Config.Config == nil) && in.UserConfig == ""
+}
+
 // Output are the rendered objects, in a fixed order, and the generated ConfigMap's name.
 type Output struct {
 	Objects       []Object

@@ -173,6 +173,7 @@ func spokeErrors(errs field.ErrorList) field.ErrorList {
 // restoreHubOnlySpec brings back what v1alpha1 cannot express after a v1alpha1 edit.
 func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 	dst.Distribution.ServerVersion = saved.Distribution.ServerVersion
+	dst.Distribution.BaseConfig = saved.Distribution.BaseConfig
 	dst.Providers = saved.Providers
 	dst.Resources = saved.Resources
 	dst.Storage = saved.Storage
@@ -213,6 +214,7 @@ var hubOnlyPaths = []string{
 	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
 	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
 	"spec.workload.storage.accessModes", "spec.overrideConfig.key",
+	"spec.distribution.baseConfig",
 }
 
 // restoreSpokeOnlySpec brings back what v1alpha2 cannot express after a v1alpha2 edit.

@@ -82,7 +82,8 @@ type ResolvedDistributionStatus struct {
 	// Image the server runs.
 	// +optional
 	Image string `json:"image,omitempty"`
-	// ConfigSource is where the base config came from: embedded, oci-label or override.
+	// ConfigSource is where the base config came from: embedded, oci-label, configmap (a
+	// base config ConfigMap), override (the user's whole config) or image (the image's own).
 	// +optional
 	ConfigSource string `json:"configSource,omitempty"`
 	// ConfigHash is the sha256 of the generated config.yaml.

@@ -3,6 +3,8 @@
 package v1alpha2
 
 import (
+	"cmp"
+
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -16,6 +18,7 @@ import (
 // +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.resources))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and resources are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove resources or remove overrideConfig"
 // +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.storage))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and storage are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove storage or remove overrideConfig"
 // +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.disabled))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and disabled are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove disabled or remove overrideConfig"
+// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.distribution.baseConfig))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and distribution.baseConfig are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove distribution.baseConfig or remove overrideConfig"
 // +kubebuilder:validation:XValidation:rule="!(has(self.providers) && has(self.providers.inference) && has(self.disabled) && 'inference' in self.disabled)",fieldPath=".providers.inference",reason="FieldValueForbidden",message="the inference API is disabled but has providers configured: remove spec.providers.inference or remove 'inference' from spec.disabled"
 // +kubebuilder:validation:XValidation:rule="!(has(self.providers) && has(self.providers.safety) && has(self.disabled) && 'safety' in self.disabled)",fieldPath=".providers.safety",reason="FieldValueForbidden",message="the safety API is disabled but has providers configured: remove spec.providers.safety or remove 'safety' from spec.disabled"
 // +kubebuilder:validation:XValidation:rule="!(has(self.providers) && has(self.providers.vectorIo) && has(self.disabled) && 'vectorIo' in self.disabled)",fieldPath=".providers.vectorIo",reason="FieldValueForbidden",message="the vectorIo API is disabled but has providers configured: remove spec.providers.vectorIo or remove 'vectorIo' from spec.disabled"
@@ -96,7 +99,35 @@ type DistributionSpec struct {
 	// +kubebuilder:validation:MaxLength=16
 	// +kubebuilder:validation:Pattern=`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
 	ServerVersion string `json:"serverVersion,omitempty"`
+
+	// BaseConfig names a ConfigMap of the object's namespace whose key holds the config.yaml
+	// the image ships, for an image llsd has no base config for (no config labels): llsd
+	// generates from it as from a catalog distribution's. The ConfigMap must be among the
+	// render's inputs.
+	//
+	//	distribution:
+	//	  image: quay.io/acme/llama-stack:2.1
+	//	  baseConfig: {configMapName: acme-base, key: run.yaml}
+	// +optional
+	BaseConfig *BaseConfigSpec `json:"baseConfig,omitempty"`
 }
+
+// BaseConfigSpec names a ConfigMap key that holds an image's own config.yaml.
+type BaseConfigSpec struct {
+	// ConfigMapName of the ConfigMap.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ConfigMapName string `json:"configMapName"`
+	// Key of the ConfigMap that holds the config; config.yaml when unset.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	Key string `json:"key,omitempty"`
+}
+
+// ConfigKey is the key of the ConfigMap that holds the config.
+func (b *BaseConfigSpec) ConfigKey() string { return cmp.Or(b.Key, DefaultOverrideConfigKey) }
 
 // ProvidersSpec lists providers per API. When a list has more than one provider, each
 // needs an id. Ids (given or derived from the provider name) are unique across all APIs.
@@ -766,13 +797,9 @@ type OverrideConfigSpec struct {
 	Key string `json:"key,omitempty"`
 }
 
-// DefaultOverrideConfigKey is the key of the override ConfigMap read when Key is unset.
+// DefaultOverrideConfigKey is the key of an override or base config ConfigMap read when Key
+// is unset.
 const DefaultOverrideConfigKey = "config.yaml"
 
 // ConfigKey is the key of the ConfigMap that holds the config.
-func (o *OverrideConfigSpec) ConfigKey() string {
-	if o.Key == "" {
-		return DefaultOverrideConfigKey
-	}
-	return o.Key
-}
+func (o *OverrideConfigSpec) ConfigKey() string { return cmp.Or(o.Key, DefaultOverrideConfigKey) }

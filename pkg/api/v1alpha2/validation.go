@@ -78,6 +78,13 @@ func (c *checks) distribution(d *DistributionSpec, p *field.Path) {
 	c.optStr(p.Child("name"), d.Name, 63, "")
 	c.optStr(p.Child("image"), d.Image, 512, "")
 	c.optStr(p.Child("serverVersion"), d.ServerVersion, 16, versionPattern)
+	if b := d.BaseConfig; b != nil {
+		bp := p.Child("baseConfig")
+		if c.required(bp.Child("configMapName"), b.ConfigMapName) {
+			c.str(bp.Child("configMapName"), b.ConfigMapName, 1, 253, "")
+		}
+		c.optStr(bp.Child("key"), b.Key, 253, secretKeyPattern)
+	}
 	switch {
 	case d.Name != "" && d.Image != "":
 		c.add(field.Forbidden(p, "name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own"))
@@ -468,6 +475,7 @@ func (c *checks) overrideConfig(spec *LlamaStackDistributionSpec, p *field.Path)
 	if c.required(op.Child("configMapName"), o.ConfigMapName) {
 		c.str(op.Child("configMapName"), o.ConfigMapName, 1, 253, "")
 	}
+	c.optStr(op.Child("key"), o.Key, 253, secretKeyPattern)
 	for _, other := range []struct {
 		name string
 		set  bool
@@ -476,6 +484,7 @@ func (c *checks) overrideConfig(spec *LlamaStackDistributionSpec, p *field.Path)
 		{"resources", spec.Resources != nil},
 		{"storage", spec.Storage != nil},
 		{"disabled", spec.Disabled != nil},
+		{"distribution.baseConfig", spec.Distribution.BaseConfig != nil},
 	} {
 		if other.set {
 			c.add(field.Forbidden(op, fmt.Sprintf(
