@@ -246,6 +246,11 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 		}
 		return hint
 	}
+	if doc["apiVersion"] == v1alpha1.GroupVersion.String() && len(parent) == 1 &&
+		slices.Contains(fieldNames(reflect.TypeFor[v1alpha2.LlamaStackDistribution](), parent), name) {
+		return hint + fmt.Sprintf(": %s is a field of llamastack.io/v1alpha2, not v1alpha1: to use it, write the object in v1alpha2 "+
+			"(llsd render prints a v1alpha1 object's v1alpha2 form)", name)
+	}
 	if providerEntryField().MatchString(path) {
 		return hint + ": a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,14 +48,18 @@ type rendered struct {
 // as kustomize would write it (local configuration left out). `llsd render` prints the
 // result and `llsd validate` only its verdict, so both refuse exactly what the function
 // refuses.
+//
+// A RenderOptions document applies to the files of its directory and below, as a package's
+// function config does under kpt: `llsd validate examples/` renders each example with its
+// own options. Each package is one ResourceList; two RenderOptions in one directory are an
+// error.
 func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writer) (*rendered, int) {
 	files, ok := inputFiles(command, paths, stderr)
 	if !ok {
 		return nil, 2
 	}
 	r := &rendered{}
-	rl := &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject()}
-	options := ""
+	var all []fileItems
 	documents := 0
 	for _, file := range files {
 		items, err := readItems(file, stdin, &documents)
@@ -62,36 +68,102 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 			r.failed++
 			continue
 		}
-		for _, item := range items {
-			switch {
-			case item.GetAPIVersion() == krm.OptionsAPIVersion && item.GetKind() == krm.OptionsKind && options != "":
-				fmt.Fprintf(stderr, "llsd %s: two %s documents (%s and %s): keep one\n", command, krm.OptionsKind, options, file.name)
-				return nil, 1
-			case item.GetAPIVersion() == krm.OptionsAPIVersion && item.GetKind() == krm.OptionsKind:
-				options, rl.FunctionConfig = file.name, item
-			case item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization":
-				// not a resource: kpt and kustomize never pass these to a function
-			default:
-				if item.GetKind() == v1alpha2.Kind && !krm.IsGenerated(item) {
-					r.checked++
-				}
-				rl.Items = append(rl.Items, item)
-			}
-		}
+		all = append(all, fileItems{file.name, items})
 	}
-	p := krm.Processor{Version: version.Get(), Standalone: true, Getenv: os.Getenv}
-	if _, err := p.Process(rl); err != nil {
-		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
-		return nil, 1
-	}
-	r.failed += report(rl.Results, "", stderr)
-	out, err := writeItems(rl.Items)
+	lists, err := packages(all)
 	if err != nil {
 		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
 		return nil, 1
 	}
-	r.out = out
+	var out fn.KubeObjects
+	for _, rl := range lists {
+		for _, item := range rl.Items {
+			if item.GetKind() == v1alpha2.Kind && !krm.IsGenerated(item) {
+				r.checked++
+			}
+		}
+		p := krm.Processor{Version: version.Get(), Standalone: true, Getenv: os.Getenv}
+		if _, err := p.Process(rl); err != nil {
+			fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+			return nil, 1
+		}
+		if slices.ContainsFunc(rl.Results, func(res *fn.Result) bool {
+			return res.Severity == fn.Error && res.ResourceRef == nil && res.File == nil
+		}) {
+			report(rl.Results, "llsd "+command+": ", stderr) // the options are wrong, not an object
+			return nil, 1
+		}
+		r.failed += report(rl.Results, "", stderr)
+		out = append(out, rl.Items...)
+	}
+	text, err := writeItems(out)
+	if err != nil {
+		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+		return nil, 1
+	}
+	r.out = text
 	return r, 0
+}
+
+// fileItems are the documents of one input file.
+type fileItems struct {
+	name  string
+	items fn.KubeObjects
+}
+
+// packages splits the inputs into ResourceLists, one per directory with a RenderOptions
+// document (its function config) and one for the files under none, in the order their
+// files came.
+func packages(files []fileItems) ([]*fn.ResourceList, error) {
+	optionsFile := map[string]string{} // directory -> the file with its RenderOptions
+	lists := map[string]*fn.ResourceList{}
+	for _, f := range files {
+		for _, item := range f.items {
+			if item.GetAPIVersion() != krm.OptionsAPIVersion || item.GetKind() != krm.OptionsKind {
+				continue
+			}
+			dir := filepath.Dir(f.name)
+			if other, ok := optionsFile[dir]; ok {
+				return nil, fmt.Errorf("two %s documents for the files of %s (%s and %s): keep one", krm.OptionsKind, dir, other, f.name)
+			}
+			optionsFile[dir] = f.name
+			lists[dir] = &fn.ResourceList{FunctionConfig: item}
+		}
+	}
+	var order []*fn.ResourceList
+	for _, f := range files {
+		dir := packageOf(f.name, optionsFile)
+		rl, ok := lists[dir]
+		if !ok {
+			rl = &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject()}
+			lists[dir] = rl
+		}
+		if !slices.Contains(order, rl) {
+			order = append(order, rl)
+		}
+		for _, item := range f.items {
+			switch {
+			case item.GetAPIVersion() == krm.OptionsAPIVersion && item.GetKind() == krm.OptionsKind:
+			case item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization":
+				// not a resource: kpt and kustomize never pass these to a function
+			default:
+				rl.Items = append(rl.Items, item)
+			}
+		}
+	}
+	return order, nil
+}
+
+// packageOf is the nearest directory at or above a file's that has RenderOptions, or "".
+func packageOf(file string, optionsFile map[string]string) string {
+	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
+		if _, ok := optionsFile[dir]; ok {
+			return dir
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return ""
+		}
+	}
 }
 
 // readItems reads the documents of a file (- is standard input) as KRM items that carry

@@ -356,3 +356,47 @@ func TestRenderReadsADirectoryAsItIs(t *testing.T) {
 	close(stop)
 	<-done
 }
+
+// A RenderOptions document applies to the files of its directory and below, as a kpt
+// package's function config does: two packages with their own options render side by side,
+// and two options in one directory are an error. Options from the environment that are wrong
+// are an error naming the variable, not an object.
+func TestRenderOptionsApplyToTheirDirectory(t *testing.T) {
+	root := t.TempDir()
+	options := func(class string) string {
+		return "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\nspec: {ingress: {className: " + class + "}}\n"
+	}
+	exposed := func(name string) string {
+		return strings.Replace(strings.Replace(stack, "my-stack", name, 1), "spec:\n", "spec:\n  networking: {expose: {hostname: "+name+".example.com}}\n", 1)
+	}
+	for _, pkg := range []string{"a", "b", filepath.Join("b", "c"), "plain"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, pkg), 0o755))
+	}
+	writeFile(t, filepath.Join(root, "a"), "fn.yaml", options("nginx"))
+	writeFile(t, filepath.Join(root, "a"), "stack.yaml", exposed("alpha"))
+	writeFile(t, filepath.Join(root, "b"), "fn.yaml", options("traefik"))
+	writeFile(t, filepath.Join(root, "b", "c"), "stack.yaml", exposed("beta"))
+	writeFile(t, filepath.Join(root, "plain"), "stack.yaml", exposed("gamma"))
+
+	code, out, stderr := run(t, "render", root)
+	require.Equal(t, 0, code, stderr)
+	for name, class := range map[string]string{"alpha": "nginx", "beta": "traefik"} {
+		ingress := out[strings.Index(out, "name: "+name+"-ingress"):]
+		assert.Contains(t, ingress[:strings.Index(ingress, "rules:")], "ingressClassName: "+class, "%s takes the options of its package", name)
+	}
+	gamma := out[strings.Index(out, "name: gamma-ingress"):]
+	assert.NotContains(t, gamma[:strings.Index(gamma, "rules:")], "ingressClassName", "gamma is under no options")
+
+	writeFile(t, filepath.Join(root, "a"), "more-fn.yaml", options("haproxy"))
+	code, out, stderr = run(t, "validate", root)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "two RenderOptions documents for the files of "+filepath.Join(root, "a"))
+	require.NoError(t, os.Remove(filepath.Join(root, "a", "more-fn.yaml")))
+
+	t.Setenv("LLSD_PLATFORM", "gke")
+	code, out, stderr = run(t, "validate", filepath.Join(root, "plain"))
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out, "no summary of objects: the options are wrong")
+	assert.Equal(t, "llsd validate: with the render options of the environment (LLSD_PLATFORM): RenderOptions fn.llamastack.io/v1alpha1: spec.platform \"gke\": use kubernetes or openshift\n", stderr)
+}

@@ -211,11 +211,15 @@ func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
 
 // WithEnv returns the options with the environment's settings on top.
 func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error) {
+	var used []string
 	get := func(name string) string {
-		if v := getenv(name); v != "" {
-			return v
+		for _, n := range []string{name, "ARGOCD_ENV_" + name} {
+			if v := getenv(n); v != "" {
+				used = append(used, n)
+				return v
+			}
 		}
-		return getenv("ARGOCD_ENV_" + name)
+		return ""
 	}
 	for _, m := range []struct {
 		env    string
@@ -260,5 +264,11 @@ func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error
 			*field = v
 		}
 	}
-	return o, o.Validate()
+	if err := o.Validate(); err != nil && len(used) > 0 {
+		slices.Sort(used)
+		return o, fmt.Errorf("with the render options of the environment (%s): %w", strings.Join(used, ", "), err)
+	} else if err != nil {
+		return o, err
+	}
+	return o, nil
 }

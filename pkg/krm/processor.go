@@ -59,7 +59,11 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	}()
 	options, llsdConfig, err := p.readFunctionConfig(rl.FunctionConfig)
 	if err != nil {
-		rl.Results = append(rl.Results, fn.ErrorConfigObjectResult(err, rl.FunctionConfig))
+		result := fn.ErrorConfigObjectResult(err, rl.FunctionConfig)
+		if rl.FunctionConfig == nil || rl.FunctionConfig.IsEmpty() {
+			result = &fn.Result{Severity: fn.Error, Message: err.Error()} // from the environment: no object to name
+		}
+		rl.Results = append(rl.Results, result)
 		return false, nil
 	}
 	opts := options.PipelineOptions(p.Version)
@@ -397,7 +401,7 @@ func fieldResults(item *fn.KubeObject, errs field.ErrorList) fn.Results {
 // v1alpha1's, although llsd checks its v1alpha2 conversion.
 func writtenPath(item *fn.KubeObject, path string) string {
 	if item.GetAPIVersion() == v1alpha1.GroupVersion.String() {
-		return v1alpha1.SpokePath(path)
+		return v1alpha1.SpokePathOf(path, item.GetAnnotation(v1alpha1.V1alpha2FieldsAnnotation) != "")
 	}
 	return path
 }

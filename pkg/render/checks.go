@@ -103,8 +103,12 @@ func checkEnv(in Input) field.ErrorList {
 	var errs field.ErrorList
 	for i, e := range o.Env {
 		if owner, ok := owners[e.Name]; ok {
+			fix := "set it there, not in spec.workload.overrides.env"
+			if strings.HasPrefix(owner, "llsd") {
+				fix = "remove it from spec.workload.overrides.env"
+			}
 			errs = append(errs, field.Duplicate(workloadPath.Child("overrides", "env").Index(i).Child("name"),
-				fmt.Sprintf("%s is set by %s: set it there, not in overrides.env", e.Name, owner)))
+				fmt.Sprintf("%s is set by %s: %s", e.Name, owner, fix)))
 		}
 	}
 	return errs

@@ -34,8 +34,16 @@ var hubToSpokePaths = [][2]string{
 // SpokePath returns the v1alpha1 path of a v1alpha2 field path, for errors about an object
 // written in v1alpha1. A field v1alpha1 does not have (providers, resources, storage, ...)
 // came from the V1alpha2FieldsAnnotation: its path is returned as it is, with a note.
-func SpokePath(hubPath string) string {
+func SpokePath(hubPath string) string { return SpokePathOf(hubPath, true) }
+
+// SpokePathOf is SpokePath for an object that carries the V1alpha2FieldsAnnotation
+// (annotated) or not: without it, a v1alpha2 field is one the user wrote in the v1alpha1
+// object by mistake (an unknown field), and its path gets no note.
+func SpokePathOf(hubPath string, annotated bool) string {
 	if isSpokePath(hubPath) {
+		return hubPath
+	}
+	if isHubOnly(hubPath) && !annotated {
 		return hubPath
 	}
 	if isHubOnly(hubPath) {
