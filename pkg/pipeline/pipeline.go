@@ -233,11 +233,11 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 		Options:       opts.Render,
 		ConfigMaps:    opts.ConfigMaps,
 	}
-	var warnings []config.Warning
+	var checked []config.Warning // of the ConfigMap's config, when it is among the inputs
 	if data, ok := opts.ConfigMaps[obj.Namespace+"/"+obj.Spec.OverrideConfig.ConfigMapName]; ok {
 		in.UserConfigHash = render.ConfigMapDataHash(data)
 		var ferr *field.Error
-		in.UserConfigKey, warnings, ferr = checkOverrideConfig(obj, dist, data)
+		in.UserConfigKey, checked, ferr = checkOverrideConfig(obj, dist, data)
 		if ferr != nil {
 			errs = append(errs, ferr)
 		}
@@ -256,7 +256,7 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	if err != nil {
 		return nil, append(errs, err)
 	}
-	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: append(warnings, out.Warnings...)}, nil
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: slices.Concat(checked, out.Warnings)}, nil
 }
 
 // withReceipt returns a copy of obj with the receipt annotations (replacing an older receipt).
