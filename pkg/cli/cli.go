@@ -165,7 +165,9 @@ type inputFile struct {
 	rel  string   // its path in dir
 }
 
-// yamlFiles lists the named files and the *.yaml and *.yml files under named directories.
+// yamlFiles lists the named files and the *.yaml and *.yml files under named directories,
+// leaving out what a .krmignore file ignores, as kpt does: the one at the top of a named
+// directory and those of its kpt packages (directories with a Kptfile), each for its subtree.
 func yamlFiles(paths []string) ([]inputFile, error) {
 	var files []inputFile
 	for _, p := range paths {
@@ -177,9 +179,19 @@ func yamlFiles(paths []string) ([]inputFile, error) {
 		if err != nil {
 			return nil, err
 		}
+		ignores := ignoreFiles{}
 		err = fs.WalkDir(dir.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
+			}
+			if d.IsDir() {
+				ignores.enter(dir, rel)
+			}
+			if ignores.match(rel, d.IsDir()) {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
 			}
 			if !d.IsDir() && (strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml")) {
 				files = append(files, inputFile{name: filepath.Join(p, rel), dir: dir, rel: rel})

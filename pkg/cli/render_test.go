@@ -410,3 +410,29 @@ func TestRenderOptionsApplyToTheirDirectory(t *testing.T) {
 	assert.Empty(t, out, "no summary of objects: the options are wrong")
 	assert.Equal(t, "llsd validate: with the render options of the environment (LLSD_PLATFORM): RenderOptions fn.llamastack.io/v1alpha1: spec.platform \"gke\": use kubernetes or openshift\n", stderr)
 }
+
+// A directory is read as kpt reads a package: what its .krmignore ignores is left out (an
+// expected output next to its source would be the same LLSD twice), and a kpt package below
+// (a directory with a Kptfile) follows its own .krmignore, not its parent's.
+func TestRenderHonoursKRMIgnore(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "pkg", "out"), 0o755))
+	writeFile(t, root, ".krmignore", "expected.yaml\n/pkg/out/\n")
+	writeFile(t, root, "stack.yaml", stack)
+	writeFile(t, root, "expected.yaml", stack)
+	writeFile(t, filepath.Join(root, "pkg", "out"), "stack.yaml", stack)
+	code, out, stderr := run(t, "validate", root)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "1 LlamaStackDistribution(s) checked, 0 invalid\n", out)
+
+	// A kpt package below: the root's /pkg/out/ does not reach into it, its own file does.
+	writeFile(t, filepath.Join(root, "pkg"), "Kptfile", "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata: {name: pkg}\n")
+	writeFile(t, filepath.Join(root, "pkg", "out"), "stack.yaml", strings.Replace(stack, "my-stack", "other", 1))
+	code, out, stderr = run(t, "validate", root)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "2 LlamaStackDistribution(s) checked, 0 invalid\n", out)
+	writeFile(t, filepath.Join(root, "pkg"), ".krmignore", "out/\n")
+	code, out, stderr = run(t, "validate", root)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "1 LlamaStackDistribution(s) checked, 0 invalid\n", out)
+}
