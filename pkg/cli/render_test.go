@@ -17,6 +17,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/pkg/cli"
 )
 
@@ -435,4 +436,20 @@ func TestRenderHonoursKRMIgnore(t *testing.T) {
 	code, out, stderr = run(t, "validate", root)
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, "1 LlamaStackDistribution(s) checked, 0 invalid\n", out)
+}
+
+// A base config ConfigMap among the inputs reaches the render: the function reads only the
+// ConfigMaps an LLSD references, and spec.distribution.baseConfig is one of those references.
+func TestRenderReadsTheBaseConfigConfigMap(t *testing.T) {
+	dir := t.TempDir()
+	imageConfig, err := distributions.FS.ReadFile("starter/0.7.yaml") // stands in for the config the image ships
+	require.NoError(t, err)
+	writeFile(t, dir, "base.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base, namespace: ai}\ndata:\n  run.yaml: |\n    "+
+		strings.ReplaceAll(strings.TrimSuffix(string(imageConfig), "\n"), "\n", "\n    ")+"\n")
+	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "distribution: {name: starter}",
+		`distribution: {image: "quay.io/example/llama-stack:1", serverVersion: "0.7", baseConfig: {configMapName: base, key: run.yaml}}`, 1))
+	code, out, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "llamastack.io/config-source: configmap")
+	assert.Contains(t, out, "llamastack.io/base-config: ConfigMap base key run.yaml")
 }

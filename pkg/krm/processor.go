@@ -497,7 +497,7 @@ func orphanResult(o *fn.KubeObject) *fn.Result {
 func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() }
 
 // configMaps are the data of the user's ConfigMaps among the items that an LLSD references
-// (its override config or CA bundle), by namespace/name. Only those are read, each once and
+// (its override config, base config or CA bundle), by namespace/name. Only those are read, each once and
 // in one pass: decoding every input ConfigMap into a map costs yaml.v3's duplicate-key check,
 // quadratic in its keys.
 func configMaps(items fn.KubeObjects, generator *fn.KubeObject) map[string]map[string]string {
@@ -525,6 +525,7 @@ func configMaps(items fn.KubeObjects, generator *fn.KubeObject) map[string]map[s
 // configMapReferences are where an LLSD of either version names a ConfigMap of its namespace.
 var configMapReferences = [][]string{
 	{"spec", "overrideConfig", "configMapName"},
+	{"spec", "distribution", "baseConfig", "configMapName"},
 	{"spec", "networking", "tls", "caBundle", "configMapName"},
 	{"spec", "server", "userConfig", "configMapName"},
 	{"spec", "server", "tlsConfig", "caBundle", "configMapName"},
