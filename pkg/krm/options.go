@@ -202,55 +202,69 @@ func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
 				k, suggest.DidYouMean(k, keys), strings.Join(keys, ", "))
 		}
 	}
-	env := map[string]string{}
-	for k, v := range data {
-		env[configMapOptions[k]] = v
-	}
-	return RenderOptions{}.WithEnv(func(name string) string { return env[name] })
+	return RenderOptions{}.withSettings("the function config ConfigMap", func(env string) (string, string) {
+		for key, e := range configMapOptions {
+			if e == env {
+				return data[key], key
+			}
+		}
+		return "", ""
+	})
 }
 
 // WithEnv returns the options with the environment's settings on top.
 func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error) {
-	var used []string
-	get := func(name string) string {
-		for _, n := range []string{name, "ARGOCD_ENV_" + name} {
+	return o.withSettings("the environment", func(env string) (string, string) {
+		for _, n := range []string{env, "ARGOCD_ENV_" + env} {
 			if v := getenv(n); v != "" {
-				used = append(used, n)
-				return v
+				return v, n
 			}
 		}
-		return ""
+		return "", ""
+	})
+}
+
+// withSettings returns the options with settings on top, each looked up by the name of its
+// environment variable: lookup returns the value and the name the user wrote it under (the
+// variable, or a ConfigMap function config's key), which the errors name.
+func (o RenderOptions) withSettings(source string, lookup func(env string) (value, writtenAs string)) (RenderOptions, error) {
+	var used []string
+	get := func(env string) (string, string) {
+		v, as := lookup(env)
+		if v != "" {
+			used = append(used, as)
+		}
+		return v, as
 	}
 	for _, m := range []struct {
 		env    string
 		images *map[string]string
 	}{{EnvImageOverrides, &o.Spec.ImageOverrides}, {EnvDistributions, &o.Spec.Distributions}} {
-		env, images := m.env, m.images
-		v := get(env)
+		v, as := get(m.env)
 		if v == "" {
 			continue
 		}
-		merged := maps.Clone(*images)
+		merged := maps.Clone(*m.images)
 		if merged == nil {
 			merged = map[string]string{}
 		}
 		for _, pair := range strings.Split(v, ",") {
 			name, image, ok := strings.Cut(strings.TrimSpace(pair), "=")
 			if !ok || name == "" || image == "" {
-				return o, fmt.Errorf("%s: %q is not name=image", env, pair)
+				return o, fmt.Errorf("%s: %q is not name=image", as, pair)
 			}
 			merged[name] = image
 		}
-		*images = merged
+		*m.images = merged
 	}
-	if v := get(EnvRegistryEnabled); v != "" {
+	if v, as := get(EnvRegistryEnabled); v != "" {
 		enabled, err := strconv.ParseBool(v)
 		if err != nil {
-			return o, fmt.Errorf("%s: %q is not true or false", EnvRegistryEnabled, v)
+			return o, fmt.Errorf("%s: %q is not true or false", as, v)
 		}
 		o.Spec.Registry.Enabled = enabled
 	}
-	if v := get(EnvRegistryInsecure); v != "" {
+	if v, _ := get(EnvRegistryInsecure); v != "" {
 		for _, host := range strings.Split(v, ",") {
 			o.Spec.Registry.InsecureHosts = append(o.Spec.Registry.InsecureHosts, strings.TrimSpace(host))
 		}
@@ -260,13 +274,13 @@ func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error
 		EnvIngressControllerNS: &o.Spec.Ingress.ControllerNamespace, EnvPlatform: &o.Spec.Platform,
 		EnvPodSecurity: &o.Spec.PodSecurity,
 	} {
-		if v := get(env); v != "" {
+		if v, _ := get(env); v != "" {
 			*field = v
 		}
 	}
 	if err := o.Validate(); err != nil && len(used) > 0 {
 		slices.Sort(used)
-		return o, fmt.Errorf("with the render options of the environment (%s): %w", strings.Join(used, ", "), err)
+		return o, fmt.Errorf("with the render options of %s (%s): %w", source, strings.Join(used, ", "), err)
 	} else if err != nil {
 		return o, err
 	}

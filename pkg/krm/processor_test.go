@@ -169,7 +169,7 @@ func TestNothingIsIgnored(t *testing.T) {
 		{"a ConfigMap's data are render options", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: openshift}}", llsd, ""},
 		{"an option llsd does not know", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {plattform: openshift}}", llsd,
 			`the function config ConfigMap has key "plattform", which is no llsd option (did you mean platform?)`},
-		{"a bad option value", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: gke}}", llsd, `spec.platform "gke": use kubernetes or openshift`},
+		{"a bad option value", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: gke}}", llsd, `with the render options of the function config ConfigMap (platform): RenderOptions fn.llamastack.io/v1alpha1: spec.platform "gke": use kubernetes or openshift`},
 		{"a function config of another kind", "{apiVersion: example.com/v1, kind: Settings, metadata: {name: cfg}}", llsd, "example.com/v1 Settings is no function config llsd takes"},
 		{"a misspelt kind", "", "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistrubution, metadata: {name: chat}, spec: {distribution: {name: starter}}}\n",
 			"kind LlamaStackDistrubution is not a kind of llamastack.io (did you mean LlamaStackDistribution?)"},
