@@ -37,9 +37,7 @@ func CheckOwnConfig(data []byte, prof *profile.Profile, env []corev1.EnvVar, pat
 	}
 	w := ownConfigCheck{prof: prof, path: path.String(), source: source, env: envNames(env)}
 	w.topLevel(tree)
-	providerIDs := w.providers(tree)
-	w.models(tree, providerIDs)
-	w.localhost(tree)
+	w.models(tree, w.providers(tree))
 	return w.warnings, nil
 }
 
@@ -79,46 +77,52 @@ func (c *ownConfigCheck) topLevel(tree map[string]any) {
 	}
 }
 
-// providers checks each provider's type and config keys; it returns the provider ids.
+// providers checks each provider the server starts (not a disabled one): its API, type and
+// config keys, and URLs to the pod itself. It returns the ids of those of known APIs.
 func (c *ownConfigCheck) providers(tree map[string]any) map[string]bool {
 	ids := map[string]bool{}
 	apis, _ := tree["providers"].(map[string]any)
 	external := tree["external_providers_dir"] != nil
 	for _, api := range slices.Sorted(maps.Keys(apis)) {
-		list, _ := apis[api].([]any)
-		if !c.prof.HasAPI(api) && !external {
+		known := c.prof.HasAPI(api) || external
+		if !known {
 			c.warn("%s has no API %s: its providers are ignored or stop the server", c.prof, api)
-			continue
 		}
+		list, _ := apis[api].([]any)
 		for i, item := range list {
 			p, _ := item.(map[string]any)
 			if c.disabled(p) {
 				continue
 			}
-			ids[entryID(p["provider_id"])] = true
-			typ, _ := p["provider_type"].(string)
-			fields, ok := c.prof.Fields(api, typ)
-			if !ok {
-				if !external && p["module"] == nil {
-					c.warn("providers.%s[%d]: %s has no provider type %q for %s, and stops at start-up%s",
-						api, i, c.prof, typ, api, suggest.DidYouMean(typ, c.prof.ProviderTypes(api)))
-				}
-				continue
+			if known {
+				ids[entryID(p["provider_id"])] = true
+				c.providerKeys(api, i, p, external)
 			}
-			names := make([]string, len(fields))
-			for k, f := range fields {
-				names[k] = f.Name
-			}
-			cfg, _ := p["config"].(map[string]any)
-			for _, key := range slices.Sorted(maps.Keys(cfg)) {
-				if !slices.Contains(names, key) {
-					c.warn("providers.%s[%d].config: %s ignores %s in %s%s: its keys are %s",
-						api, i, typ, key, c.prof, suggest.DidYouMean(key, names), strings.Join(names, ", "))
-				}
-			}
+			c.localhost(api, i, p["config"])
 		}
 	}
 	return ids
+}
+
+// providerKeys checks a provider's type and the keys of its config.
+func (c *ownConfigCheck) providerKeys(api string, i int, p map[string]any, external bool) {
+	typ, _ := p["provider_type"].(string)
+	fields, ok := c.prof.Fields(api, typ)
+	if !ok {
+		if !external && p["module"] == nil {
+			c.warn("providers.%s[%d]: %s has no provider type %q for %s, and stops at start-up%s",
+				api, i, c.prof, typ, api, suggest.DidYouMean(typ, c.prof.ProviderTypes(api)))
+		}
+		return
+	}
+	names := profile.FieldNames(fields)
+	cfg, _ := p["config"].(map[string]any)
+	for _, key := range slices.Sorted(maps.Keys(cfg)) {
+		if !slices.Contains(names, key) {
+			c.warn("providers.%s[%d].config: %s ignores %s in %s%s: its keys are %s",
+				api, i, typ, key, c.prof, suggest.DidYouMean(key, names), strings.Join(names, ", "))
+		}
+	}
 }
 
 // models: a registered model of a provider the config does not have stops the server.
@@ -139,39 +143,26 @@ func (c *ownConfigCheck) models(tree map[string]any, providerIDs map[string]bool
 // variable: ${env.OLLAMA_URL:=http://localhost:11434}.
 var localURL = lazyre.New(`^(?:\$\{env\.([A-Za-z0-9_]+):=)?(https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/][^}]*)\}?$`)
 
-func (c *ownConfigCheck) localhost(tree map[string]any) {
-	apis, _ := tree["providers"].(map[string]any)
-	for _, api := range slices.Sorted(maps.Keys(apis)) {
-		list, _ := apis[api].([]any)
-		for i, item := range list {
-			p, _ := item.(map[string]any)
-			if c.disabled(p) {
-				continue
-			}
-			configyaml.WalkStrings(p["config"], func(path configyaml.Path, s string) {
-				m := localURL().FindStringSubmatch(s)
-				if m == nil || (m[1] != "" && c.env[m[1]]) {
-					return
-				}
-				how := "is"
-				if m[1] != "" {
-					how = "falls back to, since the pod has no " + m[1] + ","
-				}
-				c.warn("providers.%s[%d].config.%s %s %s: in the pod that is the server itself; use the service's address", api, i, path, how, m[2])
-			})
+// localhost warns about the URLs of a provider's config that reach the pod itself.
+func (c *ownConfigCheck) localhost(api string, i int, config any) {
+	configyaml.WalkStrings(config, func(path configyaml.Path, s string) {
+		m := localURL().FindStringSubmatch(s)
+		if m == nil || (m[1] != "" && c.env[m[1]]) {
+			return
 		}
-	}
+		how := "is"
+		if m[1] != "" {
+			how = "falls back to, since the pod has no " + m[1] + ","
+		}
+		c.warn("providers.%s[%d].config.%s %s %s: in the pod that is the server itself; use the service's address", api, i, path, how, m[2])
+	})
 }
 
-// conditionalOn is a provider id the starter configs write to enable a provider only when a
-// variable is set: ${env.OLLAMA_URL:+ollama}.
-var conditionalOn = lazyre.New(`^\$\{env\.([A-Za-z0-9_]+):\+([^}]*)\}$`)
-
 // disabled reports whether the server skips a provider: its id is empty, or conditional on a
-// variable the pod does not set.
+// variable the pod does not set (${env.OLLAMA_URL:+ollama}).
 func (c *ownConfigCheck) disabled(p map[string]any) bool {
 	id, _ := p["provider_id"].(string)
-	if m := conditionalOn().FindStringSubmatch(id); m != nil {
+	if m := conditionalID().FindStringSubmatch(id); m != nil {
 		return !c.env[m[1]]
 	}
 	return id == "" || id == "__disabled__"

@@ -18,6 +18,7 @@ import (
 	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // serverAPI maps the provider lists of spec.providers to server API names.
@@ -125,10 +126,7 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 	if !ok {
 		return
 	}
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.Name
-	}
+	names := profile.FieldNames(fields)
 	unknown := func(p *field.Path, key string) {
 		g.errs = append(g.errs, field.Invalid(p, key, fmt.Sprintf("%s has no config key %s in %s%s: its keys are %s",
 			providerType, key, g.prof, suggest.DidYouMean(key, names), strings.Join(names, ", "))))

@@ -46,15 +46,15 @@ func setProviderList(cfg map[string]any, api string, entries []map[string]any) {
 }
 
 // conditionalID matches upstream's "${env.X:+id}": the provider is enabled, as id, only
-// when X is set.
-var conditionalID = lazyre.New(`^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$`)
+// when X is set (submatches: X, id).
+var conditionalID = lazyre.New(`^\$\{env\.([A-Z0-9_]+):\+([^}]*)\}$`)
 
 // entryID is the id a provider or resource entry answers to: its provider_id, or the id
 // inside an ${env.X:+id} condition.
 func entryID(v any) string {
 	s, _ := v.(string)
 	if m := conditionalID().FindStringSubmatch(s); m != nil {
-		return m[1]
+		return m[2]
 	}
 	return s
 }

@@ -238,6 +238,15 @@ func (p *Profile) Fields(api, providerType string) (fields []Field, ok bool) {
 	return fields, ok
 }
 
+// FieldNames are the names of fields, in their order.
+func FieldNames(fields []Field) []string {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
 // Needs lists the APIs a provider of an API depends on.
 func (p *Profile) Needs(api, providerType string) []string {
 	if deps, ok := p.Dependencies[api+" "+providerType]; ok {
