@@ -246,14 +246,14 @@ func probe(obj *v1alpha2.LlamaStackDistribution, period, failures int32) *corev1
 }
 
 func volumeMounts(in Input) []corev1.VolumeMount {
-	mounts := []corev1.VolumeMount{
-		{Name: volumeConfig, MountPath: config.ConfigDir, ReadOnly: true},
-		{Name: volumeStorage, MountPath: mountPath(in)},
-		{Name: volumeCache, MountPath: "/.cache"},
+	var mounts []corev1.VolumeMount
+	if !in.runsImageConfig() {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeConfig, MountPath: config.ConfigDir, ReadOnly: true})
 	}
-	if in.runsImageConfig() {
-		mounts = mounts[1:]
-	}
+	mounts = append(mounts,
+		corev1.VolumeMount{Name: volumeStorage, MountPath: mountPath(in)},
+		corev1.VolumeMount{Name: volumeCache, MountPath: "/.cache"},
+	)
 	if hasExternalProviders(in.Object) {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeProviders, MountPath: providersDir, ReadOnly: true})
 	}
@@ -287,20 +287,20 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 			ClaimName: api.NamesOf(obj.Name).PVC(),
 		}}
 	}
-	configVolume := &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: configMapName}}
-	if in.UserConfig != "" {
-		// Only the user's config, as config.yaml: a ConfigMap without the key fails the pod
-		// with an event that names the key, not the server with a missing file.
-		configVolume.Items = []corev1.KeyToPath{{Key: cmp.Or(in.UserConfigKey, v1alpha2.DefaultOverrideConfigKey), Path: ConfigKey}}
+	var vols []corev1.Volume
+	if !in.runsImageConfig() {
+		configVolume := &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: configMapName}}
+		if in.UserConfig != "" {
+			// Only the user's config, as config.yaml: a ConfigMap without the key fails the pod
+			// with an event that names the key, not the server with a missing file.
+			configVolume.Items = []corev1.KeyToPath{{Key: cmp.Or(in.UserConfigKey, v1alpha2.DefaultOverrideConfigKey), Path: ConfigKey}}
+		}
+		vols = append(vols, corev1.Volume{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: configVolume}})
 	}
-	vols := []corev1.Volume{
-		{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: configVolume}},
-		{Name: volumeStorage, VolumeSource: storage},
-		{Name: volumeCache, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
-	}
-	if in.runsImageConfig() {
-		vols = vols[1:]
-	}
+	vols = append(vols,
+		corev1.Volume{Name: volumeStorage, VolumeSource: storage},
+		corev1.Volume{Name: volumeCache, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+	)
 	if hasExternalProviders(obj) {
 		vols = append(vols, corev1.Volume{Name: volumeProviders, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 	}

@@ -107,11 +107,7 @@ func replaceMounts(pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) (field.Er
 // spec's that names one of llsd's volumes (and no volume of its own) still uses it.
 func dropUnmounted(pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) {
 	used := map[string]bool{}
-	for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
-		for _, m := range c.VolumeMounts {
-			used[m.Name] = true
-		}
-	}
+	eachMount(pod, func(m *corev1.VolumeMount) { used[m.Name] = true })
 	for _, m := range o.VolumeMounts {
 		if volumeNamed(o.Volumes, m.Name) == nil {
 			used[m.Name] = true
@@ -136,17 +132,24 @@ func renameOwnVolumes(pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) []conf
 		warnings = append(warnings, config.Warning{Field: overridesPath.Child("volumes").Index(i).Child("name").String(), Message: fmt.Sprintf(
 			"%s is also the name of llsd's volume (%s), which is named %s in the pod; your mounts of %s mount yours", v.Name, volumePurpose(v.Name), renamed, v.Name)})
 		own.Name = renamed
-		for _, c := range []*[]corev1.Container{&pod.InitContainers, &pod.Containers} {
-			for k := range *c {
-				for l := range (*c)[k].VolumeMounts {
-					if (*c)[k].VolumeMounts[l].Name == v.Name {
-						(*c)[k].VolumeMounts[l].Name = renamed
-					}
-				}
+		eachMount(pod, func(m *corev1.VolumeMount) {
+			if m.Name == v.Name {
+				m.Name = renamed
+			}
+		})
+	}
+	return warnings
+}
+
+// eachMount calls f with every volume mount of the pod's containers, init containers first.
+func eachMount(pod *corev1.PodSpec, f func(*corev1.VolumeMount)) {
+	for _, containers := range [][]corev1.Container{pod.InitContainers, pod.Containers} {
+		for i := range containers {
+			for j := range containers[i].VolumeMounts {
+				f(&containers[i].VolumeMounts[j])
 			}
 		}
 	}
-	return warnings
 }
 
 // mountsOfNoVolume: a mount of the spec's whose volume is neither the spec's nor llsd's.
