@@ -34,7 +34,6 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 	key := o.ConfigKey()
 	var warnings []config.Warning
 	if _, ok := data[key]; !ok {
-		keys := slices.Sorted(maps.Keys(data))
 		_, hasLegacy := data[legacyConfigKey]
 		switch {
 		case o.Key == "" && hasLegacy:
@@ -44,11 +43,11 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 				o.ConfigMapName, v1alpha2.DefaultOverrideConfigKey, legacyConfigKey, legacyConfigKey, legacyConfigKey)})
 		case o.Key != "":
 			return key, nil, field.NotFound(overrideConfigPath.Child("key"), fmt.Sprintf("%s (ConfigMap %s has %s: set key to the one that holds the server's config)",
-				key, o.ConfigMapName, keyList(keys)))
+				key, o.ConfigMapName, keyList(data)))
 		default:
 			return key, nil, field.NotFound(overrideConfigPath.Child("configMapName"), fmt.Sprintf(
 				"%s has no key %s (it has %s): add it, or set spec.overrideConfig.key to the key that holds the server's config",
-				o.ConfigMapName, key, keyList(keys)))
+				o.ConfigMapName, key, keyList(data)))
 		}
 	}
 	source := fmt.Sprintf("ConfigMap %s key %s", o.ConfigMapName, key)
@@ -68,11 +67,12 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 
 var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
 
-func keyList(keys []string) string {
-	if len(keys) == 0 {
+// keyList names the keys of a ConfigMap's data, for messages.
+func keyList(data map[string]string) string {
+	if len(data) == 0 {
 		return "no keys"
 	}
-	return strings.Join(keys, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(data)), ", ")
 }
 
 var baseConfigPath = field.NewPath("spec", "distribution", "baseConfig")
@@ -87,7 +87,7 @@ func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (di
 	if b == nil {
 		return out, nil
 	}
-	data, ok := opts.ConfigMaps[obj.Namespace+"/"+b.ConfigMapName]
+	data, ok := opts.configMap(obj, b.ConfigMapName)
 	if !ok {
 		return out, field.NotFound(baseConfigPath.Child("configMapName"), fmt.Sprintf(
 			"%s (llsd generates from the base config at render time: put the ConfigMap among the inputs, next to the LlamaStackDistribution)", b.ConfigMapName))
@@ -99,7 +99,7 @@ func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (di
 			path = baseConfigPath.Child("key")
 		}
 		return out, field.NotFound(path, fmt.Sprintf("%s has no key %s (it has %s): set spec.distribution.baseConfig.key to the key that holds the image's config",
-			b.ConfigMapName, b.ConfigKey(), keyList(slices.Sorted(maps.Keys(data)))))
+			b.ConfigMapName, b.ConfigKey(), keyList(data)))
 	}
 	out.BaseConfig = &distribution.BaseConfigData{Config: []byte(config), Source: fmt.Sprintf("ConfigMap %s key %s", b.ConfigMapName, b.ConfigKey())}
 	return out, nil
@@ -117,17 +117,6 @@ func generatesNothing(spec *v1alpha2.LlamaStackDistributionSpec) bool {
 // renderImageOwnConfig renders a Deployment of an image that runs the config it ships: no
 // ConfigMap, no RUN_CONFIG_PATH.
 func renderImageOwnConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
-	out, renderErrs := render.Render(render.Input{Object: obj, Distribution: dist, Options: opts.Render, ConfigMaps: opts.ConfigMaps})
-	if errs = append(errs, renderErrs...); len(errs) > 0 {
-		return nil, errs
-	}
-	llsd, err := withReceipt(obj, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceImage, RendererVersion: opts.RendererVersion})
-	if err != nil {
-		return nil, append(errs, err)
-	}
-	warnings := make([]config.Warning, 0, len(dist.Warnings)+len(out.Warnings))
-	for _, w := range dist.Warnings {
-		warnings = append(warnings, config.Warning{Field: "spec.distribution", Message: w})
-	}
-	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: append(warnings, out.Warnings...)}, nil
+	return renderWithReceipt(render.Input{Object: obj, Distribution: dist, Options: opts.Render, ConfigMaps: opts.ConfigMaps},
+		api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceImage, RendererVersion: opts.RendererVersion}, errs, distributionWarnings(dist))
 }

@@ -144,33 +144,45 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	if len(genErrs) > 0 {
 		return nil, append(errs, genErrs...)
 	}
-	out, renderErrs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps})
+	result, errs := renderWithReceipt(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps},
+		api.Receipt{
+			ServerVersion:   string(dist.Version),
+			Image:           dist.Image,
+			BaseConfig:      dist.BaseSource,
+			ConfigSource:    dist.ConfigSource,
+			ProviderCount:   res.ProviderCount,
+			ResourceCount:   res.ResourceCount,
+			RendererVersion: opts.RendererVersion,
+		}, errs, slices.Concat(distributionWarnings(dist), res.Warnings))
+	if result != nil && obj.Spec.Workload != nil && obj.Spec.Workload.Overrides != nil {
+		result.Warnings = append(result.Warnings, config.UnreadEnv(res.Config, obj.Spec.Workload.Overrides.Env, overridesEnvPath)...)
+	}
+	return result, errs
+}
+
+// renderWithReceipt renders in and returns its objects and the LlamaStackDistribution with
+// the receipt (the rendered ConfigMap's name and hash filled in), with the warnings found
+// before the render first; nothing when errs (found before) or the render hold an error.
+func renderWithReceipt(in render.Input, receipt api.Receipt, errs field.ErrorList, warnings []config.Warning) (*Result, field.ErrorList) {
+	out, renderErrs := render.Render(in)
 	if errs = append(errs, renderErrs...); len(errs) > 0 {
 		return nil, errs
 	}
-	llsd, err := withReceipt(obj, api.Receipt{
-		ConfigMap:       out.ConfigMapName,
-		ConfigHash:      out.ConfigHash,
-		ServerVersion:   string(dist.Version),
-		Image:           dist.Image,
-		BaseConfig:      dist.BaseSource,
-		ConfigSource:    dist.ConfigSource,
-		ProviderCount:   res.ProviderCount,
-		ResourceCount:   res.ResourceCount,
-		RendererVersion: opts.RendererVersion,
-	})
+	receipt.ConfigMap, receipt.ConfigHash = out.ConfigMapName, out.ConfigHash
+	llsd, err := withReceipt(in.Object, receipt)
 	if err != nil {
 		return nil, append(errs, err)
 	}
-	warnings := make([]config.Warning, 0, len(dist.Warnings)+len(res.Warnings)+len(out.Warnings))
-	for _, w := range dist.Warnings {
-		warnings = append(warnings, config.Warning{Field: "spec.distribution", Message: w})
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: slices.Concat(warnings, out.Warnings)}, nil
+}
+
+// distributionWarnings are the resolver's notes, as warnings about spec.distribution.
+func distributionWarnings(dist *distribution.Resolved) []config.Warning {
+	warnings := make([]config.Warning, len(dist.Warnings))
+	for i, w := range dist.Warnings {
+		warnings[i] = config.Warning{Field: "spec.distribution", Message: w}
 	}
-	warnings = append(append(warnings, res.Warnings...), out.Warnings...)
-	if w := obj.Spec.Workload; w != nil && w.Overrides != nil {
-		warnings = append(warnings, config.UnreadEnv(res.Config, w.Overrides.Env, overridesEnvPath)...)
-	}
-	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: warnings}, nil
+	return warnings
 }
 
 // mountable rejects references a pod cannot mount: a CA bundle ConfigMap in another
@@ -224,7 +236,6 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	if ferr != nil {
 		return nil, append(errs, ferr)
 	}
-	image := dist.Image
 	in := render.Input{
 		Object:        obj,
 		Distribution:  dist,
@@ -234,7 +245,7 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 		ConfigMaps:    opts.ConfigMaps,
 	}
 	var checked []config.Warning // of the ConfigMap's config, when it is among the inputs
-	if data, ok := opts.ConfigMaps[obj.Namespace+"/"+obj.Spec.OverrideConfig.ConfigMapName]; ok {
+	if data, ok := opts.configMap(obj, obj.Spec.OverrideConfig.ConfigMapName); ok {
 		in.UserConfigHash = render.ConfigMapDataHash(data)
 		var ferr *field.Error
 		in.UserConfigKey, checked, ferr = checkOverrideConfig(obj, dist, data)
@@ -242,21 +253,13 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 			errs = append(errs, ferr)
 		}
 	}
-	out, renderErrs := render.Render(in)
-	if errs = append(errs, renderErrs...); len(errs) > 0 {
-		return nil, errs
-	}
-	llsd, err := withReceipt(obj, api.Receipt{
-		ConfigMap:       out.ConfigMapName,
-		ConfigHash:      out.ConfigHash,
-		Image:           image,
-		ConfigSource:    api.ConfigSourceOverride,
-		RendererVersion: opts.RendererVersion,
-	})
-	if err != nil {
-		return nil, append(errs, err)
-	}
-	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: slices.Concat(checked, out.Warnings)}, nil
+	return renderWithReceipt(in, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceOverride, RendererVersion: opts.RendererVersion}, errs, checked)
+}
+
+// configMap is the data of a ConfigMap of obj's namespace among the inputs.
+func (o Options) configMap(obj *v1alpha2.LlamaStackDistribution, name string) (map[string]string, bool) {
+	data, ok := o.ConfigMaps[obj.Namespace+"/"+name]
+	return data, ok
 }
 
 // withReceipt returns a copy of obj with the receipt annotations (replacing an older receipt).
