@@ -55,8 +55,7 @@ func (r *StatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	status := computeStatus(&obj, o)
 	var result ctrl.Result
-	configProblem := obj.Spec.OverrideConfig != nil && !slices.Contains(o.ConfigMapKeys, mountedConfigKey(&obj, o.Deployment))
-	if len(o.SecretProblems) > 0 || len(o.CABundleProblems) > 0 || configProblem {
+	if len(o.SecretProblems) > 0 || len(o.CABundleProblems) > 0 || overrideKeyMissing(&obj, o) {
 		result.RequeueAfter = r.SecretRecheck // neither Secrets nor the user's ConfigMaps are watched
 	}
 	if equality.Semantic.DeepEqual(status, obj.Status) {

@@ -144,7 +144,7 @@ func configCondition(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt, 
 	case obj.Spec.OverrideConfig != nil && !o.ConfigMapFound:
 		return verdict{false, ReasonOverrideConfigMapMissing, fmt.Sprintf("spec.overrideConfig.configMapName: ConfigMap %q not found in namespace %s: create it with a config.yaml key",
 			obj.Spec.OverrideConfig.ConfigMapName, obj.Namespace)}
-	case obj.Spec.OverrideConfig != nil && !slices.Contains(o.ConfigMapKeys, mountedConfigKey(obj, o.Deployment)):
+	case overrideKeyMissing(obj, o):
 		return verdict{false, ReasonOverrideConfigKeyMissing, fmt.Sprintf("spec.overrideConfig: ConfigMap %q has no key %s (it has %s), and the pod cannot start: "+
 			"add the key, or set spec.overrideConfig.key to the key that holds the server's config and render again",
 			obj.Spec.OverrideConfig.ConfigMapName, mountedConfigKey(obj, o.Deployment), strings.Join(o.ConfigMapKeys, ", "))}
@@ -285,6 +285,11 @@ func short(hash string) string {
 }
 
 // catalogImages maps the catalog's names to images (v1alpha1's availableDistributions).
+
+// overrideKeyMissing reports whether the overrideConfig ConfigMap lacks the key the pod runs.
+func overrideKeyMissing(obj *v1alpha2.LlamaStackDistribution, o observed) bool {
+	return obj.Spec.OverrideConfig != nil && !slices.Contains(o.ConfigMapKeys, mountedConfigKey(obj, o.Deployment))
+}
 
 // mountedConfigKey is the key of the overrideConfig ConfigMap the pod runs: the one its
 // Deployment mounts as config.yaml (llsd may have chosen run.yaml), else the spec's.
