@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -23,17 +24,16 @@ import (
 
 // renderSpec renders an LLSD given by its spec (YAML under spec:), with the inputs' ConfigMaps.
 func renderSpec(t *testing.T, name, spec string, configMaps map[string]map[string]string) (render.Output, []string) {
-	doc := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: " + name +
-		", namespace: ai}\nspec:\n" + spec
-	obj, errs := api.Decode([]byte(doc))
-	require.Empty(t, errs, doc)
-	require.Empty(t, v1alpha2.Validate(obj), doc)
-	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
-	require.Nil(t, ferr)
-	res, errs := config.Generate(obj, dist)
-	require.Empty(t, errs)
-	out, errs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, ConfigMaps: configMaps,
-		Options: render.Options{IngressClassName: "traefik"}})
+	return renderSpecWith(t, name, spec, configMaps, render.Options{IngressClassName: "traefik"})
+}
+
+// renderSpecWith is renderSpec with the given render options. It returns the output and the
+// errors and warnings, one line each ("warning: " before a warning).
+func renderSpecWith(t *testing.T, name, spec string, configMaps map[string]map[string]string, opts render.Options) (render.Output, []string) {
+	in, errs := specInput(t, name, spec)
+	require.Empty(t, errs, spec)
+	in.ConfigMaps, in.Options = configMaps, opts
+	out, errs := render.Render(in)
 	var problems []string
 	for _, e := range errs {
 		problems = append(problems, e.Error())
@@ -42,6 +42,25 @@ func renderSpec(t *testing.T, name, spec string, configMaps map[string]map[strin
 		problems = append(problems, "warning: "+w.String())
 	}
 	return out, problems
+}
+
+// specInput decodes an LLSD given by its spec, resolves its distribution and generates its
+// config: the render's input. The errors are the spec's own (decoding, validation).
+func specInput(t testing.TB, name, spec string) (render.Input, field.ErrorList) {
+	doc := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: " + name +
+		", namespace: ai}\nspec:\n" + spec
+	obj, errs := api.Decode([]byte(doc))
+	if len(errs) == 0 {
+		errs = v1alpha2.Validate(obj)
+	}
+	if len(errs) > 0 {
+		return render.Input{}, errs
+	}
+	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
+	require.Nil(t, ferr)
+	res, errs := config.Generate(obj, dist)
+	require.Empty(t, errs)
+	return render.Input{Object: obj, Distribution: dist, Config: res}, nil
 }
 
 // What the API server or the workload would refuse is an error that names the field and the
@@ -231,25 +250,10 @@ func TestPrivilegeOnlyWhenAllowed(t *testing.T) {
 			`spec.workload.overrides.serviceAccountName: Invalid value: "Admin_SA"`},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			doc := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s, namespace: ai}\nspec:\n" + tc.spec
-			obj, errs := api.Decode([]byte(doc))
-			require.Empty(t, errs, doc)
-			require.Empty(t, v1alpha2.Validate(obj), doc)
-			dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
-			require.Nil(t, ferr)
-			res, errs := config.Generate(obj, dist)
-			require.Empty(t, errs)
-			out, errs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res, Options: render.Options{PodSecurity: tc.allowed}})
-			var problems []string
-			for _, e := range errs {
-				problems = append(problems, e.Error())
-			}
-			for _, w := range out.Warnings {
-				problems = append(problems, "warning: "+w.String())
-			}
+			_, problems := renderSpecWith(t, "s", tc.spec, nil, render.Options{PodSecurity: tc.allowed})
 			assert.Contains(t, strings.Join(problems, "\n"), tc.want)
 			if strings.HasPrefix(tc.want, "warning:") {
-				assert.Empty(t, errs, "allowed, with a warning")
+				assert.Empty(t, filterErrors(problems), "allowed, with a warning")
 			}
 		})
 	}

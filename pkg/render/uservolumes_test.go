@@ -13,10 +13,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/llamastack/llsd/pkg/api"
-	"github.com/llamastack/llsd/pkg/api/v1alpha2"
-	"github.com/llamastack/llsd/pkg/config"
-	"github.com/llamastack/llsd/pkg/distribution"
 	"github.com/llamastack/llsd/pkg/render"
 )
 
@@ -134,16 +130,11 @@ func FuzzUserVolumesRenderAnAcceptablePod(f *testing.F) {
 		spec := "  distribution: {name: starter}\n  workload: {overrides: {volumes: [{name: " + quote(volume1) + ", emptyDir: {}}, {name: " + quote(volume3) +
 			", emptyDir: {}}], volumeMounts: [{name: " + quote(volume1) + ", mountPath: " + quote(path1) + "}, {name: " + quote(volume2) +
 			", mountPath: " + quote(path2) + "}]}}\n"
-		doc := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s, namespace: ai}\nspec:\n" + spec
-		obj, errs := api.Decode([]byte(doc))
-		if len(errs) > 0 || len(v1alpha2.Validate(obj)) > 0 {
-			return
+		in, errs := specInput(t, "s", spec)
+		if len(errs) > 0 {
+			return // not a spec llsd takes
 		}
-		dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
-		require.Nil(t, ferr)
-		res, errs := config.Generate(obj, dist)
-		require.Empty(t, errs)
-		out, errs := render.Render(render.Input{Object: obj, Distribution: dist, Config: res})
+		out, errs := render.Render(in)
 		if len(errs) == 0 {
 			assertAcceptablePod(t, podSpecOf(t, out))
 		}
