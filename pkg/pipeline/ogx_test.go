@@ -41,15 +41,7 @@ spec:
 // the state volume at /.ogx.
 func TestOGX08(t *testing.T) {
 	testenv.Need(t, servercheck.MissingShared())
-	reg := registrytest.New(t)
-	config, err := distributions.FS.ReadFile("starter/0.8.yaml")
-	require.NoError(t, err)
-	labelled := reg.Push(t, "acme/ogx-starter:custom", registrytest.Image(t, map[string]string{
-		"com.ogx.distribution.default-config": "config.yaml",
-		"com.ogx.config.config.yaml":          base64.StdEncoding.EncodeToString(config),
-		"com.ogx.distribution.version":        "0.8.0",
-	}, nil))
-	registry := distribution.Options{Labels: &oci.Client{InsecureHosts: []string{reg.Host}, Cache: &oci.Cache{Dir: t.TempDir()}}}
+	labelled, registry := ogxLabelledImage(t, "acme/ogx-starter:custom", "starter/0.8.yaml", "0.8.0")
 
 	for _, tc := range []struct {
 		reason, distribution, inference, image, base string
@@ -100,15 +92,7 @@ func TestOGX08(t *testing.T) {
 // starts also on the 1.2.0 image, whose entrypoint does not pass --insecure; 2.0 is refused.
 func TestOGX1(t *testing.T) {
 	testenv.Need(t, servercheck.MissingShared())
-	reg := registrytest.New(t)
-	config, err := distributions.FS.ReadFile("starter/1.3.yaml")
-	require.NoError(t, err)
-	labelled := reg.Push(t, "ogxai/distribution-starter:1.3.0", registrytest.Image(t, map[string]string{
-		"com.ogx.distribution.default-config": "config.yaml",
-		"com.ogx.config.config.yaml":          base64.StdEncoding.EncodeToString(config),
-		"com.ogx.distribution.version":        "1.3.0",
-	}, nil))
-	registry := distribution.Options{Labels: &oci.Client{InsecureHosts: []string{reg.Host}, Cache: &oci.Cache{Dir: t.TempDir()}}}
+	labelled, registry := ogxLabelledImage(t, "ogxai/distribution-starter:1.3.0", "starter/1.3.yaml", "1.3.0")
 	for _, tc := range []struct {
 		reason, distribution, inference, image, version, warning string
 		opts                                                     distribution.Options
@@ -149,4 +133,19 @@ func TestOGX1(t *testing.T) {
 	require.Empty(t, errs)
 	_, errs = pipeline.Render(obj, pipeline.Options{RendererVersion: "test"})
 	assert.ErrorContains(t, errs.ToAggregate(), "Unsupported config.yaml version 2.0")
+}
+
+// ogxLabelledImage pushes to an in-process registry an image labelled as OGX labels its own:
+// the embedded base config (a file of distributions/) and the server version. It returns the
+// image's reference and the resolver options that read labels from that registry.
+func ogxLabelledImage(t *testing.T, ref, baseConfig, version string) (string, distribution.Options) {
+	reg := registrytest.New(t)
+	config, err := distributions.FS.ReadFile(baseConfig)
+	require.NoError(t, err)
+	labelled := reg.Push(t, ref, registrytest.Image(t, map[string]string{
+		"com.ogx.distribution.default-config": "config.yaml",
+		"com.ogx.config.config.yaml":          base64.StdEncoding.EncodeToString(config),
+		"com.ogx.distribution.version":        version,
+	}, nil))
+	return labelled, distribution.Options{Labels: &oci.Client{InsecureHosts: []string{reg.Host}, Cache: &oci.Cache{Dir: t.TempDir()}}}
 }
