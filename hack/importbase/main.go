@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // importbase writes llsd's base configs (distributions/<name>/<version>.yaml) from the
-// upstream distribution configs in ../shared/llama-stack/configs: parsed as the server
+// upstream distribution configs in testdata/server/<release>/configs: parsed as the server
 // parses them, without the dead registered_resources.vector_dbs key, and written in llsd's
 // canonical form (sorted keys, PyYAML-safe quoting), next to the same tree as JSON
 // (configyaml.MarshalTree), the form llsd reads at run time. Tests prove each equal to its
@@ -26,7 +26,7 @@ func main() {
 	for _, p := range profile.All() {
 		for _, name := range baseConfigs {
 			dest := fmt.Sprintf("%s/%s.yaml", name, p.Version)
-			if err := importOne(p, dest, p.Upstream.Configs+"/"+name+"_config.yaml"); err != nil {
+			if err := importOne(p, dest, p.Upstream.Configs, name+"_config.yaml"); err != nil {
 				fmt.Fprintln(os.Stderr, "importbase:", err)
 				os.Exit(1)
 			}
@@ -34,8 +34,9 @@ func main() {
 	}
 }
 
-func importOne(p *profile.Profile, dest, src string) error {
-	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", src))
+func importOne(p *profile.Profile, dest, release, file string) error {
+	src := release + "/" + file
+	data, err := os.ReadFile(servercheck.UpstreamConfig(release + "/" + file))
 	if err != nil {
 		return err
 	}

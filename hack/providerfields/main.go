@@ -2,7 +2,7 @@
 
 // providerfields writes the provider catalog of each server profile
 // (pkg/profile/providers/<version>.json) from the servers' provider field lists in
-// ../shared/llama-stack/provider-fields: every provider type per API with its config keys, the
+// testdata/server/<release>/provider-fields.txt: every provider type per API with its config keys, the
 // required ones and the secret ones; and from each version's strict schema, the top-level keys
 // of config.yaml and the kinds of registered_resources. A test proves the checked-in files equal to a fresh run.
 // Run from the repository root: go run ./hack/providerfields
@@ -39,8 +39,8 @@ func main() {
 
 // generate reads one version's field list and schema and returns the catalog file's bytes.
 func generate(p *profile.Profile) ([]byte, error) {
-	src := p.Upstream.ProviderFields
-	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "provider-fields", src))
+	src := filepath.Join(servercheck.DataDir(), p.Upstream.Server, "provider-fields.txt")
+	data, err := os.ReadFile(src)
 	if err != nil {
 		return nil, err
 	}
@@ -48,10 +48,9 @@ func generate(p *profile.Profile) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
-	file := profile.ProviderFile{Source: "llama-stack provider fields " + strings.TrimSuffix(src, ".txt"), APIs: catalog}
-	schema := servercheck.SchemaFiles[string(p.Version)]
-	if file.ConfigKeys, file.RegisteredResources, err = configKeys(schema); err != nil {
-		return nil, fmt.Errorf("%s: %w", schema, err)
+	file := profile.ProviderFile{Source: "server provider fields " + p.Upstream.Server, APIs: catalog}
+	if file.ConfigKeys, file.RegisteredResources, err = configKeys(p.Upstream.Server); err != nil {
+		return nil, fmt.Errorf("%s schema: %w", p.Upstream.Server, err)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -62,8 +61,8 @@ func generate(p *profile.Profile) ([]byte, error) {
 
 // configKeys reads the top-level keys of config.yaml and the kinds of registered_resources
 // from the server's strict schema.
-func configKeys(schemaFile string) (keys, resources []string, err error) {
-	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "schemas", schemaFile))
+func configKeys(release string) (keys, resources []string, err error) {
+	data, err := os.ReadFile(filepath.Join(servercheck.DataDir(), release, "schema.json"))
 	if err != nil {
 		return nil, nil, err
 	}

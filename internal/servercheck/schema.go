@@ -14,34 +14,81 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// SharedDir is ../shared next to the repository (override with LLSD_SHARED_DIR): the
-// llama-stack schemas and upstream configs tests read and the project never copies.
-func SharedDir() string {
+// DataDir is testdata/server of this repository: each server release's JSON Schema, provider
+// fields and distribution configs, written by hack/serverdata from the server's source
+// (testdata/server/PROVENANCE.md names each release's commit).
+func DataDir() string {
+	return filepath.Join(repositoryRoot(), "testdata", "server")
+}
+
+// ReferenceDir is the llama-stack reference data beside the repository (../shared/llama-stack,
+// or $LLSD_SHARED_DIR/llama-stack), which tests compare the repository's own copy with.
+func ReferenceDir() string {
 	if dir := os.Getenv("LLSD_SHARED_DIR"); dir != "" {
-		return dir
+		return filepath.Join(dir, "llama-stack")
 	}
+	return filepath.Join(repositoryRoot(), "..", "shared", "llama-stack")
+}
+
+func repositoryRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
+	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// MissingShared explains why the shared llama-stack data cannot be read, or is empty.
-func MissingShared() string {
-	dir := filepath.Join(SharedDir(), "llama-stack", "schemas")
-	if _, err := os.Stat(dir); err != nil {
-		return fmt.Sprintf("llama-stack schemas not found at %s (set LLSD_SHARED_DIR): %v", dir, err)
+// Releases names, for each supported server version, the release in DataDir whose schema and
+// provider fields describe it. 0.8 is main a week after the 0.8.0 tag, which adds only two
+// file_processors providers (inline::auto, inline::markitdown) to 0.8.0's.
+var Releases = map[string]string{
+	"0.6": "v0.6.0",
+	"0.7": "v0.7.1",
+	"0.8": "main-d1b6632",
+	"1.0": "v1.0.0",
+	"1.1": "v1.1.0",
+	"1.2": "v1.2.1",
+	"1.3": "v1.3.0",
+}
+
+// UpstreamConfig is the path of a distribution config a release ships, named
+// <release>/<distribution>_<file>, e.g. UpstreamConfig("v0.7.1/starter_config.yaml").
+func UpstreamConfig(name string) string {
+	release, file, _ := strings.Cut(name, "/")
+	return filepath.Join(DataDir(), release, "configs", file)
+}
+
+// SchemaDocument reads a release's JSON Schema (what the server accepts: unknown keys allowed).
+func SchemaDocument(release string) (any, error) {
+	f, err := os.Open(filepath.Join(DataDir(), release, "schema.json"))
+	if err != nil {
+		return nil, err
 	}
-	return ""
+	defer f.Close()
+	return jsonschema.UnmarshalJSON(f)
 }
 
-// SchemaFiles names the strict schema of each supported server version.
-var SchemaFiles = map[string]string{
-	"0.6": "llama-stack-0.6.0.stackconfig.strict.schema.json",
-	"0.7": "llama-stack-0.7.1.stackconfig.strict.schema.json",
-	"0.8": "ogx-0.8-HEAD-d1b6632.stackconfig.strict.schema.json",
-	"1.0": "ogx-1.0.0.stackconfig.strict.schema.json",
-	"1.1": "ogx-1.1.0.stackconfig.strict.schema.json",
-	"1.2": "ogx-1.2.1.stackconfig.strict.schema.json",
-	"1.3": "ogx-1.3.0.stackconfig.strict.schema.json",
+// Strict returns the schema with additionalProperties: false on every object schema that has
+// properties and says nothing of other keys: keys the server would silently ignore (typos such
+// as url for base_url, keys a newer server dropped) become errors.
+func Strict(schema any) any {
+	switch n := schema.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(n)+1)
+		for k, v := range n {
+			out[k] = Strict(v)
+		}
+		_, hasProperties := n["properties"]
+		_, saysOtherKeys := n["additionalProperties"]
+		if hasProperties && !saysOtherKeys && n["type"] == "object" {
+			out["additionalProperties"] = false
+		}
+		return out
+	case []any:
+		out := make([]any, len(n))
+		for i, v := range n {
+			out[i] = Strict(v)
+		}
+		return out
+	}
+	return schema
 }
 
 var (
@@ -49,31 +96,31 @@ var (
 	schemaCache = map[string]*jsonschema.Schema{}
 )
 
-// Schema compiles (once) a schema file from ../shared/llama-stack/schemas.
-func Schema(file string) (*jsonschema.Schema, error) {
+// StrictSchema compiles (once) the strict schema of a server version ("0.7", "1.3").
+func StrictSchema(version string) (*jsonschema.Schema, error) {
+	release, ok := Releases[version]
+	if !ok {
+		return nil, fmt.Errorf("no schema for server version %q", version)
+	}
 	schemaMu.Lock()
 	defer schemaMu.Unlock()
-	if s, ok := schemaCache[file]; ok {
+	if s, ok := schemaCache[release]; ok {
 		return s, nil
 	}
-	f, err := os.Open(filepath.Join(SharedDir(), "llama-stack", "schemas", file))
+	doc, err := SchemaDocument(release)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
+	url := "file:///" + release + ".strict.schema.json"
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("file:///"+file, doc); err != nil {
+	if err := c.AddResource(url, Strict(doc)); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile("file:///" + file)
+	s, err := c.Compile(url)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", release, err)
 	}
-	schemaCache[file] = s
+	schemaCache[release] = s
 	return s, nil
 }
 
@@ -89,15 +136,7 @@ func ValidateStrict(version string, tree any, getenv func(string) string) error 
 }
 
 func validateExpanded(version string, expanded any) error {
-	file, ok := SchemaFiles[version]
-	if !ok {
-		return fmt.Errorf("no schema for server version %q", version)
-	}
-	return validateFile(file, expanded)
-}
-
-func validateFile(file string, expanded any) error {
-	s, err := Schema(file)
+	s, err := StrictSchema(version)
 	if err != nil {
 		return err
 	}

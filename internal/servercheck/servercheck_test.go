@@ -4,14 +4,12 @@ package servercheck_test
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
@@ -52,10 +50,9 @@ func TestSubstituteLikeTheServer(t *testing.T) {
 // the dead vector_dbs key) and fails another version's, and the traps the reference names
 // are caught.
 func TestSchemasJudgeUpstreamConfigs(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	getenv := servercheck.FixtureEnv(map[string]string{"INFERENCE_MODEL": "m"})
 	load := func(file string) map[string]any {
-		data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", file))
+		data, err := os.ReadFile(servercheck.UpstreamConfig(file))
 		require.NoError(t, err)
 		cfg, err := configyaml.UnmarshalMap(data)
 		require.NoError(t, err)

@@ -25,9 +25,10 @@ func referenceConfigs(t *testing.T) map[int]map[string]any {
 	return configsOf(t, "llama-stack-startup-checks.md", "13")
 }
 
-// configsOf reads the numbered YAML configs of a section of a reference document.
+// configsOf reads the numbered YAML configs of a section of a reference document beside the
+// repository (../shared/reference); the test is skipped where the reference is absent.
 func configsOf(t *testing.T, document, section string) map[int]map[string]any {
-	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "reference", document))
+	data, err := os.ReadFile(filepath.Join(testenv.Reference(t), "..", "reference", document))
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(data), "\n## "+section+".")
 	require.True(t, ok, "%s has no section %s", document, section)
@@ -58,7 +59,6 @@ func dedent(block string) string {
 // Every config of the reference is caught by the rule that describes it, and by no other:
 // the rules neither miss a start-up failure nor invent one.
 func TestStartupCatchesTheReferenceConfigs(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	configs := referenceConfigs(t)
 	require.Len(t, configs, 21)
 	pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.llama", "/data"}}
@@ -104,7 +104,6 @@ func TestStartupCatchesTheReferenceConfigs(t *testing.T) {
 // describes it, and by no other; where the rule is one the 0.x reference named, the oracle
 // uses that id (the 1.x id is in the reason).
 func TestStartupCatchesTheOGX1ReferenceConfigs(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	configs := configsOf(t, "ogx-1.x.md", "8")
 	require.Len(t, configs, 17)
 	for _, tc := range []struct {
@@ -270,7 +269,6 @@ func registered(cfg map[string]any) map[string]any {
 // provider_id: all registers an unprefixed alias (never failing the start), the port comes
 // from OGX_PORT, and the upstream starter starts with nothing set.
 func TestStartupOn08(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	cfg := func(models ...any) map[string]any {
 		return map[string]any{
 			"distro_name": "gen",
@@ -299,7 +297,7 @@ func TestStartupOn08(t *testing.T) {
 	port.Getenv = func(name string) string { return map[string]string{"OGX_PORT": "tcp://10.0.0.1:8321"}[name] }
 	assert.Equal(t, []string{"H1"}, rules(servercheck.Startup("0.8", cfg(embed), port), false), "0.8 reads OGX_PORT")
 
-	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", "v0.8.0", "starter_config.yaml"))
+	data, err := os.ReadFile(servercheck.UpstreamConfig("v0.8.0/starter_config.yaml"))
 	require.NoError(t, err)
 	starter, err := configyaml.UnmarshalMap(data)
 	require.NoError(t, err)

@@ -17,6 +17,8 @@ import (
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/llamastack/llsd/internal/servercheck"
 )
 
 // MissingAssets explains why envtest cannot run, or is empty when it can.
@@ -119,6 +121,22 @@ func Need(t interface {
 		t.Fatal(reason)
 	}
 	t.Skip(reason)
+}
+
+// Reference returns the llama-stack reference data beside the repository (../shared/llama-stack),
+// which cross-check tests compare the repository's own data with, and skips the test when it is
+// absent: the cross-check exists only where the reference does; every other test reads the
+// repository's own copy (testdata/server), so nothing else depends on it.
+func Reference(t interface {
+	Helper()
+	Skip(...any)
+}) string {
+	t.Helper()
+	dir := servercheck.ReferenceDir()
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("cross-check with the llama-stack reference data: not beside this clone (" + dir + ")")
+	}
+	return dir
 }
 
 // WaitForTLS waits until a TLS server (a webhook) accepts connections at addr.

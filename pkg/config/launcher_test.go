@@ -111,9 +111,7 @@ func TestLauncherSplitsThePostgresConnectionString(t *testing.T) {
 			// The server reads the config with exactly this environment: it must validate.
 			tree, err := configyaml.Unmarshal(res.Config)
 			require.NoError(t, err)
-			if servercheck.MissingShared() == "" {
-				assert.NoError(t, servercheck.ValidateStrict(string(res.Version), tree, func(name string) string { return got.Env[name] }))
-			}
+			assert.NoError(t, servercheck.ValidateStrict(string(res.Version), tree, func(name string) string { return got.Env[name] }))
 		})
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/distribution"
@@ -22,7 +21,7 @@ import (
 )
 
 func upstream(t *testing.T, file string) map[string]any {
-	data, err := os.ReadFile(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", file))
+	data, err := os.ReadFile(servercheck.UpstreamConfig(file))
 	require.NoError(t, err)
 	cfg, err := configyaml.UnmarshalMap(data)
 	require.NoError(t, err)
@@ -32,7 +31,6 @@ func upstream(t *testing.T, file string) map[string]any {
 // Each embedded base config is the config the image ships, read the way the server reads
 // it; the only difference allowed is the dead registered_resources.vector_dbs key.
 func TestEmbeddedBasesEqualUpstream(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	for _, p := range profile.All() {
 		for _, name := range []string{"starter", "postgres-demo"} {
 			upstreamFile := p.Upstream.Configs + "/" + name + "_config.yaml"
@@ -148,16 +146,15 @@ func TestVersionFromTag(t *testing.T) {
 
 // The structural fingerprint tells every upstream config's version (or its era).
 func TestFingerprintOfUpstreamConfigs(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	for file, want := range map[string]distribution.Version{
-		"v0.2.14/remote-vllm_run.yaml":          "0.2",
-		"v0.4.5/meta-reference-gpu_config.yaml": "0.4",
-		"v0.6.0/starter_config.yaml":            "0.6",
-		"v0.6.0/postgres-demo_config.yaml":      "0.6",
-		"v0.7.1/starter_config.yaml":            "0.7",
-		"v0.7.1/postgres-demo_config.yaml":      "0.7",
-		"v0.8.0/starter_config.yaml":            "0.8",
-		"HEAD/postgres-demo_config.yaml":        "0.8",
+		"v0.2.14/remote-vllm_run.yaml":           "0.2",
+		"v0.4.5/meta-reference-gpu_config.yaml":  "0.4",
+		"v0.6.0/starter_config.yaml":             "0.6",
+		"v0.6.0/postgres-demo_config.yaml":       "0.6",
+		"v0.7.1/starter_config.yaml":             "0.7",
+		"v0.7.1/postgres-demo_config.yaml":       "0.7",
+		"v0.8.0/starter_config.yaml":             "0.8",
+		"main-d1b6632/postgres-demo_config.yaml": "0.8",
 	} {
 		got, evidence, ok := distribution.Fingerprint(upstream(t, file))
 		assert.True(t, ok, file)
@@ -167,7 +164,7 @@ func TestFingerprintOfUpstreamConfigs(t *testing.T) {
 	// what each release added; at most its own 1.x version for the others, whose config
 	// loads on every later 1.x.
 	for dir, want := range map[string]distribution.Version{"v0.8.0": "0.8", "v1.0.0": "1.0", "v1.1.0": "1.1", "v1.2.1": "1.2", "v1.3.0": "1.3"} {
-		files, err := os.ReadDir(filepath.Join(servercheck.SharedDir(), "llama-stack", "configs", dir))
+		files, err := os.ReadDir(filepath.Join(servercheck.DataDir(), dir, "configs"))
 		require.NoError(t, err)
 		for _, f := range files {
 			got, evidence, ok := distribution.Fingerprint(upstream(t, dir+"/"+f.Name()))

@@ -12,7 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/llamastack/llsd/distributions"
-	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/distribution"
@@ -98,7 +97,6 @@ func TestDistributionsOutsideTheCatalog(t *testing.T) {
 					require.NoError(t, dryRunApply(t, o))
 				}
 			}
-			testenv.Need(t, servercheck.MissingShared())
 			checkStarts(t, res)
 		})
 	}

@@ -12,8 +12,6 @@ import (
 
 	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/internal/registrytest"
-	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/distribution"
 	"github.com/llamastack/llsd/pkg/oci"
@@ -40,7 +38,6 @@ spec:
 // schema and start-up rules accept, and a Deployment that runs OGX: its entrypoint, OGX_PORT,
 // the state volume at /.ogx.
 func TestOGX08(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	labelled, registry := ogxLabelledImage(t, "acme/ogx-starter:custom", "starter/0.8.yaml", "0.8.0")
 
 	for _, tc := range []struct {
@@ -91,7 +88,6 @@ func TestOGX08(t *testing.T) {
 // built; a 1.4 image renders with the 1.3 profile and says so; a 1.2 server behind an Ingress
 // starts also on the 1.2.0 image, whose entrypoint does not pass --insecure; 2.0 is refused.
 func TestOGX1(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	labelled, registry := ogxLabelledImage(t, "ogxai/distribution-starter:1.3.0", "starter/1.3.yaml", "1.3.0")
 	for _, tc := range []struct {
 		reason, distribution, inference, image, version, warning string

@@ -19,7 +19,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 	"github.com/llamastack/llsd/pkg/configyaml"
@@ -87,7 +86,6 @@ func renderInputs(t testing.TB) []renderInput {
 // rendered Deployment, passes the server's strict schema and its start-up rules. What only a
 // contact with another service decides is a render warning.
 func TestRenderedServersStart(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	inputs := renderInputs(t)
 	require.Greater(t, len(inputs), 50)
 	for _, in := range inputs {
@@ -105,7 +103,6 @@ func TestRenderedServersStart(t *testing.T) {
 // rendered pod set to a sentinel, the config the server reads has the sentinel at those keys
 // and nowhere else (not in a model id, a shield, an endpoint...).
 func TestSecretsReachOnlyTheirKeys(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	for _, in := range renderInputs(t) {
 		obj, errs := api.Decode(in.doc)
 		require.Empty(t, errs)
@@ -180,7 +177,7 @@ func checkStarts(t *testing.T, res *pipeline.Result) {
 	}
 	require.NotNil(t, dep)
 	version := res.LLSD.Annotations[api.AnnotationServerVersion]
-	if _, known := servercheck.SchemaFiles[version]; !known && strings.HasPrefix(version, "1.") {
+	if _, known := servercheck.Releases[version]; !known && strings.HasPrefix(version, "1.") {
 		version = "1.3" // a newer 1.x: the server promises to load what 1.3 loads
 	}
 	problems, err := servercheck.CheckDeployment(version, config, dep, api.ContainerName)
@@ -210,7 +207,6 @@ func mentions(lines []string, subject string) bool {
 // FuzzRender: whatever LlamaStackDistribution renders, renders a server that starts. The
 // seeds are the golden cases and examples; `make fuzz` mutates them.
 func FuzzRender(f *testing.F) {
-	testenv.Need(f, servercheck.MissingShared())
 	for _, in := range renderInputs(f) {
 		f.Add(in.doc)
 	}
@@ -257,7 +253,6 @@ func versionLacks(name string, story *v1alpha2.LlamaStackDistribution, v profile
 // version they pin) on every supported server version: each renders a server that starts, or
 // fails with the error that says what that version lacks.
 func TestUserStoriesOnEveryVersion(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	for _, in := range renderInputs(t) {
 		obj, errs := api.Decode(in.doc)
 		require.Empty(t, errs)

@@ -63,8 +63,8 @@ type Profile struct {
 	// TLSRequired: the server refuses to start without a TLS certificate and key unless
 	// server.insecure is set (1.2 on), which llsd writes when TLS ends outside the pod.
 	TLSRequired bool
-	// Upstream locates this version's data in the llama-stack reference data (configs/<Configs>/,
-	// provider-fields/<ProviderFields>), read by hack/importbase, hack/providerfields and tests.
+	// Upstream locates this version's server data in testdata/server (written from the server's
+	// source by hack/serverdata), read by hack/importbase, hack/providerfields and tests.
 	Upstream Upstream
 
 	catalogOnce sync.Once
@@ -73,10 +73,12 @@ type Profile struct {
 	catalogErr  error
 }
 
-// Upstream names a version's upstream reference data.
+// Upstream names the releases in testdata/server that describe a version.
 type Upstream struct {
-	Configs        string
-	ProviderFields string
+	// Configs is the release whose distribution configs the version's images ship.
+	Configs string
+	// Server is the release whose schema and provider fields describe the version.
+	Server string
 }
 
 // Field is one config key of a provider.

@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/profile"
 )
 
@@ -38,7 +37,7 @@ func TestEveryProfileIsComplete(t *testing.T) {
 				}
 			}
 			assert.NotEmpty(t, p.Upstream.Configs)
-			assert.NotEmpty(t, p.Upstream.ProviderFields)
+			assert.NotEmpty(t, p.Upstream.Server)
 			require.NoError(t, p.Load())
 			assert.Subset(t, p.APIs(), []string{"inference", "tool_runtime", "vector_io"})
 			for _, api := range p.APIs() {
@@ -47,7 +46,7 @@ func TestEveryProfileIsComplete(t *testing.T) {
 			for key := range p.Dependencies {
 				api, providerType, _ := strings.Cut(key, " ")
 				assert.True(t, p.HasAPI(api), "dependency %q: %s has no %s API", key, p, api)
-				if providerType != "*" && !missingFromFieldLists[providerType] {
+				if providerType != "*" {
 					assert.Contains(t, p.ProviderTypes(api), providerType, "dependency %q names no provider of %s", key, p)
 				}
 			}
@@ -60,20 +59,17 @@ func TestEveryProfileIsComplete(t *testing.T) {
 	assert.True(t, slices.IsSorted(profile.Supported()), "oldest first")
 }
 
-// missingFromFieldLists are providers the provider field lists lack: 0.6 registers its
-// torchtune providers in a loop (providers/registry/post_training.py), which the export missed.
-var missingFromFieldLists = map[string]bool{"inline::torchtune-cpu": true, "inline::torchtune-gpu": true}
-
-// Each profile's upstream data exists in the reference data.
+// Each profile's server data is in testdata/server, and the oracle validates the version with
+// the schema of the same release the provider catalog comes from.
 func TestProfilesNameTheirUpstreamData(t *testing.T) {
-	testenv.Need(t, servercheck.MissingShared())
 	for _, p := range profile.All() {
-		root := filepath.Join(servercheck.SharedDir(), "llama-stack")
-		_, err := os.Stat(filepath.Join(root, "configs", p.Upstream.Configs, "starter_config.yaml"))
+		_, err := os.Stat(servercheck.UpstreamConfig(p.Upstream.Configs + "/starter_config.yaml"))
 		assert.NoError(t, err, p)
-		_, err = os.Stat(filepath.Join(root, "provider-fields", p.Upstream.ProviderFields))
+		_, err = os.Stat(filepath.Join(servercheck.DataDir(), p.Upstream.Server, "provider-fields.txt"))
 		assert.NoError(t, err, p)
+		assert.Equal(t, p.Upstream.Server, servercheck.Releases[string(p.Version)], "%s: the oracle's schema release", p)
 	}
+	assert.Len(t, servercheck.Releases, len(profile.All()), "the oracle has a schema for every profile and no other")
 }
 
 func TestModelIdentifier(t *testing.T) {

@@ -15,7 +15,7 @@ var v06 = &Profile{
 	ModelTypes:        []string{"llm", "embedding"},
 	MultiWorkerHost:   "::",
 	ToolGroups:        map[string]string{"websearch": "builtin::websearch", "rag": "builtin::rag", "wolfram_alpha": "builtin::wolfram_alpha"},
-	Upstream:          Upstream{Configs: "v0.6.0", ProviderFields: "provider-config-fields-v0.6.0.txt"},
+	Upstream:          Upstream{Configs: "v0.6.0", Server: "v0.6.0"},
 	Dependencies: withVectorIO(map[string][]string{
 		"agents inline::meta-reference":         {"inference", "vector_io", "tool_runtime", "tool_groups", "conversations", "prompts", "files", "connectors"},
 		"batches inline::reference":             {"inference", "files", "models"},

@@ -13,7 +13,7 @@ var v07 = &Profile{
 	StateDir:          "/.llama",
 	PortEnv:           "LLAMA_STACK_PORT",
 	ModelTypes:        []string{"llm", "embedding", "rerank"},
-	Upstream:          Upstream{Configs: "v0.7.1", ProviderFields: "provider-config-fields-v0.7.1.txt"},
+	Upstream:          Upstream{Configs: "v0.7.1", Server: "v0.7.1"},
 	Dependencies: withVectorIO(map[string][]string{
 		"batches inline::reference":        {"inference", "files", "models"},
 		"eval inline::builtin":             {"datasetio", "datasets", "scoring", "inference", "responses"},

@@ -21,7 +21,7 @@ var v08 = &Profile{
 	AliasProviderID:      "all",
 	// The provider fields of main at d1b6632 (0.8.0 plus inline::auto and markitdown file
 	// processors): the schema llsd validates 0.8 configs with is main's too.
-	Upstream: Upstream{Configs: "v0.8.0", ProviderFields: "provider-config-fields-HEAD.txt"},
+	Upstream: Upstream{Configs: "v0.8.0", Server: "main-d1b6632"},
 	Dependencies: withVectorIO(map[string][]string{
 		"batches inline::reference":        {"inference", "files", "models"},
 		"file_processors *":                {"files"},

@@ -40,7 +40,7 @@ func ogx1(version, release, configs string, repositories []string, p *Profile) *
 	p.IdentifiesModelsByID = true
 	p.AliasProviderID = "all"
 	p.KVStores = []string{"metadata"}
-	p.Upstream = Upstream{Configs: configs, ProviderFields: "provider-config-fields-" + configs + ".txt"}
+	p.Upstream = Upstream{Configs: configs, Server: configs}
 	return p
 }
 
