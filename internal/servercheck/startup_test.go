@@ -3,6 +3,8 @@
 package servercheck_test
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,29 +21,84 @@ import (
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
-// referenceConfigs reads the configs of §13 of the start-up reference ("configs that pass
-// the JSON schema but fail at start-up or silently misbehave"), by their number.
-func referenceConfigs(t *testing.T) map[int]map[string]any {
-	return configsOf(t, "llama-stack-startup-checks.md", "13")
+// startupCaseSets are the start-up cases of internal/servercheck/testdata/startup: configs that
+// pass the JSON schema but fail at start-up or silently misbehave, each named after the rule of
+// the server's source it breaks, numbered as in the start-up reference beside the repository
+// (the 0.x reference's §13, the OGX 1.x reference's §8), which TestStartupCasesEqualTheReference
+// holds them equal to.
+var startupCaseSets = map[string]struct{ document, section string }{
+	"0.x": {"llama-stack-startup-checks.md", "13"},
+	"1.x": {"ogx-1.x.md", "8"},
 }
 
-// configsOf reads the numbered YAML configs of a section of a reference document beside the
-// repository (../shared/reference); the test is skipped where the reference is absent.
-func configsOf(t *testing.T, document, section string) map[int]map[string]any {
-	data, err := os.ReadFile(filepath.Join(testenv.Reference(t), "..", "reference", document))
+// startupCases reads the numbered configs of a set, testdata/startup/<set>/<n>.yaml.
+func startupCases(t *testing.T, set string) map[int]map[string]any {
+	files, err := filepath.Glob(filepath.Join("testdata", "startup", set, "*.yaml"))
+	require.NoError(t, err)
+	configs := map[int]map[string]any{}
+	for _, f := range files {
+		n, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(f), ".yaml"))
+		require.NoError(t, err, f)
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		cfg, err := configyaml.UnmarshalMap(data)
+		require.NoError(t, err, f)
+		configs[n] = cfg
+	}
+	return configs
+}
+
+var updateStartupCases = flag.Bool("update-startup-cases", false, "write testdata/startup from the start-up reference beside the repository")
+
+// The start-up cases are the configs of the start-up references (the sections named in
+// startupCaseSets), as parsed documents; -update-startup-cases writes them from the references.
+func TestStartupCasesEqualTheReference(t *testing.T) {
+	reference := filepath.Join(testenv.Reference(t), "..", "reference")
+	for set, at := range startupCaseSets {
+		want := referenceSection(t, filepath.Join(reference, at.document), at.section)
+		if *updateStartupCases {
+			writeStartupCases(t, set, at.document, at.section, want)
+		}
+		got := startupCases(t, set)
+		require.Len(t, got, len(want), set)
+		for n, c := range want {
+			assert.Equal(t, c.config, got[n], "testdata/startup/%s/%02d.yaml", set, n)
+		}
+	}
+}
+
+type referenceCase struct {
+	title, block string
+	config       map[string]any
+}
+
+// referenceSection reads the numbered YAML configs of a section of a reference document.
+func referenceSection(t *testing.T, document, section string) map[int]referenceCase {
+	data, err := os.ReadFile(document)
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(data), "\n## "+section+".")
 	require.True(t, ok, "%s has no section %s", document, section)
 	section, _, _ = strings.Cut(section, "\n### ")
-	item := regexp.MustCompile("(?s)\\n(\\d+)\\. \\*\\*.*?```yaml\\n(.*?)```")
-	configs := map[int]map[string]any{}
+	item := regexp.MustCompile("(?s)\\n(\\d+)\\. \\*\\*(.*?)\\*\\*.*?```yaml\\n(.*?)```")
+	cases := map[int]referenceCase{}
 	for _, m := range item.FindAllStringSubmatch(section, -1) {
 		n, _ := strconv.Atoi(m[1])
-		cfg, err := configyaml.UnmarshalMap([]byte(dedent(m[2])))
+		block := dedent(m[3])
+		cfg, err := configyaml.UnmarshalMap([]byte(block))
 		require.NoError(t, err, "reference config %d", n)
-		configs[n] = cfg
+		cases[n] = referenceCase{title: m[2], block: block, config: cfg}
 	}
-	return configs
+	return cases
+}
+
+func writeStartupCases(t *testing.T, set, document, section string, cases map[int]referenceCase) {
+	dir := filepath.Join("testdata", "startup", set)
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for n, c := range cases {
+		header := fmt.Sprintf("# %s\n# (config %d of §%s of %s, the start-up reference)\n", c.title, n, section, document)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02d.yaml", n)), []byte(header+c.block), 0o644))
+	}
 }
 
 // dedent removes the indentation of a YAML block nested in a Markdown list item.
@@ -59,7 +116,7 @@ func dedent(block string) string {
 // Every config of the reference is caught by the rule that describes it, and by no other:
 // the rules neither miss a start-up failure nor invent one.
 func TestStartupCatchesTheReferenceConfigs(t *testing.T) {
-	configs := referenceConfigs(t)
+	configs := startupCases(t, "0.x")
 	require.Len(t, configs, 21)
 	pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.llama", "/data"}}
 	for _, tc := range []struct {
@@ -104,7 +161,7 @@ func TestStartupCatchesTheReferenceConfigs(t *testing.T) {
 // describes it, and by no other; where the rule is one the 0.x reference named, the oracle
 // uses that id (the 1.x id is in the reason).
 func TestStartupCatchesTheOGX1ReferenceConfigs(t *testing.T) {
-	configs := configsOf(t, "ogx-1.x.md", "8")
+	configs := startupCases(t, "1.x")
 	require.Len(t, configs, 17)
 	for _, tc := range []struct {
 		n       int
