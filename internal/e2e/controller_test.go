@@ -105,9 +105,9 @@ func TestControllerProcess(t *testing.T) {
 	require.NoError(t, c.Create(ctx, llsd))
 	require.EventuallyWithT(t, func(col *assert.CollectT) {
 		require.NoError(col, c.Get(ctx, client.ObjectKeyFromObject(llsd), llsd))
-		cond := meta.FindStatusCondition(llsd.Status.Conditions, controller.ConditionConfigGenerated)
+		cond := meta.FindStatusCondition(llsd.Status.Conditions, v1alpha2.ConditionConfigGenerated)
 		require.NotNil(col, cond)
-		assert.Equal(col, controller.ReasonNotRendered, cond.Reason)
+		assert.Equal(col, v1alpha2.ReasonNotRendered, cond.Reason)
 	}, 30*time.Second, 100*time.Millisecond, "no status: %s", &logs)
 
 	resp, err := http.Get("http://" + probe + "/healthz")

@@ -106,10 +106,10 @@ func TestInstallRBACIsEnough(t *testing.T) {
 	create(t, append([]client.Object{llsd}, objs...)...)
 	create(t, secret(ns, "vllm-creds", map[string]string{"token": "x"}), secret(ns, "pg", map[string]string{"url": "x"}))
 	eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionTrue, controller.ReasonConfigGenerationSucceeded)
-		hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionTrue, controller.ReasonAllSecretsFound)
-		hasCondition(c, st, controller.ConditionDeploymentUpdated, metav1.ConditionFalse, controller.ReasonRolloutInProgress)
-		hasCondition(c, st, controller.ConditionAvailable, metav1.ConditionFalse, controller.ReasonDeploymentUnavailable)
+		hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionTrue, v1alpha2.ReasonConfigGenerationSucceeded)
+		hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionTrue, v1alpha2.ReasonAllSecretsFound)
+		hasCondition(c, st, v1alpha2.ConditionDeploymentUpdated, metav1.ConditionFalse, v1alpha2.ReasonRolloutInProgress)
+		hasCondition(c, st, v1alpha2.ConditionAvailable, metav1.ConditionFalse, v1alpha2.ReasonDeploymentUnavailable)
 	})
 	var d appsv1.Deployment
 	require.NoError(t, k8sClient.Get(ctx, types.NamespacedName{Namespace: ns, Name: "chat"}, &d))
@@ -139,8 +139,8 @@ func TestNamespacedRBACIsEnough(t *testing.T) {
 		}
 	})
 	eventually(t, watched, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionTrue, controller.ReasonConfigGenerationSucceeded)
-		hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionTrue, controller.ReasonAllSecretsFound)
+		hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionTrue, v1alpha2.ReasonConfigGenerationSucceeded)
+		hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionTrue, v1alpha2.ReasonAllSecretsFound)
 	})
 
 	other := namespace(t)

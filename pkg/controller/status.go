@@ -21,37 +21,6 @@ import (
 	"github.com/llamastack/llsd/pkg/profile"
 )
 
-// Condition types.
-const (
-	ConditionConfigGenerated   = "ConfigGenerated"
-	ConditionSecretsResolved   = "SecretsResolved"
-	ConditionDeploymentUpdated = "DeploymentUpdated"
-	ConditionAvailable         = "Available"
-)
-
-// Condition reasons.
-const (
-	ReasonConfigGenerationSucceeded = "ConfigGenerationSucceeded"
-	ReasonNotRendered               = "NotRendered"
-	ReasonRenderStale               = "RenderStale"
-	ReasonConfigMapMissing          = "ConfigMapMissing"
-	ReasonOverrideConfigFound       = "OverrideConfigFound"
-	ReasonOverrideConfigMapMissing  = "OverrideConfigMapMissing"
-	ReasonOverrideConfigKeyMissing  = "OverrideConfigKeyMissing"
-	ReasonImageConfig               = "ImageConfig"
-	ReasonAllSecretsFound           = "AllSecretsFound"
-	ReasonSecretNotFound            = "SecretNotFound"
-	ReasonSecretKeyNotFound         = "SecretKeyNotFound"
-	ReasonCABundleNotFound          = "CABundleNotFound"
-	ReasonCABundleKeyNotFound       = "CABundleKeyNotFound"
-	ReasonDeploymentUpToDate        = "DeploymentUpToDate"
-	ReasonDeploymentMissing         = "DeploymentMissing"
-	ReasonDeploymentOutdated        = "DeploymentOutdated"
-	ReasonRolloutInProgress         = "RolloutInProgress"
-	ReasonMinimumReplicasAvailable  = "MinimumReplicasAvailable"
-	ReasonDeploymentUnavailable     = "DeploymentUnavailable"
-)
-
 // observed is what the reconciler read for one LlamaStackDistribution.
 type observed struct {
 	// ConfigMapFound: the receipt's ConfigMap, or the overrideConfig ConfigMap, exists;
@@ -91,10 +60,10 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: t, Status: status, Reason: v.reason,
 			Message: v.message, ObservedGeneration: obj.Generation, LastTransitionTime: o.Now})
 	}
-	set(ConditionConfigGenerated, configCondition(obj, receipt, rendered, o))
-	set(ConditionSecretsResolved, secretsCondition(o))
-	set(ConditionDeploymentUpdated, deploymentCondition(obj, o))
-	set(ConditionAvailable, availableCondition(obj, o))
+	set(v1alpha2.ConditionConfigGenerated, configCondition(obj, receipt, rendered, o))
+	set(v1alpha2.ConditionSecretsResolved, secretsCondition(o))
+	set(v1alpha2.ConditionDeploymentUpdated, deploymentCondition(obj, o))
+	set(v1alpha2.ConditionAvailable, availableCondition(obj, o))
 
 	st.Phase = phase(obj, rendered, st.Conditions)
 	if rendered {
@@ -136,31 +105,31 @@ func configCondition(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt, 
 	specHash, err := api.SpecHash(&obj.Spec)
 	switch {
 	case !rendered:
-		return verdict{false, ReasonNotRendered, "this LlamaStackDistribution was applied without being rendered by llsd (it has no " +
+		return verdict{false, v1alpha2.ReasonNotRendered, "this LlamaStackDistribution was applied without being rendered by llsd (it has no " +
 			api.AnnotationConfigMap + " annotation): apply the output of kustomize build, kpt fn render or llsd render"}
 	case err != nil || receipt.SpecHash != "" && receipt.SpecHash != specHash:
-		return verdict{false, ReasonRenderStale, "the spec changed after llsd rendered it (an edit made in the cluster, or a patch " +
+		return verdict{false, v1alpha2.ReasonRenderStale, "the spec changed after llsd rendered it (an edit made in the cluster, or a patch " +
 			"applied after llsd in the kustomization): the generated config does not have it; change the source and render again"}
 	case obj.Spec.OverrideConfig != nil && !o.ConfigMapFound:
-		return verdict{false, ReasonOverrideConfigMapMissing, fmt.Sprintf("spec.overrideConfig.configMapName: ConfigMap %q not found in namespace %s: create it with a config.yaml key",
+		return verdict{false, v1alpha2.ReasonOverrideConfigMapMissing, fmt.Sprintf("spec.overrideConfig.configMapName: ConfigMap %q not found in namespace %s: create it with a config.yaml key",
 			obj.Spec.OverrideConfig.ConfigMapName, obj.Namespace)}
 	case overrideKeyMissing(obj, o):
-		return verdict{false, ReasonOverrideConfigKeyMissing, fmt.Sprintf("spec.overrideConfig: ConfigMap %q has no key %s (it has %s), and the pod cannot start: "+
+		return verdict{false, v1alpha2.ReasonOverrideConfigKeyMissing, fmt.Sprintf("spec.overrideConfig: ConfigMap %q has no key %s (it has %s), and the pod cannot start: "+
 			"add the key, or set spec.overrideConfig.key to the key that holds the server's config and render again",
 			obj.Spec.OverrideConfig.ConfigMapName, mountedConfigKey(obj, o.Deployment), strings.Join(o.ConfigMapKeys, ", "))}
 	case receipt.ConfigSource == api.ConfigSourceImage:
-		return verdict{true, ReasonImageConfig, fmt.Sprintf("The image %s runs the config it ships: llsd generated none, and cannot check it", receipt.Image)}
+		return verdict{true, v1alpha2.ReasonImageConfig, fmt.Sprintf("The image %s runs the config it ships: llsd generated none, and cannot check it", receipt.Image)}
 	case obj.Spec.OverrideConfig != nil:
-		return verdict{true, ReasonOverrideConfigFound, fmt.Sprintf("Using %s from ConfigMap %s", mountedConfigKey(obj, o.Deployment), name)}
+		return verdict{true, v1alpha2.ReasonOverrideConfigFound, fmt.Sprintf("Using %s from ConfigMap %s", mountedConfigKey(obj, o.Deployment), name)}
 	case !o.ConfigMapFound:
-		return verdict{false, ReasonConfigMapMissing, fmt.Sprintf("ConfigMap %s from the render receipt does not exist in namespace %s: apply every object llsd rendered, not only the LlamaStackDistribution",
+		return verdict{false, v1alpha2.ReasonConfigMapMissing, fmt.Sprintf("ConfigMap %s from the render receipt does not exist in namespace %s: apply every object llsd rendered, not only the LlamaStackDistribution",
 			name, obj.Namespace)}
 	}
 	server := "server " + receipt.ServerVersion
 	if p, ok := profile.For(profile.Version(receipt.ServerVersion)); ok {
 		server = p.String()
 	}
-	return verdict{true, ReasonConfigGenerationSucceeded, fmt.Sprintf("Generated config.yaml with %d providers and %d resources (ConfigMap %s, %s)",
+	return verdict{true, v1alpha2.ReasonConfigGenerationSucceeded, fmt.Sprintf("Generated config.yaml with %d providers and %d resources (ConfigMap %s, %s)",
 		receipt.ProviderCount, receipt.ResourceCount, name, server)}
 }
 
@@ -169,26 +138,26 @@ func secretsCondition(o observed) verdict {
 	problems := strings.Join(append(append([]string(nil), o.SecretProblems...), o.CABundleProblems...), "; ")
 	switch {
 	case len(o.SecretProblems) > 0 && o.MissingSecret:
-		return verdict{false, ReasonSecretNotFound, problems}
+		return verdict{false, v1alpha2.ReasonSecretNotFound, problems}
 	case len(o.SecretProblems) > 0:
-		return verdict{false, ReasonSecretKeyNotFound, problems}
+		return verdict{false, v1alpha2.ReasonSecretKeyNotFound, problems}
 	case o.MissingCABundle:
-		return verdict{false, ReasonCABundleNotFound, problems}
+		return verdict{false, v1alpha2.ReasonCABundleNotFound, problems}
 	case len(o.CABundleProblems) > 0:
-		return verdict{false, ReasonCABundleKeyNotFound, problems}
+		return verdict{false, v1alpha2.ReasonCABundleKeyNotFound, problems}
 	}
-	return verdict{true, ReasonAllSecretsFound, fmt.Sprintf("Resolved %d secret references", o.SecretCount)}
+	return verdict{true, v1alpha2.ReasonAllSecretsFound, fmt.Sprintf("Resolved %d secret references", o.SecretCount)}
 }
 
 func deploymentCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
 	d := o.Deployment
 	if d == nil {
-		return verdict{false, ReasonDeploymentMissing, fmt.Sprintf("Deployment %s not found in namespace %s: apply the rendered objects", obj.Name, obj.Namespace)}
+		return verdict{false, v1alpha2.ReasonDeploymentMissing, fmt.Sprintf("Deployment %s not found in namespace %s: apply the rendered objects", obj.Name, obj.Namespace)}
 	}
 	want := obj.GetAnnotations()[api.AnnotationConfigHash]
 	got := d.Spec.Template.Annotations[api.AnnotationConfigHash]
 	if want != "" && got != want {
-		return verdict{false, ReasonDeploymentOutdated, fmt.Sprintf("Deployment %s runs config %s, the render receipt says %s: apply the rendered Deployment",
+		return verdict{false, v1alpha2.ReasonDeploymentOutdated, fmt.Sprintf("Deployment %s runs config %s, the render receipt says %s: apply the rendered Deployment",
 			d.Name, short(got), short(want))}
 	}
 	replicas := int32(1)
@@ -196,21 +165,21 @@ func deploymentCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdi
 		replicas = *d.Spec.Replicas
 	}
 	if d.Status.ObservedGeneration < d.Generation || d.Status.UpdatedReplicas < replicas {
-		return verdict{false, ReasonRolloutInProgress, fmt.Sprintf("Deployment %s: %d of %d pods run the current template", d.Name, d.Status.UpdatedReplicas, replicas)}
+		return verdict{false, v1alpha2.ReasonRolloutInProgress, fmt.Sprintf("Deployment %s: %d of %d pods run the current template", d.Name, d.Status.UpdatedReplicas, replicas)}
 	}
-	return verdict{true, ReasonDeploymentUpToDate, fmt.Sprintf("Deployment %s runs config %s", d.Name, short(got))}
+	return verdict{true, v1alpha2.ReasonDeploymentUpToDate, fmt.Sprintf("Deployment %s runs config %s", d.Name, short(got))}
 }
 
 func availableCondition(obj *v1alpha2.LlamaStackDistribution, o observed) verdict {
 	d := o.Deployment
 	if d == nil {
-		return verdict{false, ReasonDeploymentMissing, fmt.Sprintf("Deployment %s not found in namespace %s", obj.Name, obj.Namespace)}
+		return verdict{false, v1alpha2.ReasonDeploymentMissing, fmt.Sprintf("Deployment %s not found in namespace %s", obj.Name, obj.Namespace)}
 	}
 	if d.Status.AvailableReplicas < 1 {
-		return verdict{false, ReasonDeploymentUnavailable, fmt.Sprintf("Deployment %s has no available replica yet (%d ready of %d)",
+		return verdict{false, v1alpha2.ReasonDeploymentUnavailable, fmt.Sprintf("Deployment %s has no available replica yet (%d ready of %d)",
 			d.Name, d.Status.ReadyReplicas, d.Status.Replicas)}
 	}
-	return verdict{true, ReasonMinimumReplicasAvailable, fmt.Sprintf("%d of %d replicas available", d.Status.AvailableReplicas, d.Status.Replicas)}
+	return verdict{true, v1alpha2.ReasonMinimumReplicasAvailable, fmt.Sprintf("%d of %d replicas available", d.Status.AvailableReplicas, d.Status.Replicas)}
 }
 
 func phase(obj *v1alpha2.LlamaStackDistribution, rendered bool, conds []metav1.Condition) v1alpha2.DistributionPhase {
@@ -220,9 +189,9 @@ func phase(obj *v1alpha2.LlamaStackDistribution, rendered bool, conds []metav1.C
 		return v1alpha2.PhaseTerminating
 	case !rendered:
 		return v1alpha2.PhasePending
-	case !isTrue(ConditionConfigGenerated) || !isTrue(ConditionSecretsResolved):
+	case !isTrue(v1alpha2.ConditionConfigGenerated) || !isTrue(v1alpha2.ConditionSecretsResolved):
 		return v1alpha2.PhaseFailed
-	case isTrue(ConditionAvailable) && isTrue(ConditionDeploymentUpdated):
+	case isTrue(v1alpha2.ConditionAvailable) && isTrue(v1alpha2.ConditionDeploymentUpdated):
 		return v1alpha2.PhaseReady
 	}
 	return v1alpha2.PhaseInitializing

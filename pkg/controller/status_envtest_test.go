@@ -19,7 +19,6 @@ import (
 
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
-	"github.com/llamastack/llsd/pkg/controller"
 	"github.com/llamastack/llsd/pkg/pipeline"
 	"github.com/llamastack/llsd/pkg/profile"
 )
@@ -105,11 +104,11 @@ func TestStatusNotRendered(t *testing.T) {
 	obj.Namespace = ns
 	create(t, obj)
 	st := eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionFalse, controller.ReasonNotRendered)
+		cond := hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionFalse, v1alpha2.ReasonNotRendered)
 		if cond != nil {
 			assert.Contains(c, cond.Message, "apply the output of kustomize build, kpt fn render or llsd render")
 		}
-		hasCondition(c, st, controller.ConditionDeploymentUpdated, metav1.ConditionFalse, controller.ReasonDeploymentMissing)
+		hasCondition(c, st, v1alpha2.ConditionDeploymentUpdated, metav1.ConditionFalse, v1alpha2.ReasonDeploymentMissing)
 	})
 	assert.Equal(t, v1alpha2.PhasePending, st.Phase)
 	assert.Nil(t, st.ConfigGeneration)
@@ -125,14 +124,14 @@ func TestStatusLifecycle(t *testing.T) {
 	create(t, append([]client.Object{llsd}, objs...)...)
 
 	st := eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionTrue, controller.ReasonConfigGenerationSucceeded)
-		cond := hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionFalse, controller.ReasonSecretNotFound)
+		hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionTrue, v1alpha2.ReasonConfigGenerationSucceeded)
+		cond := hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionFalse, v1alpha2.ReasonSecretNotFound)
 		if cond != nil {
 			assert.Contains(c, cond.Message, `spec.providers.inference[0].apiKey: Secret "vllm-creds" not found in namespace `+ns)
 			assert.Contains(c, cond.Message, `spec.storage.sql.connectionString: Secret "pg" not found`)
 		}
-		hasCondition(c, st, controller.ConditionDeploymentUpdated, metav1.ConditionFalse, controller.ReasonRolloutInProgress)
-		hasCondition(c, st, controller.ConditionAvailable, metav1.ConditionFalse, controller.ReasonDeploymentUnavailable)
+		hasCondition(c, st, v1alpha2.ConditionDeploymentUpdated, metav1.ConditionFalse, v1alpha2.ReasonRolloutInProgress)
+		hasCondition(c, st, v1alpha2.ConditionAvailable, metav1.ConditionFalse, v1alpha2.ReasonDeploymentUnavailable)
 	})
 	assert.Equal(t, v1alpha2.PhaseFailed, st.Phase)
 	require.NotNil(t, st.ConfigGeneration)
@@ -147,14 +146,14 @@ func TestStatusLifecycle(t *testing.T) {
 	// recheck finds them.
 	create(t, secret(ns, "vllm-creds", map[string]string{"token": "s3cret-value"}), secret(ns, "pg", map[string]string{"uri": "postgresql://x"}))
 	eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionFalse, controller.ReasonSecretKeyNotFound)
+		cond := hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionFalse, v1alpha2.ReasonSecretKeyNotFound)
 		if cond != nil {
 			assert.Equal(c, `spec.storage.sql.connectionString: Secret "pg" has no key "url"`, cond.Message)
 		}
 	})
 	require.NoError(t, k8sClient.Update(context.Background(), secret(ns, "pg", map[string]string{"url": "postgresql://x"})))
 	st = eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionTrue, controller.ReasonAllSecretsFound)
+		hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionTrue, v1alpha2.ReasonAllSecretsFound)
 	})
 	assert.Equal(t, v1alpha2.PhaseInitializing, st.Phase)
 	for _, cond := range st.Conditions {
@@ -168,8 +167,8 @@ func TestStatusLifecycle(t *testing.T) {
 	d.Status = appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: 1, UpdatedReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1}
 	require.NoError(t, k8sClient.Status().Update(context.Background(), &d))
 	st = eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		hasCondition(c, st, controller.ConditionDeploymentUpdated, metav1.ConditionTrue, controller.ReasonDeploymentUpToDate)
-		hasCondition(c, st, controller.ConditionAvailable, metav1.ConditionTrue, controller.ReasonMinimumReplicasAvailable)
+		hasCondition(c, st, v1alpha2.ConditionDeploymentUpdated, metav1.ConditionTrue, v1alpha2.ReasonDeploymentUpToDate)
+		hasCondition(c, st, v1alpha2.ConditionAvailable, metav1.ConditionTrue, v1alpha2.ReasonMinimumReplicasAvailable)
 		assert.Equal(c, v1alpha2.PhaseReady, st.Phase)
 	})
 	assert.Equal(t, int32(1), st.AvailableReplicas)
@@ -184,7 +183,7 @@ func TestStatusLifecycle(t *testing.T) {
 		return k8sClient.Update(context.Background(), &obj)
 	}))
 	eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionFalse, controller.ReasonRenderStale)
+		hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionFalse, v1alpha2.ReasonRenderStale)
 		assert.Equal(c, v1alpha2.PhaseFailed, st.Phase)
 	})
 
@@ -192,7 +191,7 @@ func TestStatusLifecycle(t *testing.T) {
 	d.Spec.Template.Annotations["llamastack.io/config-hash"] = "0000000000aaaa"
 	require.NoError(t, k8sClient.Update(context.Background(), &d))
 	eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionDeploymentUpdated, metav1.ConditionFalse, controller.ReasonDeploymentOutdated)
+		cond := hasCondition(c, st, v1alpha2.ConditionDeploymentUpdated, metav1.ConditionFalse, v1alpha2.ReasonDeploymentOutdated)
 		if cond != nil {
 			assert.Contains(c, cond.Message, "runs config 0000000000, the render receipt says")
 		}
@@ -207,7 +206,7 @@ func TestStatusConfigMapMissing(t *testing.T) {
 	llsd, _ := rendered(t, ns, stackYAML)
 	create(t, llsd)
 	eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionFalse, controller.ReasonConfigMapMissing)
+		cond := hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionFalse, v1alpha2.ReasonConfigMapMissing)
 		if cond != nil {
 			assert.Contains(c, cond.Message, "apply every object llsd rendered")
 		}
@@ -229,7 +228,7 @@ spec:
 `)
 	create(t, append([]client.Object{llsd}, objs...)...)
 	eventually(t, ns, "own", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionFalse, controller.ReasonOverrideConfigMapMissing)
+		cond := hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionFalse, v1alpha2.ReasonOverrideConfigMapMissing)
 		if cond != nil {
 			assert.Contains(c, cond.Message, `spec.overrideConfig.configMapName: ConfigMap "own-config" not found in namespace `+ns)
 		}
@@ -237,7 +236,7 @@ spec:
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "own-config"}, Data: map[string]string{"run.yml": "version: 2\n"}}
 	create(t, cm)
 	eventually(t, ns, "own", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionFalse, controller.ReasonOverrideConfigKeyMissing)
+		cond := hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionFalse, v1alpha2.ReasonOverrideConfigKeyMissing)
 		if cond != nil {
 			assert.Contains(c, cond.Message, `spec.overrideConfig: ConfigMap "own-config" has no key config.yaml (it has run.yml), and the pod cannot start`)
 		}
@@ -245,8 +244,8 @@ spec:
 	cm.Data = map[string]string{"config.yaml": "version: 2\n"}
 	require.NoError(t, k8sClient.Update(context.Background(), cm))
 	st := eventually(t, ns, "own", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionTrue, controller.ReasonOverrideConfigFound)
-		hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionTrue, controller.ReasonAllSecretsFound)
+		hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionTrue, v1alpha2.ReasonOverrideConfigFound)
+		hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionTrue, v1alpha2.ReasonAllSecretsFound)
 	})
 	assert.Equal(t, "override", st.ResolvedDistribution.ConfigSource)
 	assert.Equal(t, "custom", st.DistributionConfig.ActiveDistribution)
@@ -265,7 +264,7 @@ spec:
 `)
 	create(t, append([]client.Object{llsd}, objs...)...)
 	eventually(t, ns, "own", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionConfigGenerated, metav1.ConditionTrue, controller.ReasonImageConfig)
+		cond := hasCondition(c, st, v1alpha2.ConditionConfigGenerated, metav1.ConditionTrue, v1alpha2.ReasonImageConfig)
 		if cond != nil {
 			assert.Contains(c, cond.Message, "The image registry.example.com/acme/llama:1.0 runs the config it ships")
 		}
@@ -289,7 +288,7 @@ spec:
 `)
 	create(t, append([]client.Object{llsd}, objs...)...)
 	eventually(t, ns, "ca", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionFalse, controller.ReasonCABundleNotFound)
+		cond := hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionFalse, v1alpha2.ReasonCABundleNotFound)
 		if cond != nil {
 			assert.Contains(c, cond.Message, `spec.networking.tls.caBundle: ConfigMap "corp-ca" not found in namespace `+ns)
 		}
@@ -298,7 +297,7 @@ spec:
 	ca := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "corp-ca"}, Data: map[string]string{"root.pem": "PEM"}}
 	create(t, ca)
 	eventually(t, ns, "ca", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		cond := hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionFalse, controller.ReasonCABundleKeyNotFound)
+		cond := hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionFalse, v1alpha2.ReasonCABundleKeyNotFound)
 		if cond != nil {
 			assert.Contains(c, cond.Message, `ConfigMap "corp-ca" has no key "sub.pem"`)
 		}
@@ -306,6 +305,6 @@ spec:
 	ca.Data["sub.pem"] = "PEM"
 	require.NoError(t, k8sClient.Update(context.Background(), ca))
 	eventually(t, ns, "ca", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
-		hasCondition(c, st, controller.ConditionSecretsResolved, metav1.ConditionTrue, controller.ReasonAllSecretsFound)
+		hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionTrue, v1alpha2.ReasonAllSecretsFound)
 	})
 }

@@ -82,6 +82,6 @@ func TestConditionsKeepTheirTransitionTime(t *testing.T) {
 	first := computeStatus(obj, observed{Now: earlier})
 	obj.Status = first
 	second := computeStatus(obj, observed{Now: now, SecretProblems: []string{"x"}, MissingSecret: true})
-	assert.Equal(t, earlier, meta.FindStatusCondition(second.Conditions, ConditionConfigGenerated).LastTransitionTime, "still NotRendered")
-	assert.Equal(t, now, meta.FindStatusCondition(second.Conditions, ConditionSecretsResolved).LastTransitionTime, "flipped to False")
+	assert.Equal(t, earlier, meta.FindStatusCondition(second.Conditions, v1alpha2.ConditionConfigGenerated).LastTransitionTime, "still NotRendered")
+	assert.Equal(t, now, meta.FindStatusCondition(second.Conditions, v1alpha2.ConditionSecretsResolved).LastTransitionTime, "flipped to False")
 }
