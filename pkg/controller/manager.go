@@ -75,23 +75,58 @@ func Scheme() *runtime.Scheme {
 // (the upstream operator ran out of memory caching every ConfigMap of the cluster); Secrets
 // and overrideConfig ConfigMaps are read directly, one object at a time.
 func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
+	routes, err := servesRoutes(cfg)
+	if err != nil {
+		return nil, err
+	}
 	scheme := Scheme()
-	managed := labels.SelectorFromSet(labels.Set{api.LabelManagedBy: api.ManagedBy})
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                  scheme,
+		Metrics:                 metricsOptions(opts),
+		HealthProbeBindAddress:  opts.ProbeAddr,
+		LeaderElection:          opts.LeaderElection,
+		LeaderElectionID:        "llsd-controller.llamastack.io",
+		LeaderElectionNamespace: opts.LeaderElectionNamespace,
+		WebhookServer:           newBoundedServer(opts.WebhookHost, opts.WebhookPort, opts.CertDir),
+		Cache:                   cacheOptions(opts.Namespaces, routes),
+		Client:                  client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	mgr.GetWebhookServer().Register("/convert", conversionHandler(scheme))
+	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now, Routes: routes}
+	if err := r.SetupWithManager(mgr, opts.Restartable); err != nil {
+		return nil, err
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return nil, err
+	}
+	if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
+		return nil, err
+	}
+	return mgr, nil
+}
+
+// metricsOptions serve metrics over HTTPS to authorized clients unless MetricsInsecure.
+func metricsOptions(opts Options) metricsserver.Options {
 	metrics := metricsserver.Options{BindAddress: opts.MetricsAddr}
 	if !opts.MetricsInsecure {
 		metrics.SecureServing, metrics.FilterProvider = true, filters.WithAuthenticationAndAuthorization
 	}
+	return metrics
+}
+
+// cacheOptions cache only llsd's objects (by label), in the watched namespaces (all when none).
+func cacheOptions(watched []string, routes bool) cache.Options {
 	var namespaces map[string]cache.Config
-	for _, ns := range opts.Namespaces {
+	for _, ns := range watched {
 		if namespaces == nil {
 			namespaces = map[string]cache.Config{}
 		}
 		namespaces[ns] = cache.Config{}
 	}
-	routes, err := servesRoutes(cfg)
-	if err != nil {
-		return nil, err
-	}
+	managed := labels.SelectorFromSet(labels.Set{api.LabelManagedBy: api.ManagedBy})
 	byObject := map[client.Object]cache.ByObject{
 		&corev1.ConfigMap{}:     {Label: managed},
 		&appsv1.Deployment{}:    {Label: managed},
@@ -101,23 +136,13 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 	if routes {
 		byObject[newRoute()] = cache.ByObject{Label: managed}
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                  scheme,
-		Metrics:                 metrics,
-		HealthProbeBindAddress:  opts.ProbeAddr,
-		LeaderElection:          opts.LeaderElection,
-		LeaderElectionID:        "llsd-controller.llamastack.io",
-		LeaderElectionNamespace: opts.LeaderElectionNamespace,
-		WebhookServer:           newBoundedServer(opts.WebhookHost, opts.WebhookPort, opts.CertDir),
-		Cache:                   cache.Options{DefaultNamespaces: namespaces, ByObject: byObject},
-		Client:                  client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}},
-	})
-	if err != nil {
-		return nil, err
-	}
-	mgr.GetWebhookServer().Register("/convert", conversionHandler(scheme))
+	return cache.Options{DefaultNamespaces: namespaces, ByObject: byObject}
+}
 
-	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now, Routes: routes}
+// SetupWithManager registers the status reconciler: an LLSD is reconciled when it or one of
+// the objects rendered from it (labelled with its instance name) changes. restartable allows
+// a second registration in one process (tests restart the controller).
+func (r *StatusReconciler) SetupWithManager(mgr manager.Manager, restartable bool) error {
 	if r.SecretRecheck == 0 {
 		r.SecretRecheck = 30 * time.Second
 	}
@@ -135,18 +160,8 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 		Watches(&corev1.ConfigMap{}, byInstance).
 		Watches(&corev1.Service{}, byInstance).
 		Watches(&networkingv1.Ingress{}, byInstance)
-	if routes {
+	if r.Routes {
 		b = b.Watches(newRoute(), byInstance)
 	}
-	err = b.WithOptions(controller.Options{MaxConcurrentReconciles: 4, SkipNameValidation: &opts.Restartable}).Complete(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
-		return nil, err
-	}
-	if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
-		return nil, err
-	}
-	return mgr, nil
+	return b.WithOptions(controller.Options{MaxConcurrentReconciles: 4, SkipNameValidation: &restartable}).Complete(r)
 }
