@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/llamastack/llsd/internal/memo"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -244,13 +244,13 @@ const maxCachedRendering = 4 << 10
 
 // renderings caches yaml.v3's rendering of the strings the emitter does not write itself:
 // the same base config's templates and comments come back in every render.
-var renderings sync.Map
+var renderings = memo.Bounded[string, string]{Max: 4096}
 
 // rendering is yaml.v3's rendering of s as the value of a top-level key, without the key:
 // `"quoted"`, 'single', plain text, or a block scalar "|-\n  line\n".
 func rendering(s string) string {
 	if r, ok := renderings.Load(s); ok {
-		return r.(string)
+		return r
 	}
 	node := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{stringNode("k"), stringNode(s)}}
 	var buf bytes.Buffer

@@ -5,10 +5,10 @@ package krm
 import (
 	"bytes"
 	"strings"
-	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/llamastack/llsd/internal/memo"
 	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
@@ -213,7 +213,7 @@ type scalarKey struct {
 }
 
 // scalarTexts caches yaml.v3's text of the scalars entryWriter does not write itself.
-var scalarTexts sync.Map
+var scalarTexts = memo.Bounded[scalarKey, string]{Max: cachedStrings}
 
 // scalarText is how yaml.v3 writes a one-line scalar as a mapping value (or a block scalar,
 // then with line breaks).
@@ -223,7 +223,7 @@ func scalarText(n *yaml.Node) (string, bool) {
 	}
 	k := scalarKey{n.Tag, n.Value, n.Style}
 	if t, ok := scalarTexts.Load(k); ok {
-		return t.(string), true
+		return t, true
 	}
 	var buf bytes.Buffer
 	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "k"},

@@ -9,13 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	yaml2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/llamastack/llsd/internal/memo"
 	"github.com/llamastack/llsd/pkg/configyaml"
 	"github.com/llamastack/llsd/pkg/render"
 )
@@ -122,7 +122,11 @@ type scalarStyle struct {
 
 // styles caches the style of the strings that need asking go-yaml v2: labels, names and
 // images repeat in every object.
-var styles sync.Map
+var styles = memo.Bounded[string, scalarStyle]{Max: cachedStrings}
+
+// cachedStrings bounds each cache of the YAML writers: far more than the strings that repeat
+// across the objects of one render, far less than an input can make up.
+const cachedStrings = 4096
 
 // styleOf returns the style and tag that reading back sigs.k8s.io/yaml's rendering of s
 // (go-yaml v2's, as a mapping value) gives it: for a string that is not plainly a word, the
@@ -135,7 +139,7 @@ func styleOf(s string) (yaml.Style, string) {
 		return yaml.LiteralStyle, "!!str"
 	}
 	if st, ok := styles.Load(s); ok {
-		return st.(scalarStyle).style, st.(scalarStyle).tag
+		return st.style, st.tag
 	}
 	st := scalarStyle{tag: "!!str"}
 	if out, err := yaml2.Marshal(yaml2.MapSlice{{Key: "k", Value: s}}); err == nil {
