@@ -18,7 +18,7 @@ RUN go mod download
 COPY . .
 RUN mkdir -p /out && cp hack/image/passwd /out/passwd && \
     for cmd in llsd=./cmd/llsd llsd-controller=./cmd/llsd-controller; do \
-      CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/llamastack/llsd/pkg/version.version=${VERSION}" \
+      CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/llamastack/llsd/internal/version.version=${VERSION}" \
         -o /out/${cmd%%=*} ${cmd#*=}; \
     done
 

@@ -12,7 +12,7 @@ LLSD_CACHE ?= $(HOME)/.cache/llsd
 BIN       := bin
 # The version stamped into the binary: the nearest tag, else the commit (-dirty with local edits).
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS   := -s -w -X github.com/llamastack/llsd/pkg/version.version=$(VERSION)
+LDFLAGS   := -s -w -X github.com/llamastack/llsd/internal/version.version=$(VERSION)
 
 # Pinned tool versions (each builds with Go 1.26; see hack/*/go.mod).
 ENVTEST_K8S_VERSION  ?= 1.34.4
@@ -136,21 +136,21 @@ $(GOLANGCI_LINT):
 .PHONY: fuzz
 fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every rendered server to the start-up rules, the launcher and redaction targets grep for a sentinel secret.
 	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzRoundTrip -fuzztime $${FUZZTIME:-30s}
-	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzGenerate -fuzztime $${FUZZTIME:-30s}
-	$(GO) test ./pkg/config -run '^$$' -fuzz FuzzLauncherNeverPrintsTheSecret -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/config -run '^$$' -fuzz FuzzGenerate -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/config -run '^$$' -fuzz FuzzLauncherNeverPrintsTheSecret -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/redact -run '^$$' -fuzz FuzzRedact -fuzztime $${FUZZTIME:-30s}
-	$(GO) test ./pkg/pipeline -run '^$$' -fuzz FuzzRender -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/pipeline -run '^$$' -fuzz FuzzRender -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzConversionNeverEchoesACredential -fuzztime $${FUZZTIME:-30s}
-	$(GO) test ./pkg/cli -run '^$$' -fuzz FuzzFrontEndsNeverShowACredential -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/cli -run '^$$' -fuzz FuzzFrontEndsNeverShowACredential -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench
 bench: ## Run the benchmarks and print llsd next to the identity KRM function, with ratios (docs/benchmarks.md).
-	$(GO) test ./pkg/... -run '^$$' -bench . -benchmem -count $${BENCHCOUNT:-5}
+	$(GO) test $$($(GO) list ./pkg/... ./internal/... | grep -v /internal/e2e) -run '^$$' -bench . -benchmem -count $${BENCHCOUNT:-5}
 	$(GO) test ./internal/e2e -run '^$$' -bench BenchmarkProcess -count $${BENCHCOUNT:-5} | $(GO) run ./hack/benchreport
 
 .PHONY: golden
 golden: ## Rewrite the expected files of the config golden cases; review the diff before committing.
-	$(GO) test ./pkg/config -run TestGolden -update
+	$(GO) test ./internal/config -run TestGolden -update
 
 .PHONY: kustomize
 kustomize: $(KUSTOMIZE) ## Build kustomize (pinned in hack/kustomize) for the real-tool tests.

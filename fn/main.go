@@ -8,7 +8,7 @@ package main
 import (
 	"os"
 
-	"github.com/llamastack/llsd/pkg/cli"
+	"github.com/llamastack/llsd/internal/cli"
 )
 
 func main() {

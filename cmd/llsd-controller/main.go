@@ -8,7 +8,7 @@ package main
 import (
 	"os"
 
-	"github.com/llamastack/llsd/pkg/controller"
+	"github.com/llamastack/llsd/internal/controller"
 )
 
 func main() {

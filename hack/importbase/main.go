@@ -14,9 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/pkg/configyaml"
-	"github.com/llamastack/llsd/pkg/profile"
 )
 
 // baseConfigs are the distributions with a base config of their own (the others reuse one).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // providerfields writes the provider catalog of each server profile
-// (pkg/profile/providers/<version>.json) from the servers' provider field lists in
+// (internal/profile/providers/<version>.json) from the servers' provider field lists in
 // testdata/server/<release>/provider-fields.txt: every provider type per API with its config keys, the
 // required ones and the secret ones; and from each version's strict schema, the top-level keys
 // of config.yaml and the kinds of registered_resources. A test proves the checked-in files equal to a fresh run.
@@ -20,15 +20,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/pkg/profile"
 )
 
 func main() {
 	for _, p := range profile.All() {
 		out, err := generate(p)
 		if err == nil {
-			err = os.WriteFile(filepath.Join("pkg", "profile", "providers", string(p.Version)+".json"), out, 0o644)
+			err = os.WriteFile(filepath.Join("internal", "profile", "providers", string(p.Version)+".json"), out, 0o644)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "providerfields:", err)

@@ -46,7 +46,7 @@ type release struct {
 	Why  string
 }
 
-// releases are the server sources of every profile (pkg/profile) plus two older releases whose
+// releases are the server sources of every profile (internal/profile) plus two older releases whose
 // configs the version fingerprint is tested on.
 var releases = []release{
 	{Label: "v0.2.14", Ref: "v0.2.14", Distributions: "llama_stack/templates", Only: []string{"remote-vllm/run.yaml"},

@@ -16,31 +16,51 @@ import (
 
 const module = "github.com/llamastack/llsd/"
 
+// product are llsd's production packages: the public API and the internal packages that make
+// the binaries, without the small helpers every package may use (lazyre, memo, redact,
+// kubeexpand, suggest).
+var product = []string{"pkg/", "internal/cli", "internal/config", "internal/configyaml", "internal/controller",
+	"internal/distribution", "internal/krm", "internal/oci", "internal/pipeline", "internal/profile", "internal/render", "internal/version"}
+
+// testSupport are the packages only tests may import.
+var testSupport = []string{"internal/testenv", "internal/registrytest", "internal/e2e", "internal/servercheck"}
+
+type rule struct {
+	pkg, reason string
+	forbidden   []string
+}
+
 // rules are docs/architecture.md's "what must never import what": a package (or every
 // package under a prefix ending in /) and the llsd packages it must not reach, directly or
 // through another llsd package.
-var rules = []struct {
-	pkg, reason string
-	forbidden   []string
-}{
+var rules = append([]rule{
 	{"pkg/api/", "the API is the contract everything else reads: it depends on nothing of llsd's",
-		[]string{"pkg/profile", "pkg/configyaml", "pkg/distribution", "pkg/config", "pkg/render", "pkg/pipeline", "pkg/krm", "pkg/controller", "pkg/oci", "pkg/cli"}},
-	{"pkg/profile", "server facts are data", []string{"pkg/"}},
-	{"internal/lazyre", "a helper every package may use", []string{"pkg/", "internal/suggest"}},
-	{"pkg/configyaml", "the YAML codec knows no spec", []string{"pkg/"}},
-	{"pkg/oci", "reading image labels knows no spec", []string{"pkg/"}},
-	{"pkg/config", "generation is pure: it knows no Kubernetes object and no front end",
-		[]string{"pkg/render", "pkg/pipeline", "pkg/krm", "pkg/controller", "pkg/cli"}},
-	{"pkg/render", "objects come from a generated config, never from a front end", []string{"pkg/pipeline", "pkg/krm", "pkg/controller", "pkg/cli"}},
-	{"pkg/pipeline", "one render, whatever runs it", []string{"pkg/krm", "pkg/controller", "pkg/cli"}},
-	{"pkg/krm", "the KRM function is one front end", []string{"pkg/controller", "pkg/cli"}},
-	{"pkg/controller", "the controller never renders: it reads the receipt",
-		[]string{"pkg/config", "pkg/render", "pkg/pipeline", "pkg/krm", "pkg/cli"}},
+		[]string{"internal/profile", "internal/configyaml", "internal/distribution", "internal/config", "internal/render", "internal/pipeline", "internal/krm", "internal/controller", "internal/oci", "internal/cli"}},
+	{"internal/profile", "server facts are data", product},
+	{"internal/lazyre", "a helper every package may use", append([]string{"internal/suggest"}, product...)},
+	{"internal/memo", "a helper every package may use", product},
+	{"internal/configyaml", "the YAML codec knows no spec", product},
+	{"internal/oci", "reading image labels knows no spec", product},
+	{"internal/config", "generation is pure: it knows no Kubernetes object and no front end",
+		[]string{"internal/render", "internal/pipeline", "internal/krm", "internal/controller", "internal/cli"}},
+	{"internal/render", "objects come from a generated config, never from a front end", []string{"internal/pipeline", "internal/krm", "internal/controller", "internal/cli"}},
+	{"internal/pipeline", "one render, whatever runs it", []string{"internal/krm", "internal/controller", "internal/cli"}},
+	{"internal/krm", "the KRM function is one front end", []string{"internal/controller", "internal/cli"}},
+	{"internal/controller", "the controller never renders: it reads the receipt",
+		[]string{"internal/config", "internal/render", "internal/pipeline", "internal/krm", "internal/cli"}},
 	{"internal/servercheck", "the oracle restates the server's rules and shares none of the generator's",
-		[]string{"pkg/profile", "pkg/distribution", "pkg/config", "pkg/render", "pkg/pipeline", "pkg/krm", "pkg/api"}},
-	{"pkg/", "production code never reaches test support", []string{"internal/testenv", "internal/registrytest", "internal/e2e", "internal/servercheck"}},
-	{"fn", "the KRM function binary does not link the controller", []string{"pkg/controller"}},
-	{"cmd/llsd", "the KRM function binary does not link the controller", []string{"pkg/controller"}},
+		[]string{"internal/profile", "internal/distribution", "internal/config", "internal/render", "internal/pipeline", "internal/krm", "pkg/api"}},
+	{"fn", "the KRM function binary does not link the controller", []string{"internal/controller"}},
+	{"cmd/llsd", "the KRM function binary does not link the controller", []string{"internal/controller"}},
+}, productRules()...)
+
+// productRules keep production code from reaching test support.
+func productRules() []rule {
+	var out []rule
+	for _, pkg := range product {
+		out = append(out, rule{pkg, "production code never reaches test support", testSupport})
+	}
+	return out
 }
 
 // Every rule holds for the non-test imports of every llsd package.

@@ -34,9 +34,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/controller"
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
-	"github.com/llamastack/llsd/pkg/controller"
 )
 
 // `llsd-controller` as a process, the way the install manifests run it (self-signed

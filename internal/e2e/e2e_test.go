@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 	for binary, pkg := range map[string]string{llsdBinary: "./cmd/llsd", controllerBinary: "./cmd/llsd-controller",
 		identityBinary: "./internal/e2e/identityfn", rsswrapBinary: "./internal/e2e/rsswrap"} {
 		// The version the examples' expected output records in its receipts.
-		build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/pkg/version.version=devel", "-o", binary, pkg)
+		build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/internal/version.version=devel", "-o", binary, pkg)
 		build.Dir, build.Stderr, build.Env = root, os.Stderr, append(os.Environ(), "CGO_ENABLED=0")
 		if err := build.Run(); err != nil {
 			panic("building " + pkg + ": " + err.Error())

@@ -6,6 +6,6 @@
 // exported from the server's own pydantic models (testdata/server, by hack/serverdata), and the
 // start-up rules of its source (Startup, CheckDeployment).
 //
-// It restates the server's facts in its own tables and never reads pkg/profile or the
+// It restates the server's facts in its own tables and never reads internal/profile or the
 // generator's tables: a wrong profile then fails a test instead of agreeing with itself.
 package servercheck

@@ -10,7 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/llamastack/llsd/pkg/configyaml"
+	"github.com/llamastack/llsd/internal/configyaml"
 )
 
 // PodOf is the pod a container of a rendered Deployment gets: its variables as the kubelet

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/pkg/configyaml"
 )
 
 func TestSubstituteLikeTheServer(t *testing.T) {

@@ -30,7 +30,7 @@ func Validate(obj *LlamaStackDistribution) field.ErrorList {
 }
 
 // MaxNameLength is the longest metadata.name whose derived object names all stay valid: 63
-// minus the longest suffix, "-network-policy" (a test in pkg/render holds it to that).
+// minus the longest suffix, "-network-policy" (a test in internal/render holds it to that).
 const MaxNameLength = 48
 
 // NameRules are the CEL rules of metadata.name, which hack/crdpatch writes into the CRD

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+
+	"github.com/llamastack/llsd/internal/krm"
+	"github.com/llamastack/llsd/internal/version"
+)
+
+const functionDoc = `llsd renders LlamaStackDistributions (llamastack.io/v1alpha1 and v1alpha2) into the
+objects that run a llama-stack server: the canonical v1alpha2 object with a render receipt,
+an immutable ConfigMap with the generated config.yaml, ServiceAccount, PVC, Deployment,
+Service, Ingress, NetworkPolicy, HPA and PDB.
+
+Transformer mode: LlamaStackDistributions are items. Generator mode: the function config is
+a LlamaStackDistribution. Objects llsd generated before are replaced, so running it on its
+own output changes nothing.
+
+Function config (optional):
+
+  apiVersion: fn.llamastack.io/v1alpha1
+  kind: RenderOptions
+  metadata: {name: llsd}
+  spec:
+    imageOverrides: {starter: registry.internal/llamastack/distribution-starter:0.7.1}
+    ingress: {className: nginx, domain: apps.example.com, controllerNamespace: ingress-nginx}
+    registry: {enabled: true, insecureHosts: ["registry.lab:5000"]}
+
+registry.enabled reads base configs from the distribution images' labels (written by
+llsd label-image), cached by digest in $LLSD_CACHE_DIR or ~/.cache/llsd/oci. Off by default:
+without it llsd never touches the network. Under kustomize's container mode the function
+needs network: true in its container spec.
+
+Errors are results with the object and field path, and the exit code is 1.
+`
+
+// krmFunction runs llsd as a KRM function. Every result, warnings too, is also printed on
+// stderr, one line each naming the file and the object: kustomize drops the results of a
+// function that succeeds, and shows its stderr.
+func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
+	krm.Prepare()
+	p := krm.Processor{Version: version.Get(), Entries: &krm.Entries{}}
+	report := fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
+		ok, err := p.Process(rl)
+		report(rl.Results, "llsd: ", stderr)
+		return ok, err
+	})
+	// krm.Run (fn.Run with a faster writer), not fn.Execute: Execute (SDK v1.1.1) fails on a
+	// ResourceList without a functionConfig ("expected exactly one object, got 0"), which kpt
+	// fn render sends.
+	input, err := readLimited(stdin)
+	if err == nil {
+		_, err = krm.CheckInput(input, 0)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "llsd: reading the ResourceList:", err)
+		return 1
+	}
+	if err := krm.Run(report, input, stdout, p.Entries); err != nil {
+		if err.Error() != "error: function failure" { // the results are printed above
+			fmt.Fprintln(stderr, "llsd:", err)
+		}
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli_test
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/internal/oci"
+	"github.com/llamastack/llsd/internal/registrytest"
+)
+
+func TestLabelImageUsage(t *testing.T) {
+	for _, tc := range []struct {
+		reason string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"help is not an error", []string{"label-image", "--help"}, 0, "Usage: llsd label-image [flags] SRC DST"},
+		{"two images are needed", []string{"label-image", "only-one"}, 2, "Usage: llsd label-image"},
+		{"a server version must be a version", []string{"label-image", "--server-version", "2", "a", "b"}, 2,
+			`--server-version "2" is not a version such as 0.7.1`},
+		{"an unreachable source says so", []string{"label-image", "127.0.0.1:1/acme/x:1", "127.0.0.1:1/acme/x:2"}, 1,
+			"cannot reach the registry of 127.0.0.1:1/acme/x:1"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			code, stdout, stderr := run(t, tc.args...)
+			assert.Equal(t, tc.code, code)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, tc.stderr)
+		})
+	}
+}
+
+// `llsd render` reads labels when LLSD_REGISTRY_ENABLED (or its ARGOCD_ENV_ form) says so.
+func TestRenderWithRegistryFromTheEnvironment(t *testing.T) {
+	reg := registrytest.New(t)
+	data, err := distributions.FS.ReadFile("starter/0.6.yaml")
+	assert.NoError(t, err)
+	config := strings.Replace(string(data), "distro_name: starter", "distro_name: acme", 1)
+	image := reg.Push(t, "acme/llama:0.6.0", registrytest.Image(t, map[string]string{oci.LabelBase64: base64.StdEncoding.EncodeToString([]byte(config))}, nil))
+	dir := t.TempDir()
+	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "distribution: {name: starter}", "distribution: {image: \""+image+"\"}", 1))
+	t.Setenv("LLSD_CACHE_DIR", t.TempDir())
+
+	code, out, _ := run(t, "render", dir)
+	assert.Equal(t, 1, code, "offline by default")
+	assert.Empty(t, out)
+	assert.Zero(t, reg.Requests(""))
+
+	t.Setenv("ARGOCD_ENV_LLSD_REGISTRY_ENABLED", "true")
+	code, out, stderr := run(t, "render", dir)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "distro_name: acme")
+	assert.Contains(t, out, `llamastack.io/server-version: "0.6"`)
+
+	t.Setenv("LLSD_REGISTRY_ENABLED", "yes please")
+	code, _, stderr = run(t, "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `LLSD_REGISTRY_ENABLED: "yes please" is not true or false`)
+}

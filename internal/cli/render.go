@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/llamastack/llsd/internal/krm"
+	"github.com/llamastack/llsd/internal/version"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// renderCommand prints the manifests of every LlamaStackDistribution in paths, with the
+// other documents passed through and objects llsd generated before left out. On any error
+// it prints nothing to stdout: never a partial set of manifests.
+func renderCommand(paths []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	r, code := renderPaths("render", paths, stdin, stderr)
+	if code != 0 {
+		return code
+	}
+	if r.failed > 0 {
+		return 1
+	}
+	_, _ = io.WriteString(stdout, r.out)
+	return 0
+}
+
+// rendered is what a render of some paths gave: the manifests, and how many
+// LlamaStackDistributions were rendered and how many of them failed.
+type rendered struct {
+	out             string
+	checked, failed int
+}
+
+// renderPaths renders the documents of the command's paths with the KRM function itself, in
+// its standalone mode: the files become a ResourceList, as kustomize or kpt would pass it
+// (a RenderOptions document is the function config), and the function's output is written
+// as kustomize would write it (local configuration left out). `llsd render` prints the
+// result and `llsd validate` only its verdict, so both refuse exactly what the function
+// refuses.
+//
+// A RenderOptions document applies to the files of its directory and below, as a package's
+// function config does under kpt: `llsd validate examples/` renders each example with its
+// own options. Each package is one ResourceList; two RenderOptions in one directory are an
+// error.
+func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writer) (*rendered, int) {
+	files, ok := inputFiles(command, paths, stderr)
+	if !ok {
+		return nil, 2
+	}
+	r := &rendered{}
+	var all []fileItems
+	documents := 0
+	for _, file := range files {
+		items, err := readItems(file, stdin, &documents)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", file.name, err)
+			r.failed++
+			continue
+		}
+		all = append(all, fileItems{file.name, items})
+	}
+	lists, err := packages(all)
+	if err != nil {
+		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+		return nil, 1
+	}
+	var out fn.KubeObjects
+	for _, rl := range lists {
+		for _, item := range rl.Items {
+			if item.GetKind() == v1alpha2.Kind && !krm.IsGenerated(item) {
+				r.checked++
+			}
+		}
+		p := krm.Processor{Version: version.Get(), Standalone: true, Getenv: os.Getenv}
+		if _, err := p.Process(rl); err != nil {
+			fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+			return nil, 1
+		}
+		if slices.ContainsFunc(rl.Results, func(res *fn.Result) bool {
+			return res.Severity == fn.Error && res.ResourceRef == nil && res.File == nil
+		}) {
+			report(rl.Results, "llsd "+command+": ", stderr) // the options are wrong, not an object
+			return nil, 1
+		}
+		r.failed += report(rl.Results, "", stderr)
+		out = append(out, rl.Items...)
+	}
+	text, err := writeItems(out)
+	if err != nil {
+		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+		return nil, 1
+	}
+	r.out = text
+	return r, 0
+}
+
+// fileItems are the documents of one input file.
+type fileItems struct {
+	name  string
+	items fn.KubeObjects
+}
+
+// packages splits the inputs into ResourceLists, one per directory with a RenderOptions
+// document (its function config) and one for the files under none, in the order their
+// files came.
+func packages(files []fileItems) ([]*fn.ResourceList, error) {
+	optionsFile := map[string]string{} // directory -> the file with its RenderOptions
+	lists := map[string]*fn.ResourceList{}
+	for _, f := range files {
+		for _, item := range f.items {
+			if item.GetAPIVersion() != krm.OptionsAPIVersion || item.GetKind() != krm.OptionsKind {
+				continue
+			}
+			dir := filepath.Dir(f.name)
+			if other, ok := optionsFile[dir]; ok {
+				return nil, fmt.Errorf("two %s documents for the files of %s (%s and %s): keep one", krm.OptionsKind, dir, other, f.name)
+			}
+			optionsFile[dir] = f.name
+			lists[dir] = &fn.ResourceList{FunctionConfig: item}
+		}
+	}
+	var order []*fn.ResourceList
+	for _, f := range files {
+		dir := packageOf(f.name, optionsFile)
+		rl, ok := lists[dir]
+		if !ok {
+			rl = &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject()}
+			lists[dir] = rl
+		}
+		if !slices.Contains(order, rl) {
+			order = append(order, rl)
+		}
+		for _, item := range f.items {
+			switch {
+			case item.GetAPIVersion() == krm.OptionsAPIVersion && item.GetKind() == krm.OptionsKind:
+			case item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization":
+				// not a resource: kpt and kustomize never pass these to a function
+			default:
+				rl.Items = append(rl.Items, item)
+			}
+		}
+	}
+	return order, nil
+}
+
+// packageOf is the nearest directory at or above a file's that has RenderOptions, or "".
+func packageOf(file string, optionsFile map[string]string) string {
+	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
+		if _, ok := optionsFile[dir]; ok {
+			return dir
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return ""
+		}
+	}
+}
+
+// readItems reads the documents of a file (- is standard input) as KRM items that carry
+// their file in the path annotation, as kpt's would.
+func readItems(in inputFile, stdin io.Reader, documents *int) (fn.KubeObjects, error) {
+	var data []byte
+	var err error
+	file := in.name
+	switch {
+	case file == "-":
+		file = "<stdin>"
+		data, err = readLimited(stdin)
+	case in.dir != nil:
+		var f *os.File
+		if f, err = in.open(); err == nil && f == nil {
+			return nil, nil // no regular file: skipped
+		} else if err == nil {
+			data, err = readLimited(f)
+			_ = f.Close()
+		}
+	default:
+		var f *os.File
+		if f, err = os.Open(file); err == nil {
+			data, err = readLimited(f)
+			_ = f.Close()
+		}
+	}
+	if err == nil {
+		*documents, err = krm.CheckInput(data, *documents)
+	}
+	if err != nil {
+		return nil, err
+	}
+	items, err := fn.ReadKubeObjectsFromFile(file, string(data))
+	if err != nil {
+		return nil, fmt.Errorf("not YAML: %w", err)
+	}
+	return items, nil
+}
+
+// envMaxInputBytes bounds what llsd reads from one file or standard input (64 MiB by
+// default): a device such as /dev/zero, or a huge file, fails instead of taking all memory.
+const envMaxInputBytes = "LLSD_MAX_INPUT_BYTES"
+
+// readLimited reads r up to the input limit.
+func readLimited(r io.Reader) ([]byte, error) {
+	limit := int64(64 << 20)
+	if v := os.Getenv(envMaxInputBytes); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%s: %q is not a positive number of bytes", envMaxInputBytes, v)
+		}
+		limit = n
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("more than %d bytes of input: a manifest is not that large (set %s to allow more)", limit, envMaxInputBytes)
+	}
+	return data, err
+}
+
+// report prints the function's results, errors and warnings, as
+// "file: Kind name: field: message", and returns how many objects failed.
+func report(results fn.Results, prefix string, stderr io.Writer) int {
+	failed := map[string]bool{}
+	for _, r := range results {
+		var where []string
+		if r.File != nil && r.File.Path != "" {
+			where = append(where, r.File.Path)
+		}
+		if ref := r.ResourceRef; ref != nil {
+			where = append(where, ref.Kind+" "+ref.Name)
+		}
+		message := r.Message
+		if r.Field != nil && r.Field.Path != "" {
+			message = r.Field.Path + ": " + message
+		}
+		if r.Severity == fn.Warning {
+			message = "warning: " + message
+		}
+		fmt.Fprintln(stderr, prefix+strings.Join(append(where, message), ": "))
+		if r.Severity == fn.Error {
+			failed[fmt.Sprint(r.ResourceRef, r.File)] = true
+		}
+	}
+	return len(failed)
+}
+
+// writeItems writes the output items as a YAML stream, without local configuration (which
+// kustomize and kpt do not apply either) and without the annotations of the input files.
+func writeItems(items fn.KubeObjects) (string, error) {
+	var sb strings.Builder
+	var nodes []*yaml.RNode
+	for _, item := range items {
+		if !item.IsLocalConfig() {
+			nodes = append(nodes, item.MoveToResourceNode())
+		}
+	}
+	err := krm.WriteDocuments(&sb, nodes, []string{
+		kioutil.PathAnnotation, kioutil.LegacyPathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, //nolint:staticcheck // both spellings
+		kioutil.IdAnnotation, kioutil.LegacyIdAnnotation, //nolint:staticcheck // both spellings
+	})
+	return sb.String(), err
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/lazyre"
+)
+
+// What llsd changes in a distribution's base config before the spec applies, and the checks
+// that the base, with the spec applied, can start in the pod it renders.
+
+// enableDistributionProviders drops the ${env.X:+id} condition of the providers a
+// distribution always enables (remote-vllm: vllm).
+func (g *generator) enableDistributionProviders() {
+	for _, id := range g.dist.EnableProviders {
+		for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
+			for _, entry := range providerList(g.cfg, api) {
+				if entryID(entry["provider_id"]) == id {
+					entry["provider_id"] = id
+				}
+			}
+		}
+	}
+}
+
+// addDistributionProviders adds the providers a distribution's config lacks although its
+// other providers need them (postgres-demo: files).
+func (g *generator) addDistributionProviders() {
+	for _, api := range slices.Sorted(maps.Keys(g.dist.AddProviders)) {
+		entries := providerList(g.cfg, api)
+		for _, entry := range g.dist.AddProviders[api] {
+			entries = append(entries, configyaml.DeepCopy(entry).(map[string]any))
+		}
+		setProviderList(g.cfg, api, entries)
+		addAPI(g.cfg, api)
+	}
+}
+
+var emptyDefault = lazyre.New(`^\$\{env\.([A-Z0-9_]+):=\}$`)
+
+// checkDistributionProviders fails when a provider the base enables whatever the environment
+// has a key it cannot start without only as ${env.X:=} and nothing sets X: remote-vllm, or
+// postgres-demo's vllm-inference, without a vLLM URL would crash at start.
+func (g *generator) checkDistributionProviders() {
+	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
+		for _, entry := range providerList(g.cfg, api) {
+			id, _ := entry["provider_id"].(string)
+			if !isLiteral(id) || slices.Contains(g.crIDs[api], id) {
+				continue // conditional, or from the spec (checked where it is built)
+			}
+			t, _ := entry["provider_type"].(string)
+			for _, r := range fieldMapFor(g.prof, api, t).Required {
+				value, _ := mapAt(entry, "config")[r.Key].(string)
+				m := emptyDefault().FindStringSubmatch(value)
+				if m == nil || g.overrideEnvSets(m[1]) {
+					continue
+				}
+				g.errs = append(g.errs, field.Required(field.NewPath("spec", "providers", crName(api)), fmt.Sprintf(
+					"the distribution's %s provider %s (%s) needs %s, which only %s sets: add {id: %s, provider: %s, "+
+						"endpoint: ...} to spec.providers.%s, or set %s in spec.workload.overrides.env",
+					api, id, t, r.Key, m[1], id, strings.TrimPrefix(t, "remote::"), crName(api), m[1])))
+			}
+		}
+	}
+}
+
+var requiredEnvRef = lazyre.New(`\$\{env\.([A-Z0-9_]+)\}`)
+
+// checkRequiredEnv fails on ${env.X} references (no default) that neither llsd nor
+// spec.workload.overrides.env provides: the server substitutes every one of them, also in
+// disabled providers, and stops at start when X is unset (postgres-demo's INFERENCE_MODEL,
+// unless spec.resources.models takes its place).
+func (g *generator) checkRequiredEnv() {
+	seen := map[string]bool{}
+	configyaml.WalkStrings(g.cfg, func(at configyaml.Path, s string) {
+		if !strings.Contains(s, "${env.") {
+			return
+		}
+		for _, m := range requiredEnvRef().FindAllStringSubmatch(s, -1) {
+			name := m[1]
+			if seen[name] || strings.HasPrefix(name, "LLSD_") || g.overrideEnvSets(name) {
+				continue
+			}
+			seen[name] = true
+			fix := "set it in spec.workload.overrides.env"
+			where := at.String()
+			if strings.HasPrefix(where, "registered_resources.models") {
+				fix += ", or list your models in spec.resources.models, which take the place of this one"
+			}
+			g.errs = append(g.errs, field.Required(field.NewPath("spec", "workload", "overrides", "env"), fmt.Sprintf(
+				"the distribution's config requires environment variable %s (at %s), and the server stops at start without it: %s",
+				name, where, fix)))
+		}
+	})
+}
+
+var localhostDefault = lazyre.New(`^(?:localhost|127\.0\.0\.1|::1|\$\{env\.([A-Z0-9_]+):=(?:localhost|127\.0\.0\.1)\})$`)
+
+// checkLocalStorage fails when a storage backend still connects to localhost (postgres-demo's
+// ${env.POSTGRES_HOST:=localhost}): nothing listens there in the server's pod.
+func (g *generator) checkLocalStorage() {
+	backends := mapAt(mapAt(g.cfg, "storage"), "backends")
+	var local, fixes []string
+	for _, name := range slices.Sorted(maps.Keys(backends)) {
+		backend := mapAt(backends, name)
+		host, _ := backend["host"].(string)
+		m := localhostDefault().FindStringSubmatch(host)
+		if m == nil || (m[1] != "" && g.overrideEnvSets(m[1])) {
+			continue
+		}
+		t, _ := backend["type"].(string)
+		local = append(local, fmt.Sprintf("%s (%s)", name, t))
+		fix := "set spec.storage.kv"
+		if strings.HasSuffix(t, "_postgres") {
+			fix = "set spec.storage.sql {type: postgres, connectionString: ...} (llsd points the distribution's Postgres backends at that database)"
+		}
+		if m[1] != "" {
+			fix += fmt.Sprintf(", or set %s in spec.workload.overrides.env", m[1])
+		}
+		if !slices.Contains(fixes, fix) {
+			fixes = append(fixes, fix)
+		}
+	}
+	if len(local) > 0 {
+		g.errs = append(g.errs, field.Required(storagePath, fmt.Sprintf(
+			"the distribution keeps storage backend %s on localhost, where nothing listens in the server's pod: %s",
+			strings.Join(local, " and "), strings.Join(fixes, "; "))))
+	}
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/suggest"
+)
+
+// CheckOwnConfig reads a config.yaml llsd did not write (spec.overrideConfig's ConfigMap) as
+// the server of prof would, and warns about what the server would silently ignore or get
+// wrong: a top-level key it does not read (models, which moved under registered_resources),
+// a provider type it does not have (it stops at start-up), a provider config key it ignores
+// (url for base_url), a model registered for a provider the config does not have, and a URL
+// that falls back to localhost, where nothing listens in the pod. env is the container's
+// environment: a ${env.OLLAMA_URL:=http://localhost:11434} with OLLAMA_URL set is fine.
+//
+// Only a config that is no YAML mapping is an error: the server cannot start with it. The rest
+// are warnings, since llsd checks what it knows of the server, not the server itself.
+func CheckOwnConfig(data []byte, prof *profile.Profile, env []corev1.EnvVar, path *field.Path, source string) ([]Warning, *field.Error) {
+	tree, err := configyaml.UnmarshalMap(data)
+	if err != nil {
+		return nil, field.Invalid(path, source, fmt.Sprintf("not a config.yaml the server can read: %v", err))
+	}
+	w := ownConfigCheck{prof: prof, path: path.String(), source: source, env: envNames(env)}
+	w.topLevel(tree)
+	w.models(tree, w.providers(tree))
+	return w.warnings, nil
+}
+
+type ownConfigCheck struct {
+	prof     *profile.Profile
+	path     string
+	source   string
+	env      map[string]bool
+	warnings []Warning
+}
+
+func (c *ownConfigCheck) warn(format string, args ...any) {
+	c.warnings = append(c.warnings, Warning{Field: c.path, Message: c.source + ": " + fmt.Sprintf(format, args...)})
+}
+
+// movedKeys are top-level keys of older configs and where the server reads them now.
+var movedKeys = map[string]string{
+	"models": "registered_resources.models", "shields": "registered_resources.shields",
+	"vector_dbs": "registered_resources.vector_stores", "datasets": "registered_resources.datasets",
+	"scoring_fns": "registered_resources.scoring_fns", "benchmarks": "registered_resources.benchmarks",
+	"tool_groups":    "registered_resources.tool_groups",
+	"metadata_store": "storage (backends, and stores.metadata)", "inference_store": "storage (stores.inference)",
+	"conversations_store": "storage (stores.conversations)",
+}
+
+func (c *ownConfigCheck) topLevel(tree map[string]any) {
+	keys := c.prof.ConfigKeys()
+	for _, key := range slices.Sorted(maps.Keys(tree)) {
+		if slices.Contains(keys, key) {
+			continue
+		}
+		hint := suggest.DidYouMean(key, keys)
+		if moved, ok := movedKeys[key]; ok {
+			hint = " (" + moved + " in " + c.prof.String() + ")"
+		}
+		c.warn("%s ignores the top-level key %s%s", c.prof, key, hint)
+	}
+}
+
+// providers checks each provider the server starts (not a disabled one): its API, type and
+// config keys, and URLs to the pod itself. It returns the ids of those of known APIs.
+func (c *ownConfigCheck) providers(tree map[string]any) map[string]bool {
+	ids := map[string]bool{}
+	apis, _ := tree["providers"].(map[string]any)
+	external := tree["external_providers_dir"] != nil
+	for _, api := range slices.Sorted(maps.Keys(apis)) {
+		known := c.prof.HasAPI(api) || external
+		if !known {
+			c.warn("%s has no API %s: its providers are ignored or stop the server", c.prof, api)
+		}
+		list, _ := apis[api].([]any)
+		for i, item := range list {
+			p, _ := item.(map[string]any)
+			if c.disabled(p) {
+				continue
+			}
+			if known {
+				ids[entryID(p["provider_id"])] = true
+				c.providerKeys(api, i, p, external)
+			}
+			c.localhost(api, i, p["config"])
+		}
+	}
+	return ids
+}
+
+// providerKeys checks a provider's type and the keys of its config.
+func (c *ownConfigCheck) providerKeys(api string, i int, p map[string]any, external bool) {
+	typ, _ := p["provider_type"].(string)
+	fields, ok := c.prof.Fields(api, typ)
+	if !ok {
+		if !external && p["module"] == nil {
+			c.warn("providers.%s[%d]: %s has no provider type %q for %s, and stops at start-up%s",
+				api, i, c.prof, typ, api, suggest.DidYouMean(typ, c.prof.ProviderTypes(api)))
+		}
+		return
+	}
+	names := profile.FieldNames(fields)
+	cfg, _ := p["config"].(map[string]any)
+	for _, key := range slices.Sorted(maps.Keys(cfg)) {
+		if !slices.Contains(names, key) {
+			c.warn("providers.%s[%d].config: %s ignores %s in %s%s: its keys are %s",
+				api, i, typ, key, c.prof, suggest.DidYouMean(key, names), strings.Join(names, ", "))
+		}
+	}
+}
+
+// models: a registered model of a provider the config does not have stops the server.
+func (c *ownConfigCheck) models(tree map[string]any, providerIDs map[string]bool) {
+	resources, _ := tree["registered_resources"].(map[string]any)
+	models, _ := resources["models"].([]any)
+	for i, item := range models {
+		m, _ := item.(map[string]any)
+		id, _ := m["provider_id"].(string)
+		if id != "" && !providerIDs[id] && !strings.Contains(id, "${env.") {
+			c.warn("registered_resources.models[%d]: provider_id %s is none of the config's providers (%s): the server does not start",
+				i, id, strings.Join(slices.Sorted(maps.Keys(providerIDs)), ", "))
+		}
+	}
+}
+
+// localURL finds http(s) URLs to the pod itself, written or as the default of an unset
+// variable: ${env.OLLAMA_URL:=http://localhost:11434}.
+var localURL = lazyre.New(`^(?:\$\{env\.([A-Za-z0-9_]+):=)?(https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/][^}]*)\}?$`)
+
+// localhost warns about the URLs of a provider's config that reach the pod itself.
+func (c *ownConfigCheck) localhost(api string, i int, config any) {
+	configyaml.WalkStrings(config, func(path configyaml.Path, s string) {
+		m := localURL().FindStringSubmatch(s)
+		if m == nil || (m[1] != "" && c.env[m[1]]) {
+			return
+		}
+		how := "is"
+		if m[1] != "" {
+			how = "falls back to, since the pod has no " + m[1] + ","
+		}
+		c.warn("providers.%s[%d].config.%s %s %s: in the pod that is the server itself; use the service's address", api, i, path, how, m[2])
+	})
+}
+
+// disabled reports whether the server skips a provider: its id is empty, or conditional on a
+// variable the pod does not set (${env.OLLAMA_URL:+ollama}).
+func (c *ownConfigCheck) disabled(p map[string]any) bool {
+	id, _ := p["provider_id"].(string)
+	if m := conditionalID().FindStringSubmatch(id); m != nil {
+		return !c.env[m[1]]
+	}
+	return id == "" || id == "__disabled__"
+}
+
+// retiredEnv are variables older distribution configs read, with what took their place.
+var retiredEnv = map[string]string{
+	"INFERENCE_MODEL":          "register the model under spec.resources.models (registered_resources.models in a config of your own); the starter distribution lists each provider's models itself",
+	"OLLAMA_INFERENCE_MODEL":   "register the model under spec.resources.models (registered_resources.models in a config of your own); the starter distribution lists Ollama's models itself",
+	"SAFETY_MODEL":             "register the shield's model under spec.resources.models and the shield under spec.resources.shields (safety is gone from OGX 1.x)",
+	"AWS_BEARER_TOKEN_BEDROCK": "OGX 1.x reads AWS_BEDROCK_BEARER_TOKEN",
+}
+
+// shippedConfigVariables are the variables some base config of llsd's catalog reads, of any
+// server version: a user who sets one expects a config to read it.
+var shippedConfigVariables = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	_ = fs.WalkDir(distributions.FS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") {
+			return err
+		}
+		data, err := distributions.FS.ReadFile(path)
+		for _, m := range envReference().FindAllSubmatch(data, -1) {
+			names[string(m[1])] = true
+		}
+		return err
+	})
+	return names
+})
+
+// UnreadEnv warns about variables of spec.workload.overrides.env that config.yaml does not
+// read although a distribution config did or does (INFERENCE_MODEL, which the starter config
+// of 0.7 no longer reads): the user expects them to do something, and they do nothing.
+func UnreadEnv(configYAML []byte, env []corev1.EnvVar, path *field.Path) []Warning {
+	read := map[string]bool{}
+	for _, m := range envReference().FindAllSubmatch(configYAML, -1) {
+		read[string(m[1])] = true
+	}
+	var warnings []Warning
+	for i, e := range env {
+		instead, retired := retiredEnv[e.Name]
+		if read[e.Name] || (!retired && !shippedConfigVariables()[e.Name]) {
+			continue
+		}
+		message := fmt.Sprintf("%s does nothing: config.yaml has no ${env.%s}", e.Name, e.Name)
+		if retired {
+			message += ": " + instead
+		}
+		warnings = append(warnings, Warning{Field: path.Index(i).Child("name").String(), Message: message})
+	}
+	return warnings
+}
+
+func envNames(env []corev1.EnvVar) map[string]bool {
+	names := make(map[string]bool, len(env))
+	for _, e := range env {
+		names[e.Name] = true
+	}
+	return names
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/internal/redact"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// envReference matches the server's ${env.NAME...} substitution. The server replaces it
+// everywhere in config.yaml with the pod's variable, and the pod's variables hold decoded
+// secrets (LLSD_*), so a user value must not carry one: model: "${env.LLSD_STORAGE_SQL_PASSWORD}"
+// would publish a password as a model id. There is no escape.
+var envReference = lazyre.New(`\$\{env\.([^}:]*)`)
+
+// checkUserValues refuses ${env. in every value of the spec that lands in config.yaml, and a
+// credential written where it would be stored in clear. In settings, ${env.X} may read a
+// variable the spec sets itself in spec.workload.overrides.env: with a plain value anywhere,
+// from a Secret (valueFrom.secretKeyRef) only at a credential key, where a secret belongs.
+func (g *generator) checkUserValues() {
+	var topLevel bool // whether a settings value is a config key of its own, which secretRefs can set
+	check := func(path *field.Path, value string, settings bool, key string) {
+		for _, m := range envReference().FindAllStringSubmatch(redact.Decoded(value), -1) {
+			if settings && (g.plainOverride(m[1]) || isCredentialKey(key) && g.secretOverride(m[1])) {
+				continue
+			}
+			fix := "write the value itself"
+			if strings.HasPrefix(m[1], "LLSD_") {
+				fix = "LLSD_* variables carry the secrets of the spec and are never read by a value"
+			} else if settings {
+				fix = "set the variable in spec.workload.overrides.env with a plain value (not from a Secret) and name it here, or write the value itself"
+			}
+			g.errs = append(g.errs, field.Invalid(path, value, fmt.Sprintf(
+				"the server replaces ${env.%s} with the pod's variable, and the pod's variables hold decoded secrets: %s",
+				m[1], fix)))
+			return
+		}
+		if settings {
+			g.checkClearCredential(path, key, value, topLevel)
+		}
+	}
+	if r := g.spec.Resources; r != nil {
+		for i, m := range r.Models {
+			p := resourcesPath.Child("models").Index(i)
+			check(p.Child("name"), m.Name, false, "")
+			check(p.Child("providerModelId"), m.ProviderModelID, false, "")
+			check(p.Child("quantization"), m.Quantization, false, "")
+		}
+		for i, s := range r.Shields {
+			check(resourcesPath.Child("shields").Index(i), s, false, "")
+		}
+	}
+	walkSettings := func(settings *field.Path, tree map[string]any) {
+		configyaml.WalkStrings(tree, func(at configyaml.Path, s string) {
+			topLevel = len(at) == 1
+			check(fieldPath(settings, at), s, true, lastKey(at))
+		})
+	}
+	for _, list := range g.spec.Providers.APIs() {
+		for i, p := range list.Providers {
+			path := field.NewPath("spec", "providers", string(list.Name)).Index(i)
+			check(path.Child("endpoint"), p.Endpoint, false, "")
+			walkSettings(path.Child("settings"), g.settings(p, path.Child("settings")))
+		}
+	}
+	for _, list := range g.spec.ExternalProviders.APIs() {
+		for i, ref := range list.Providers {
+			settings := field.NewPath("spec", "externalProviders", string(list.Name)).Index(i).Child("settings")
+			walkSettings(settings, g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, settings))
+		}
+	}
+	if s := g.spec.Storage; s != nil && s.KV != nil {
+		check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false, "")
+	}
+	g.checkOverrideEnvCredentials()
+}
+
+// checkClearCredential refuses a settings value that is a credential: the value of a
+// credential key at any depth (network.headers.Authorization, an external provider's
+// api_key), a URL with user info or a credential-looking parameter (a proxy, base_url), a
+// private key. Settings are written into a ConfigMap in clear.
+func (g *generator) checkClearCredential(path *field.Path, key, value string, topLevel bool) {
+	if value == "" || envReference().MatchString(value) {
+		return
+	}
+	fix := "put it in a Secret, read the Secret into a variable with spec.workload.overrides.env[].valueFrom.secretKeyRef " +
+		"and write ${env.<that variable>} here"
+	if topLevel {
+		fix = fmt.Sprintf("put it in secretRefs.%s (or apiKey) to read it from a Secret", key)
+	}
+	switch {
+	case isCredentialKey(key) && !strings.HasPrefix(value, "/"):
+		g.errs = append(g.errs, field.Forbidden(path, fmt.Sprintf(
+			"%s is a credential, and settings are written into a ConfigMap in clear: %s", key, fix)))
+	case redact.HasCredentials(value):
+		g.errs = append(g.errs, field.Invalid(path, redact.URL(value), fmt.Sprintf(
+			"holds a credential (user info or a token parameter), and settings are written into a ConfigMap in clear: "+
+				"remove it from the URL, and %s", fix)))
+	case strings.Contains(value, "PRIVATE KEY-----"):
+		g.errs = append(g.errs, field.Forbidden(path, "is a private key, and settings are written into a ConfigMap in "+
+			"clear: mount it from a Secret with spec.workload.overrides.volumes and write its file's path here"))
+	}
+}
+
+// checkOverrideEnvCredentials refuses a plain overrides.env value that is a URL holding a
+// credential: the Deployment stores it in clear.
+func (g *generator) checkOverrideEnvCredentials() {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
+		return
+	}
+	for i, e := range g.spec.Workload.Overrides.Env {
+		if e.ValueFrom == nil && redact.HasCredentials(e.Value) {
+			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"), redact.URL(e.Value),
+				"holds a credential (user info or a token parameter), which the Deployment would store in clear: remove it "+
+					"from the URL and pass it in another variable with valueFrom.secretKeyRef"))
+		}
+	}
+}
+
+// credentialKeyName matches a settings key that holds a credential, at any depth and in the
+// spellings of config keys and HTTP headers (api_key, X-Api-Key, Authorization, client_key).
+var credentialKeyName = lazyre.New(`(?i)(^|[_-])(password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?key|credentials?|authorization|cookie)($|[_-])`)
+
+func isCredentialKey(key string) bool { return key != "" && credentialKeyName().MatchString(key) }
+
+// lastKey is the last map key of a settings path ("" for a list item).
+func lastKey(at configyaml.Path) string {
+	for i := len(at) - 1; i >= 0; i-- {
+		if k, ok := at[i].(string); ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// plainOverride reports whether spec.workload.overrides.env sets name with a plain value.
+func (g *generator) plainOverride(name string) bool {
+	return g.overrideVar(name, func(e corev1.EnvVar) bool { return e.ValueFrom == nil })
+}
+
+// secretOverride reports whether spec.workload.overrides.env sets name from a Secret key.
+func (g *generator) secretOverride(name string) bool {
+	return g.overrideVar(name, func(e corev1.EnvVar) bool { return e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil })
+}
+
+func (g *generator) overrideVar(name string, kind func(corev1.EnvVar) bool) bool {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil || strings.HasPrefix(name, "LLSD_") {
+		return false
+	}
+	return slices.ContainsFunc(g.spec.Workload.Overrides.Env, func(e corev1.EnvVar) bool { return e.Name == name && kind(e) })
+}
+
+// fieldPath is the spec field of a value at path inside the field base (settings[a][0]).
+func fieldPath(base *field.Path, path configyaml.Path) *field.Path {
+	for _, step := range path {
+		if i, ok := step.(int); ok {
+			base = base.Index(i)
+		} else {
+			base = base.Key(step.(string))
+		}
+	}
+	return base
+}

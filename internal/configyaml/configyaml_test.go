@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package configyaml_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testenv"
+)
+
+// Strings that YAML 1.1 (PyYAML) reads as something else unless they are quoted, and
+// scalars whose type must survive the trip.
+var tricky = map[string]any{
+	"bools":      []any{"yes", "No", "on", "OFF", "y", "n", "true", "False"},
+	"numbers":    []any{"0755", "0x1F", "1_000", "12:30", "1.5", "1e5", "1.0e+5", ".inf", "-.5", "+1"},
+	"nulls":      []any{"", "~", "null", "NULL"},
+	"dates":      []any{"2026-11-22", "2026-11-22 10:00:00"},
+	"others":     []any{"<<", "=", "${env.X:=}", "~/.llama/x", "a: b", "- item", "#c", "multi\nline\n", "tab\tand trailing "},
+	"typed":      []any{int64(60), 60.0, 0.5, 1e20, -3.0, true, false, nil, int64(-1)},
+	"empty_list": []any{},
+	"empty_map":  map[string]any{},
+	"on":         "key that YAML 1.1 reads as a bool",
+}
+
+func TestPyYAMLReadsBackWhatWasWritten(t *testing.T) {
+	testenv.Need(t, servercheck.MissingPyYAML())
+	out, err := configyaml.Marshal(tricky)
+	require.NoError(t, err)
+	read, err := servercheck.PyYAMLRead(out)
+	require.NoError(t, err, string(out))
+	assert.Equal(t, servercheck.Tagged(tricky), read, "PyYAML read a different tree from:\n%s", out)
+}
+
+func TestMarshalIsDeterministicAndRoundTrips(t *testing.T) {
+	first, err := configyaml.Marshal(tricky)
+	require.NoError(t, err)
+	for range 20 {
+		again, err := configyaml.Marshal(tricky)
+		require.NoError(t, err)
+		require.Equal(t, string(first), string(again), "map iteration order leaked into the output")
+	}
+	back, err := configyaml.Unmarshal(first)
+	require.NoError(t, err)
+	assert.Equal(t, tricky, back)
+}
+
+func TestUnmarshalReadsYAML11Like(t *testing.T) {
+	tree, err := configyaml.UnmarshalMap([]byte("a: yes\nb: on\nc: 60.0\nd: 8\ne: \"on\"\n"))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"a": true, "b": true, "c": 60.0, "d": int64(8), "e": "on"}, tree)
+
+	_, err = configyaml.UnmarshalMap([]byte("- a\n- b\n"))
+	assert.ErrorContains(t, err, "not a mapping")
+	_, err = configyaml.UnmarshalMap([]byte("a:\n  1: x\n"))
+	assert.ErrorContains(t, err, "a: key 1 is not a string")
+}

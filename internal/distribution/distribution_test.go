@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package distribution_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+func upstream(t *testing.T, file string) map[string]any {
+	data, err := os.ReadFile(servercheck.UpstreamConfig(file))
+	require.NoError(t, err)
+	cfg, err := configyaml.UnmarshalMap(data)
+	require.NoError(t, err)
+	return cfg
+}
+
+// Each embedded base config is the config the image ships, read the way the server reads
+// it; the only difference allowed is the dead registered_resources.vector_dbs key.
+func TestEmbeddedBasesEqualUpstream(t *testing.T) {
+	for _, p := range profile.All() {
+		for _, name := range []string{"starter", "postgres-demo"} {
+			upstreamFile := p.Upstream.Configs + "/" + name + "_config.yaml"
+			t.Run(upstreamFile, func(t *testing.T) {
+				d, err := distribution.Resolve(v1alpha2.DistributionSpec{Image: p.Image(name)}, distribution.Options{})
+				require.Nil(t, err)
+				assert.Equal(t, p.Version, d.Version)
+				want := upstream(t, upstreamFile)
+				delete(want["registered_resources"].(map[string]any), "vector_dbs")
+				assert.Equal(t, want, d.Base)
+				// the strict schema accepts the base (it rejects vector_dbs, hence the drop)
+				getenv := servercheck.FixtureEnv(map[string]string{"INFERENCE_MODEL": "m"})
+				assert.NoError(t, servercheck.ValidateStrict(string(d.Version), d.Base, getenv))
+			})
+		}
+	}
+}
+
+// The JSON form of each base config, which llsd reads, is the YAML form people review.
+func TestBaseConfigFormsAgree(t *testing.T) {
+	files, err := fs.Glob(distributions.FS, "*/*.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		yamlData, err := distributions.FS.ReadFile(f)
+		require.NoError(t, err)
+		jsonData, err := distributions.FS.ReadFile(strings.TrimSuffix(f, ".yaml") + ".json")
+		require.NoError(t, err, "%s has no JSON form: run go run ./hack/importbase", f)
+		fromYAML, err := configyaml.UnmarshalMap(yamlData)
+		require.NoError(t, err)
+		fromJSON, err := configyaml.UnmarshalTree(jsonData)
+		require.NoError(t, err)
+		assert.Equal(t, fromYAML, fromJSON, f)
+	}
+}
+
+func TestResolveNamesAndVersions(t *testing.T) {
+	for _, tc := range []struct {
+		reason  string
+		spec    v1alpha2.DistributionSpec
+		opts    distribution.Options
+		image   string
+		version distribution.Version
+		base    string
+	}{
+		{"a name without a version is the newest supported server", v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{},
+			"docker.io/ogxai/distribution-starter:1.3.0", "1.3", "embedded starter/1.3.yaml"},
+		{"remote-vllm runs the starter image on the starter base", v1alpha2.DistributionSpec{Name: "remote-vllm"}, distribution.Options{},
+			"docker.io/ogxai/distribution-starter:1.3.0", "1.3", "embedded starter/1.3.yaml"},
+		{"serverVersion pins llama-stack 0.7", v1alpha2.DistributionSpec{Name: "starter", ServerVersion: "0.7"}, distribution.Options{},
+			"docker.io/llamastack/distribution-starter:0.7.1", "0.7", "embedded starter/0.7.yaml"},
+		{"OGX 1.0 images are in docker.io/ogx", v1alpha2.DistributionSpec{Name: "postgres-demo", ServerVersion: "1.0"}, distribution.Options{},
+			"docker.io/ogx/distribution-postgres-demo:1.0.0", "1.0", "embedded postgres-demo/1.0.yaml"},
+		{"OGX 1.2 pins 1.2.1, whose entrypoint passes --insecure", v1alpha2.DistributionSpec{Name: "starter", ServerVersion: "1.2"}, distribution.Options{},
+			"docker.io/ogxai/distribution-starter:1.2.1", "1.2", "embedded starter/1.2.yaml"},
+		{"a 1.1 image of either repository", v1alpha2.DistributionSpec{Image: "docker.io/ogx/distribution-starter:1.1.3"}, distribution.Options{},
+			"docker.io/ogx/distribution-starter:1.1.3", "1.1", "embedded starter/1.1.yaml"},
+		{"a 1.x image newer than the newest profile gets the newest 1.x base", v1alpha2.DistributionSpec{Image: "docker.io/ogxai/distribution-starter:1.4.0"},
+			distribution.Options{}, "docker.io/ogxai/distribution-starter:1.4.0", "1.4", "embedded starter/1.3.yaml"},
+		{"an override's tag selects the version", v1alpha2.DistributionSpec{Name: "postgres-demo"},
+			distribution.Options{ImageOverrides: map[string]string{"postgres-demo": "mirror.local:5000/pg-demo:v0.6.1-custom"}},
+			"mirror.local:5000/pg-demo:v0.6.1-custom", "0.6", "embedded postgres-demo/0.6.yaml"},
+		{"serverVersion picks the catalog image of that version: OGX 0.8", v1alpha2.DistributionSpec{Name: "starter", ServerVersion: "0.8"},
+			distribution.Options{}, "docker.io/ogxai/distribution-starter:0.8.0", "0.8", "embedded starter/0.8.yaml"},
+		{"... and of 0.6", v1alpha2.DistributionSpec{Name: "postgres-demo", ServerVersion: "0.6"},
+			distribution.Options{}, "docker.io/llamastack/distribution-postgres-demo:0.6.0", "0.6", "embedded postgres-demo/0.6.yaml"},
+		{"an OGX image is official", v1alpha2.DistributionSpec{Image: "docker.io/ogxai/distribution-postgres-demo:0.8.0"},
+			distribution.Options{}, "docker.io/ogxai/distribution-postgres-demo:0.8.0", "0.8", "embedded postgres-demo/0.8.yaml"},
+		{"... under OGX's other organisation too", v1alpha2.DistributionSpec{Image: "ghcr.io/ogx/distribution-starter:v0.8.2"},
+			distribution.Options{}, "ghcr.io/ogx/distribution-starter:v0.8.2", "0.8", "embedded starter/0.8.yaml"},
+		{"an official image in another registry is still official",
+			v1alpha2.DistributionSpec{Image: "quay.io/llamastack/distribution-starter:0.6.1"}, distribution.Options{},
+			"quay.io/llamastack/distribution-starter:0.6.1", "0.6", "embedded starter/0.6.yaml"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			d, err := distribution.Resolve(tc.spec, tc.opts)
+			require.Nil(t, err)
+			assert.Equal(t, tc.image, d.Image)
+			assert.Equal(t, tc.version, d.Version)
+			assert.Equal(t, tc.base, d.BaseSource)
+		})
+	}
+}
+
+func TestResolveReturnsPrivateCopies(t *testing.T) {
+	a, err := distribution.Resolve(v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{})
+	require.Nil(t, err)
+	a.Base["providers"] = nil
+	b, err := distribution.Resolve(v1alpha2.DistributionSpec{Name: "starter"}, distribution.Options{})
+	require.Nil(t, err)
+	assert.NotNil(t, b.Base["providers"], "a caller's change leaked into the cached base")
+}
+
+func TestVersionFromTag(t *testing.T) {
+	for tag, want := range map[string]distribution.Version{
+		"0.7.1": "0.7", "v0.6.0": "0.6", "0.7": "0.7", "0.7.1-rhoai.2": "0.7", "1.0.0+build": "1.0", "0.10.3": "0.10",
+		"latest": "", "": "", "main": "", "0.7.x": "", "07.1": "",
+	} {
+		got, ok := distribution.VersionFromTag(tag)
+		assert.Equal(t, want, got, tag)
+		assert.Equal(t, want != "", ok, tag)
+	}
+	for image, tag := range map[string]string{
+		"docker.io/llamastack/distribution-starter:0.7.1":       "0.7.1",
+		"localhost:5000/starter":                                "",
+		"localhost:5000/starter:0.6.0@sha256:abc":               "0.6.0",
+		"registry/starter@sha256:abc":                           "",
+		"registry.example.com:443/team/distribution-starter:v1": "v1",
+	} {
+		assert.Equal(t, tag, distribution.ImageTag(image), image)
+	}
+}
+
+// The structural fingerprint tells every upstream config's version (or its era).
+func TestFingerprintOfUpstreamConfigs(t *testing.T) {
+	for file, want := range map[string]distribution.Version{
+		"v0.2.14/remote-vllm_run.yaml":           "0.2",
+		"v0.4.5/meta-reference-gpu_config.yaml":  "0.4",
+		"v0.6.0/starter_config.yaml":             "0.6",
+		"v0.6.0/postgres-demo_config.yaml":       "0.6",
+		"v0.7.1/starter_config.yaml":             "0.7",
+		"v0.7.1/postgres-demo_config.yaml":       "0.7",
+		"v0.8.0/starter_config.yaml":             "0.8",
+		"main-d1b6632/postgres-demo_config.yaml": "0.8",
+	} {
+		got, evidence, ok := distribution.Fingerprint(upstream(t, file))
+		assert.True(t, ok, file)
+		assert.Equal(t, want, got, "%s (%s)", file, evidence)
+	}
+	// Every config OGX ships: its own version for the starter and ci-tests configs, which use
+	// what each release added; at most its own 1.x version for the others, whose config
+	// loads on every later 1.x.
+	for dir, want := range map[string]distribution.Version{"v0.8.0": "0.8", "v1.0.0": "1.0", "v1.1.0": "1.1", "v1.2.1": "1.2", "v1.3.0": "1.3"} {
+		files, err := os.ReadDir(filepath.Join(servercheck.DataDir(), dir, "configs"))
+		require.NoError(t, err)
+		for _, f := range files {
+			got, evidence, ok := distribution.Fingerprint(upstream(t, dir+"/"+f.Name()))
+			require.True(t, ok, f.Name())
+			if strings.HasPrefix(f.Name(), "starter_") || strings.HasPrefix(f.Name(), "ci-tests_") || want == "0.8" {
+				assert.Equal(t, want, got, "%s/%s (%s)", dir, f.Name(), evidence)
+			} else {
+				assert.True(t, strings.HasPrefix(string(got), "1.") && got <= want, "%s/%s: %s (%s)", dir, f.Name(), got, evidence)
+			}
+		}
+	}
+	_, _, ok := distribution.Fingerprint(map[string]any{"distro_name": "x", "providers": map[string]any{
+		"inference": []any{map[string]any{"provider_id": "vllm", "provider_type": "remote::vllm"}}}})
+	assert.False(t, ok, "a minimal config looks the same in 0.6 and 0.7: the fingerprint must not guess")
+}

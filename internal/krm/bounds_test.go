@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm_test
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/krm"
+)
+
+func documents(n int, doc string) string { return strings.Repeat("---\n"+doc+"\n", n) }
+
+func resourceList(n int) string {
+	return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + strings.Repeat("- {kind: ConfigMap}\n", n)
+}
+
+func withMetadata(field string, n int) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  %s:\n", field)
+	for i := range n {
+		fmt.Fprintf(&sb, "    k%d: v\n", i)
+	}
+	return sb.String()
+}
+
+func TestCheckInput(t *testing.T) {
+	for _, tc := range []struct {
+		reason, input, want string
+	}{
+		{"as many documents as allowed", documents(krm.MaxDocuments, "{kind: ConfigMap}"), ""},
+		{"one document more", documents(krm.MaxDocuments+1, "{kind: ConfigMap}"), "more than 20000 documents"},
+		{"empty documents count too", documents(krm.MaxDocuments+1, ""), "more than 20000 documents"},
+		{"the items of a ResourceList", resourceList(krm.MaxDocuments + 1), "more than 20000 documents"},
+		{"as many labels as allowed", withMetadata("labels", krm.MaxMetadataKeys), ""},
+		{"one label more", withMetadata("labels", krm.MaxMetadataKeys+1), "has 257 labels, more than 256"},
+		{"one annotation more", withMetadata("annotations", krm.MaxMetadataKeys+1), "has 257 annotations"},
+		{"data keys are not metadata", "apiVersion: v1\nkind: ConfigMap\ndata:\n" + strings.Repeat("  k: v\n", 1), ""},
+		{"a syntax error is the reader's to report", "a: [", ""},
+	} {
+		_, err := krm.CheckInput([]byte(tc.input), 0)
+		if tc.want == "" {
+			assert.NoError(t, err, tc.reason)
+			continue
+		}
+		require.ErrorIs(t, err, krm.ErrTooMany, tc.reason)
+		assert.Contains(t, err.Error(), tc.want, tc.reason)
+	}
+	n, err := krm.CheckInput([]byte(documents(3, "{}")), krm.MaxDocuments-3)
+	assert.NoError(t, err, "documents of several files add up")
+	_, err = krm.CheckInput([]byte(documents(1, "{}")), n)
+	assert.ErrorIs(t, err, krm.ErrTooMany, "documents of several files add up")
+}
+
+// BenchmarkReferencedConfigMap renders an LLSD whose override config is a ConfigMap of n keys,
+// for growing n: the time per key stays flat (docs/benchmarks.md), where decoding the data
+// into a map took time quadratic in n.
+func BenchmarkReferencedConfigMap(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		var sb strings.Builder
+		sb.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+			"- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistribution, metadata: {name: s, namespace: ai}, " +
+			"spec: {distribution: {name: starter}, overrideConfig: {configMapName: run}}}\n" +
+			"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: run, namespace: ai}\n  data:\n    config.yaml: 'version: 2'\n")
+		for i := range n {
+			fmt.Fprintf(&sb, "    k%d: v\n", i)
+		}
+		input := []byte(sb.String())
+		b.Run(fmt.Sprintf("keys=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := krm.CheckInput(input, 0); err != nil {
+					b.Fatal(err)
+				}
+				p := krm.Processor{Version: "bench"}
+				if err := krm.Run(p, input, io.Discard, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/key")
+		})
+	}
+}

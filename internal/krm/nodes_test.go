@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	yaml2 "go.yaml.in/yaml/v2"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/llamastack/llsd/internal/pipeline"
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/pkg/api"
+)
+
+// roundTrip is the way objects reached the ResourceList before: YAML text and back.
+func roundTrip(t testing.TB, o render.Object) string {
+	data, err := render.YAML([]render.Object{o})
+	require.NoError(t, err)
+	ko, err := fn.ParseKubeObject(data)
+	require.NoError(t, err)
+	return ko.String()
+}
+
+func direct(t testing.TB, o render.Object) string {
+	ko, err := toKubeObject(o)
+	require.NoError(t, err)
+	return ko.String()
+}
+
+// Every object of every golden case becomes the same YAML directly as through the text.
+func TestNodesMatchTheYAMLRoundTrip(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "*", "testdata", "*", "llsd.yaml"))
+	require.NoError(t, err)
+	objects := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		obj, errs := api.Decode(data)
+		if len(errs) > 0 {
+			continue
+		}
+		res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test"})
+		if len(errs) > 0 {
+			continue
+		}
+		for _, o := range append([]render.Object{res.LLSD}, res.Objects...) {
+			what := fmt.Sprintf("%s: %s %s", f, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+			assert.Equal(t, roundTrip(t, o), direct(t, o), what)
+			want, got, written := entries(t, o)
+			assert.True(t, written, "the entry writer writes every rendered object: %s", what)
+			assert.Equal(t, want, got, what)
+			objects++
+		}
+	}
+	assert.Greater(t, objects, 300)
+}
+
+// Whatever strings an object carries, in values and keys, the direct nodes write them as the
+// text round trip did: quoting, blocks, key order.
+func FuzzNodesMatchTheYAMLRoundTrip(f *testing.F) {
+	for _, s := range []string{"plain", "on", "yes", "0755", "1e3", "12:30", "", " lead", "trail ", "a: b", "#c", "- x",
+		"multi\nline", "multi\nline\n", "  indented\nblock", "tab\there", "\"quoted\"", "'single'", "~", "null", "2026-01-02",
+		"a10", "a9", "a010", "é", "x\x00y", "---", "...", "@at", "`tick", "%pct", "!bang", "&amp", "*star", "|bar", ">gt",
+		"a \nb", "a\nb ", "a\tb\nc", "\nlead", "a\n\n\nb", " a\nb", "a\r\nb", "0o17", "0x1F", "+1", "-1", ".5", "1_000", "<<", "=", "a #b", "http://x:80/y", strings.Repeat("long ", 30)} {
+		f.Add(s, s+"2")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+			ObjectMeta: metav1.ObjectMeta{Name: "x", Annotations: map[string]string{a: b, b: a, "k": a}, Labels: map[string]string{"l": b}},
+			Data:       map[string]string{a: b, "v": a}}
+		d := &appsv1.Deployment{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+			ObjectMeta: metav1.ObjectMeta{Name: "d"},
+			Spec: appsv1.DeploymentSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{
+				Name: "c", Image: b, Args: []string{a, b}, Env: []corev1.EnvVar{{Name: a, Value: b}}}}}}}}
+		for _, o := range []render.Object{cm, d} {
+			data, err := render.YAML([]render.Object{o})
+			if err != nil {
+				return
+			}
+			before, err := fn.ParseKubeObject(data)
+			if err != nil {
+				return // the text path could not even carry it
+			}
+			assert.Equal(t, before.String(), direct(t, o))
+			if want, got, written := entries(t, o); written {
+				assert.Equal(t, want, got)
+			}
+		}
+	})
+}
+
+// Mapping keys are ordered as go-yaml v2 orders them.
+func TestNaturalKeyOrder(t *testing.T) {
+	keys := []string{"a10", "a9", "a", "A", "b1", "a010", "a01", "a1", "1", "10", "2", "_x", "x_", "x.1", "x.10", "x.2",
+		"llamastack.io/config-hash", "llamastack.io/config-map", "app.kubernetes.io/name", "é", "z0", "z00", "z000a"}
+	m := yaml2.MapSlice{}
+	values := map[any]any{}
+	for _, k := range keys {
+		values[k] = 1
+	}
+	out, err := yaml2.Marshal(values)
+	require.NoError(t, err)
+	for line := range strings.Lines(string(out)) {
+		k, _, _ := strings.Cut(line, ":")
+		m = append(m, yaml2.MapItem{Key: strings.Trim(k, `"'`)})
+	}
+	var want []string
+	for _, item := range m {
+		want = append(want, fmt.Sprint(item.Key))
+	}
+	got := append([]string(nil), keys...)
+	sortNatural(got)
+	assert.Equal(t, want, got)
+}
+
+// entries returns an object's ResourceList entry as yaml.v3 writes it and as entryWriter
+// does, and whether entryWriter wrote it.
+func entries(t testing.TB, o render.Object) (want, got string, written bool) {
+	ko, err := toKubeObject(o)
+	require.NoError(t, err)
+	rl := &fn.ResourceList{Items: fn.KubeObjects{ko}}
+	full, err := rl.ToYAML()
+	require.NoError(t, err)
+	_, want, _ = strings.Cut(string(full), "items:\n")
+	var buf bytes.Buffer
+	written = entryWriter{&buf}.entry(ko.CopyToResourceNode().YNode())
+	return want, buf.String(), written
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/oci"
+	"github.com/llamastack/llsd/internal/pipeline"
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/internal/suggest"
+)
+
+// Render options are a function config of this group and kind:
+//
+//	apiVersion: fn.llamastack.io/v1alpha1
+//	kind: RenderOptions
+//	metadata: {name: llsd}
+//	spec:
+//	  imageOverrides: {starter: registry.internal/llamastack/distribution-starter:0.7.1}
+//	  ingress: {className: nginx, domain: apps.example.com, controllerNamespace: ingress-nginx}
+//	  registry: {enabled: false, insecureHosts: []}
+const (
+	OptionsAPIVersion = "fn.llamastack.io/v1alpha1"
+	OptionsKind       = "RenderOptions"
+)
+
+// RenderOptions is the function config that tunes a render.
+type RenderOptions struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Metadata   map[string]any    `json:"metadata,omitempty"`
+	Spec       RenderOptionsSpec `json:"spec"`
+}
+
+// RenderOptionsSpec are the options.
+type RenderOptionsSpec struct {
+	// ImageOverrides maps distribution names to images (mirrors, air-gapped registries).
+	ImageOverrides map[string]string `json:"imageOverrides,omitempty"`
+	// Distributions adds distribution names llsd's catalog does not have, each with its
+	// image (rh-dev: quay.io/...): distribution.name resolves to that image, as
+	// distribution.image would (base config from the image's labels or
+	// distribution.baseConfig, or the image's own config when the spec generates nothing).
+	Distributions map[string]string `json:"distributions,omitempty"`
+	// Platform is the cluster's flavour: kubernetes (the default) or openshift, where pods
+	// leave their user and group to the namespace's security context constraints and
+	// exposed servers get a Route instead of an Ingress.
+	Platform string `json:"platform,omitempty"`
+	// PodSecurity is the most privileged Pod Security Standard the rendered pods may meet:
+	// restricted (the default), baseline or privileged. A spec whose overrides need more
+	// (a hostPath volume, an unconfined AppArmor profile) is refused; within it, a warning.
+	PodSecurity string          `json:"podSecurity,omitempty"`
+	Ingress     IngressOptions  `json:"ingress,omitempty"`
+	Registry    RegistryOptions `json:"registry,omitempty"`
+	Limits      LimitOptions    `json:"limits,omitempty"`
+}
+
+// LimitOptions bound the work of a render; zero fields take the defaults.
+type LimitOptions struct {
+	pipeline.Limits
+	// LLSDs is the most LlamaStackDistributions one render takes (2,000).
+	LLSDs int `json:"llsds,omitempty"`
+}
+
+// DefaultMaxLLSDs is the default of LimitOptions.LLSDs.
+const DefaultMaxLLSDs = 2000
+
+// IngressOptions shape the Ingress and NetworkPolicy of exposed servers.
+type IngressOptions struct {
+	ClassName           string `json:"className,omitempty"`
+	Domain              string `json:"domain,omitempty"`
+	ControllerNamespace string `json:"controllerNamespace,omitempty"`
+}
+
+// RegistryOptions allow reading base configs from image labels (internal/oci). Off by default:
+// an offline render never touches the network.
+type RegistryOptions struct {
+	// Enabled reads each distribution image's config labels; they take precedence over the
+	// embedded configs. Results are cached by digest in $LLSD_CACHE_DIR or ~/.cache/llsd/oci.
+	Enabled bool `json:"enabled,omitempty"`
+	// InsecureHosts are registries (host:port) reached over plain HTTP.
+	InsecureHosts []string `json:"insecureHosts,omitempty"`
+}
+
+// ParseOptions reads a RenderOptions document strictly: a misspelled option is an error,
+// not ignored.
+func ParseOptions(data []byte) (RenderOptions, error) {
+	var o RenderOptions
+	if err := yaml.UnmarshalStrict(data, &o); err != nil {
+		return o, fmt.Errorf("%s %s: %w", OptionsKind, OptionsAPIVersion, err)
+	}
+	return o, o.Validate()
+}
+
+// Validate refuses options that would render objects the API server rejects, and image
+// overrides of distributions the catalog does not have (a typo would be ignored).
+func (o RenderOptions) Validate() error {
+	var problems []string
+	check := func(field, value string, rule func(string) []string) {
+		if value == "" {
+			return
+		}
+		for _, p := range rule(value) {
+			problems = append(problems, fmt.Sprintf("spec.%s %q: %s", field, value, p))
+		}
+	}
+	if p := o.Spec.Platform; p != "" && p != "kubernetes" && p != render.PlatformOpenShift {
+		problems = append(problems, fmt.Sprintf("spec.platform %q: use kubernetes or openshift", p))
+	}
+	if p := o.Spec.PodSecurity; p != "" && !slices.Contains([]string{render.PodSecurityRestricted, render.PodSecurityBaseline, render.PodSecurityPrivileged}, p) {
+		problems = append(problems, fmt.Sprintf("spec.podSecurity %q: use restricted, baseline or privileged", p))
+	}
+	check("ingress.domain", o.Spec.Ingress.Domain, k8svalidation.IsDNS1123Subdomain)
+	check("ingress.className", o.Spec.Ingress.ClassName, k8svalidation.IsDNS1123Subdomain)
+	check("ingress.controllerNamespace", o.Spec.Ingress.ControllerNamespace, k8svalidation.IsDNS1123Label)
+	for name, v := range map[string]int{"llsds": o.Spec.Limits.LLSDs, "settingsBytes": o.Spec.Limits.SettingsBytes,
+		"settingsDepth": o.Spec.Limits.SettingsDepth} {
+		if v < 0 {
+			problems = append(problems, fmt.Sprintf("spec.limits.%s %d: a limit is a positive number (0 or unset: the default)", name, v))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(o.Spec.Distributions)) {
+		switch {
+		case slices.Contains(distribution.Names(), name):
+			problems = append(problems, fmt.Sprintf("spec.distributions[%s]: llsd's catalog has this distribution: set its image in spec.imageOverrides", name))
+		case len(k8svalidation.IsDNS1123Label(name)) > 0:
+			problems = append(problems, fmt.Sprintf("spec.distributions[%s]: a distribution name is a DNS label (lowercase letters, digits, '-')", name))
+		case o.Spec.Distributions[name] == "":
+			problems = append(problems, fmt.Sprintf("spec.distributions[%s]: no image: write name: registry/image:tag", name))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(o.Spec.ImageOverrides)) {
+		if !slices.Contains(distribution.Names(), name) {
+			problems = append(problems, fmt.Sprintf("spec.imageOverrides[%s]: no distribution has this name%s: use one of %s",
+				name, suggest.DidYouMean(name, distribution.Names()), strings.Join(distribution.Names(), ", ")))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s %s: %s", OptionsKind, OptionsAPIVersion, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// PipelineOptions turns render options into the pipeline's.
+func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
+	dist := distribution.Options{ImageOverrides: o.Spec.ImageOverrides, Distributions: o.Spec.Distributions}
+	if o.Spec.Registry.Enabled {
+		dist.Labels = &oci.Client{InsecureHosts: o.Spec.Registry.InsecureHosts, Cache: &oci.Cache{Dir: oci.DefaultCacheDir()}}
+	}
+	return pipeline.Options{
+		Distribution: dist,
+		Render: render.Options{
+			IngressClassName:           o.Spec.Ingress.ClassName,
+			IngressDomain:              o.Spec.Ingress.Domain,
+			IngressControllerNamespace: o.Spec.Ingress.ControllerNamespace,
+			Platform:                   o.Spec.Platform,
+			PodSecurity:                o.Spec.PodSecurity,
+		},
+		RendererVersion: version,
+		Limits:          o.Spec.Limits.Limits,
+	}
+}
+
+// Environment variables that set render options on top of the function config, for
+// `llsd render` (Argo CD passes a plugin's env with the ARGOCD_ENV_ prefix, accepted too).
+const (
+	EnvImageOverrides      = "LLSD_IMAGE_OVERRIDES" // starter=registry/image:tag,postgres-demo=...
+	EnvDistributions       = "LLSD_DISTRIBUTIONS"   // rh-dev=registry/image:tag,...
+	EnvIngressClass        = "LLSD_INGRESS_CLASS"
+	EnvIngressDomain       = "LLSD_INGRESS_DOMAIN"
+	EnvIngressControllerNS = "LLSD_INGRESS_CONTROLLER_NAMESPACE"
+	EnvPlatform            = "LLSD_PLATFORM"                // kubernetes or openshift
+	EnvPodSecurity         = "LLSD_POD_SECURITY"            // restricted, baseline or privileged
+	EnvRegistryEnabled     = "LLSD_REGISTRY_ENABLED"        // true: read base configs from image labels
+	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS" // host:port,...
+)
+
+// configMapOptions are the data keys of a ConfigMap function config, each the option of an
+// environment variable (the value has the same form).
+var configMapOptions = map[string]string{
+	"imageOverrides": EnvImageOverrides, "distributions": EnvDistributions, "ingressClass": EnvIngressClass, "ingressDomain": EnvIngressDomain,
+	"ingressControllerNamespace": EnvIngressControllerNS, "platform": EnvPlatform, "podSecurity": EnvPodSecurity,
+	"registryEnabled": EnvRegistryEnabled, "registryInsecureHosts": EnvRegistryInsecure,
+}
+
+// optionsFromConfigMap reads render options from a ConfigMap's data, as the KRM function
+// catalog configures its functions: data: {platform: openshift, imageOverrides: "starter=..."}.
+// A key llsd does not know is an error with the nearest key.
+func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
+	keys := slices.Sorted(maps.Keys(configMapOptions))
+	for k := range data {
+		if _, ok := configMapOptions[k]; !ok {
+			return RenderOptions{}, fmt.Errorf("the function config ConfigMap has key %q, which is no llsd option%s: its keys are %s",
+				k, suggest.DidYouMean(k, keys), strings.Join(keys, ", "))
+		}
+	}
+	return RenderOptions{}.withSettings("the function config ConfigMap", func(env string) (string, string) {
+		for key, e := range configMapOptions {
+			if e == env {
+				return data[key], key
+			}
+		}
+		return "", ""
+	})
+}
+
+// WithEnv returns the options with the environment's settings on top.
+func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error) {
+	return o.withSettings("the environment", func(env string) (string, string) {
+		for _, n := range []string{env, "ARGOCD_ENV_" + env} {
+			if v := getenv(n); v != "" {
+				return v, n
+			}
+		}
+		return "", ""
+	})
+}
+
+// withSettings returns the options with settings on top, each looked up by the name of its
+// environment variable: lookup returns the value and the name the user wrote it under (the
+// variable, or a ConfigMap function config's key), which the errors name.
+func (o RenderOptions) withSettings(source string, lookup func(env string) (value, writtenAs string)) (RenderOptions, error) {
+	var used []string
+	get := func(env string) (string, string) {
+		v, as := lookup(env)
+		if v != "" {
+			used = append(used, as)
+		}
+		return v, as
+	}
+	for _, m := range []struct {
+		env    string
+		images *map[string]string
+	}{{EnvImageOverrides, &o.Spec.ImageOverrides}, {EnvDistributions, &o.Spec.Distributions}} {
+		v, as := get(m.env)
+		if v == "" {
+			continue
+		}
+		merged := maps.Clone(*m.images)
+		if merged == nil {
+			merged = map[string]string{}
+		}
+		for _, pair := range strings.Split(v, ",") {
+			name, image, ok := strings.Cut(strings.TrimSpace(pair), "=")
+			if !ok || name == "" || image == "" {
+				return o, fmt.Errorf("%s: %q is not name=image", as, pair)
+			}
+			merged[name] = image
+		}
+		*m.images = merged
+	}
+	if v, as := get(EnvRegistryEnabled); v != "" {
+		enabled, err := strconv.ParseBool(v)
+		if err != nil {
+			return o, fmt.Errorf("%s: %q is not true or false", as, v)
+		}
+		o.Spec.Registry.Enabled = enabled
+	}
+	if v, _ := get(EnvRegistryInsecure); v != "" {
+		for _, host := range strings.Split(v, ",") {
+			o.Spec.Registry.InsecureHosts = append(o.Spec.Registry.InsecureHosts, strings.TrimSpace(host))
+		}
+	}
+	for env, field := range map[string]*string{
+		EnvIngressClass: &o.Spec.Ingress.ClassName, EnvIngressDomain: &o.Spec.Ingress.Domain,
+		EnvIngressControllerNS: &o.Spec.Ingress.ControllerNamespace, EnvPlatform: &o.Spec.Platform,
+		EnvPodSecurity: &o.Spec.PodSecurity,
+	} {
+		if v, _ := get(env); v != "" {
+			*field = v
+		}
+	}
+	if err := o.Validate(); err != nil && len(used) > 0 {
+		slices.Sort(used)
+		return o, fmt.Errorf("with the render options of %s (%s): %w", source, strings.Join(used, ", "), err)
+	} else if err != nil {
+		return o, err
+	}
+	return o, nil
+}

@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/pipeline"
+	"github.com/llamastack/llsd/internal/redact"
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/internal/suggest"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// Processor is the llsd KRM function.
+type Processor struct {
+	// Version is written into render receipts.
+	Version string
+	// Standalone is set when llsd itself read the items from files (`llsd render`): every
+	// LLSD is written in its canonical form, and generated objects are not placed in files.
+	// Otherwise an LLSD read from a file of a package (kpt) keeps its source as written,
+	// with the receipt annotations added.
+	Standalone bool
+	// Getenv, when set, reads render options from the environment on top of the function
+	// config (LLSD_* and Argo CD's ARGOCD_ENV_LLSD_*; see RenderOptions.WithEnv).
+	Getenv func(string) string
+	// Entries, when set, receives the output entries of the rendered objects that are not
+	// placed in files, written as soon as they are made; their items keep only their
+	// identity. Run writes them.
+	Entries *Entries
+}
+
+// annotations a KRM orchestrator uses and generated objects must not inherit.
+var orchestratorAnnotations = []string{
+	"config.kubernetes.io/function", "config.kubernetes.io/local-config",
+}
+
+// Process renders the ResourceList. On any error the items are returned unchanged with the
+// error results: never a partial render.
+func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
+	// A message may quote what the user wrote, and what they wrote may hold a credential
+	// (an endpoint with a password): every result shows it redacted.
+	defer func() {
+		for _, r := range rl.Results {
+			r.Message = redact.Text(r.Message)
+		}
+	}()
+	options, llsdConfig, err := p.readFunctionConfig(rl.FunctionConfig)
+	if err != nil {
+		result := fn.ErrorConfigObjectResult(err, rl.FunctionConfig)
+		if rl.FunctionConfig == nil || rl.FunctionConfig.IsEmpty() {
+			result = &fn.Result{Severity: fn.Error, Message: err.Error()} // from the environment: no object to name
+		}
+		rl.Results = append(rl.Results, result)
+		return false, nil
+	}
+	opts := options.PipelineOptions(p.Version)
+	if n, limit := countLLSDs(rl.Items), cmp.Or(options.Spec.Limits.LLSDs, DefaultMaxLLSDs); n > limit {
+		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: fmt.Sprintf(
+			"%d LlamaStackDistributions in one render, more than the limit of %d: split them, or raise RenderOptions spec.limits.llsds",
+			n, limit)})
+		return false, nil
+	}
+	opts.ConfigMaps = configMaps(rl.Items, llsdConfig)
+	toDo := toRender(rl.Items, llsdConfig)
+	prepare(toDo)
+	var out fn.KubeObjects
+	var results fn.Results
+	seen := map[string]*fn.KubeObject{}
+	files := fileIndexes{}
+	rendered := renderedLLSDs(rl.Items, llsdConfig)
+	renders := p.renderAll(toDo, opts)
+	regenerated := regeneratedObjects(renders)
+	for _, item := range rl.Items {
+		switch {
+		case IsGenerated(item) && rendered[generatedFrom(item)]:
+			// replaced by this render, or no longer generated: either way not kept
+			if r := replacedResult(item, regenerated); r != nil {
+				results = append(results, r)
+			}
+		case IsGenerated(item):
+			results = append(results, orphanResult(item))
+			out = append(out, item)
+		case isLLSD(item) && seen[key(item)] != nil:
+			results = append(results, duplicateResult(seen[key(item)], item))
+		case isOptionsGroup(item):
+			results = append(results, p.checkOptionsItem(item, rl.FunctionConfig)...)
+			out = append(out, item)
+		case isLLSD(item):
+			seen[key(item)] = item
+			r := renders[item]
+			results = append(results, r.results...)
+			objs := r.objects
+			if !p.Standalone {
+				objs = files.place(item, objs)
+			}
+			out = append(out, objs...)
+		case strings.HasPrefix(item.GetAPIVersion(), v1alpha2.GroupVersion.Group+"/"):
+			results = append(results, unknownKindResult(item))
+		default:
+			out = append(out, item)
+		}
+	}
+	// Generator mode: the LLSD is the function config. kustomize also passes it as an item;
+	// render it once.
+	if llsdConfig != nil && seen[key(llsdConfig)] == nil {
+		r := renders[llsdConfig]
+		results = append(results, r.results...)
+		out = append(out, r.objects...)
+	}
+	rl.Results = append(rl.Results, results...)
+	if results.ExitCode() != 0 {
+		return false, nil
+	}
+	rl.Items = out
+	return true, nil
+}
+
+// rendering is what one LLSD rendered into.
+type rendering struct {
+	objects fn.KubeObjects
+	results fn.Results
+}
+
+// toRender lists the LLSDs Process renders: each first of its namespace and name, and the
+// function config of generator mode when no item is the same LLSD.
+func toRender(items fn.KubeObjects, llsdConfig *fn.KubeObject) []*fn.KubeObject {
+	var out []*fn.KubeObject
+	seen := map[string]bool{}
+	for _, item := range items {
+		if isLLSD(item) && !seen[key(item)] {
+			seen[key(item)] = true
+			out = append(out, item)
+		}
+	}
+	if llsdConfig != nil && !seen[key(llsdConfig)] {
+		out = append(out, llsdConfig)
+	}
+	return out
+}
+
+// Prepare starts, in the background, the one-time work of a process's first render that
+// needs no input: building the JSON encoders of the kinds of objects written. A single
+// render (what kustomize and kpt run per call) would otherwise do it on one core after its
+// config; call it first thing, before reading the input.
+func Prepare() {
+	go func() {
+		for _, kind := range render.Kinds() {
+			_, _ = json.Marshal(kind)
+		}
+	}()
+}
+
+// prepare starts, in the background, the one-time work of the first render that depends
+// only on what the LLSDs name: the profile and base config of each distribution. It reads the
+// items here, before it returns: the writers move their nodes while the background work runs.
+func prepare(items []*fn.KubeObject) {
+	var specs []v1alpha2.DistributionSpec
+	seen := map[v1alpha2.DistributionSpec]bool{}
+	for _, item := range items {
+		var spec v1alpha2.DistributionSpec
+		spec.Name, _, _ = item.NestedString("spec", "distribution", "name")
+		spec.ServerVersion, _, _ = item.NestedString("spec", "distribution", "serverVersion")
+		if !seen[spec] {
+			seen[spec] = true
+			specs = append(specs, spec)
+		}
+	}
+	if len(specs) == 0 {
+		return
+	}
+	go func() {
+		for _, spec := range specs {
+			distribution.Prepare(spec)
+		}
+	}()
+}
+
+// renderAll renders independent LLSDs concurrently, one worker per CPU; each touches only
+// its own item, and the output order is Process's, not the workers'.
+func (p Processor) renderAll(items []*fn.KubeObject, opts pipeline.Options) map[*fn.KubeObject]rendering {
+	out := make([]rendering, len(items))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(items)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i].objects, out[i].results = p.renderItem(items[i], opts)
+			}
+		})
+	}
+	for i := range items {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	byItem := make(map[*fn.KubeObject]rendering, len(items))
+	for i, item := range items {
+		byItem[item] = out[i]
+	}
+	return byItem
+}
+
+// readFunctionConfig returns the render options, or the LLSD of generator mode. A ConfigMap
+// (the KRM catalog's convention, and what kpt passes when a function has no config) gives the
+// options in its data; any other kind is an error, not ignored.
+func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.KubeObject, error) {
+	var o RenderOptions
+	var llsd *fn.KubeObject
+	var err error
+	switch {
+	case cfg == nil || cfg.IsEmpty():
+	case cfg.GetAPIVersion() == OptionsAPIVersion && cfg.GetKind() == OptionsKind:
+		o, err = ParseOptions([]byte(cfg.String()))
+	case isOptionsGroup(cfg):
+		err = unknownOptions(cfg)
+	case isLLSD(cfg):
+		llsd = cfg
+	case cfg.GetKind() == "ConfigMap" && cfg.GetAPIVersion() == "v1":
+		o, err = optionsFromConfigMap(stringMap(cfg.GetMap("data")))
+	default:
+		err = fmt.Errorf("%s %s is no function config llsd takes: use a %s %s, a ConfigMap whose data are its options "+
+			"(platform, podSecurity, imageOverrides, ...), or a LlamaStackDistribution (generator mode)",
+			cfg.GetAPIVersion(), cfg.GetKind(), OptionsAPIVersion, OptionsKind)
+	}
+	if err == nil && p.Getenv != nil {
+		o, err = o.WithEnv(p.Getenv)
+	}
+	return o, llsd, err
+}
+
+// renderItem renders one LLSD into its canonical form and objects, or error results.
+func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
+	obj, errs := api.Decode([]byte(item.String()))
+	var res *pipeline.Result
+	if len(errs) == 0 {
+		res, errs = pipeline.Render(obj, opts)
+	}
+	if len(errs) > 0 {
+		return nil, fieldResults(item, errs)
+	}
+	var results fn.Results
+	for _, w := range res.Warnings {
+		results = append(results, &fn.Result{Message: writtenText(item, w.Message), Severity: fn.Warning,
+			ResourceRef: ref(item), Field: &fn.Field{Path: writtenPath(item, w.Field)}, File: file(item)})
+	}
+	objs := make(fn.KubeObjects, 0, len(res.Objects)+1)
+	if p.keepsSource(item) {
+		if err := addReceipt(item, res.LLSD.Annotations); err != nil {
+			return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
+		}
+		objs = append(objs, item)
+	}
+	for i, o := range append([]render.Object{res.LLSD}, res.Objects...) {
+		if i == 0 && p.keepsSource(item) {
+			continue
+		}
+		ko, err := toKubeObject(o)
+		if err != nil {
+			return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
+		}
+		if i == 0 {
+			dropRunIDs(ko)
+		} else {
+			for _, a := range orchestratorAnnotations {
+				_, _ = ko.RemoveNestedField("metadata", "annotations", a)
+			}
+		}
+		objs = append(objs, ko)
+	}
+	if p.Entries != nil && item.PathAnnotation() == "" {
+		for _, ko := range objs {
+			if err := p.Entries.writeAhead(ko); err != nil {
+				return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
+			}
+		}
+	}
+	return objs, results
+}
+
+func countLLSDs(items fn.KubeObjects) int {
+	n := 0
+	for _, item := range items {
+		if isLLSD(item) {
+			n++
+		}
+	}
+	return n
+}
+
+// isOptionsGroup reports whether an object is of llsd's function config group.
+func isOptionsGroup(o *fn.KubeObject) bool {
+	group, _, _ := strings.Cut(o.GetAPIVersion(), "/")
+	return group == strings.Split(OptionsAPIVersion, "/")[0]
+}
+
+func unknownOptions(o *fn.KubeObject) error {
+	return fmt.Errorf("%s %s is not a function config llsd knows: write apiVersion: %s and kind: %s (the options would be ignored)",
+		o.GetAPIVersion(), o.GetKind(), OptionsAPIVersion, OptionsKind)
+}
+
+// checkOptionsItem: render options among the items are used only as the function config; a
+// misspelt kind or version would be ignored without a word.
+func (p Processor) checkOptionsItem(item, cfg *fn.KubeObject) fn.Results {
+	if item.GetAPIVersion() != OptionsAPIVersion || item.GetKind() != OptionsKind {
+		return fn.Results{{Message: unknownOptions(item).Error(), Severity: fn.Error, ResourceRef: ref(item), File: file(item)}}
+	}
+	if cfg != nil && cfg.GetKind() == OptionsKind && cfg.GetName() == item.GetName() {
+		return nil
+	}
+	return fn.Results{{Message: "these render options are not the function's config, so they are not used: name them as its " +
+		"config (kpt: the function's configPath; kustomize: the transformer's file; llsd render: any input file)",
+		Severity: fn.Warning, ResourceRef: ref(item), File: file(item)}}
+}
+
+// keepsSource reports whether an LLSD stays as its user wrote it (comments, shorthand,
+// apiVersion), with only the receipt added: when it comes from a file of a package that the
+// orchestrator writes back (kpt fn render).
+func (p Processor) keepsSource(item *fn.KubeObject) bool {
+	return !p.Standalone && item.PathAnnotation() != ""
+}
+
+// addReceipt replaces the receipt annotations of an LLSD node with those of its render.
+func addReceipt(item *fn.KubeObject, rendered map[string]string) error {
+	for _, key := range api.ReceiptKeys {
+		if err := item.RemoveAnnotation(key); err != nil {
+			return err
+		}
+		if v, ok := rendered[key]; ok {
+			if err := item.SetAnnotation(key, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dropRunIDs removes kyaml's per-run ids from the canonical LLSD. It is decoded from the
+// input item, so it carries the orchestrator's other annotations (path, index, local-config,
+// kustomize's resource id) already. The ids make kyaml copy comments and field order from the
+// input item onto it, and its walker fails when shorthand changed shape in the canonical
+// form (inference: {...} -> inference: [{...}]).
+func dropRunIDs(o *fn.KubeObject) {
+	for _, id := range []string{
+		"internal.config.kubernetes.io/id", "config.k8s.io/id",
+		"internal.config.kubernetes.io/annotations-migration-resource-id", // kyaml restores the ids from it
+	} {
+		_, _ = o.RemoveNestedField("metadata", "annotations", id)
+	}
+}
+
+// unknownKindResult refuses an object of llsd's API group whose kind llsd does not know: a
+// misspelt LlamaStackDistribution would otherwise pass through unrendered, without a word.
+func unknownKindResult(o *fn.KubeObject) *fn.Result {
+	return &fn.Result{Message: fmt.Sprintf("kind %s is not a kind of %s%s: llsd renders %s",
+		o.GetKind(), v1alpha2.GroupVersion.Group, suggest.DidYouMean(o.GetKind(), []string{v1alpha2.Kind}), v1alpha2.Kind),
+		Severity: fn.Error, ResourceRef: ref(o), File: file(o)}
+}
+
+// duplicateResult rejects a second LLSD of the same namespace and name: both would generate
+// the same objects.
+func duplicateResult(first, again *fn.KubeObject) *fn.Result {
+	where := ""
+	if first.PathAnnotation() != "" && again.PathAnnotation() != "" {
+		where = fmt.Sprintf(" (%s and %s)", first.PathAnnotation(), again.PathAnnotation())
+	}
+	return &fn.Result{
+		Message: fmt.Sprintf("LlamaStackDistribution %s appears twice%s: both would generate the same objects; "+
+			"give one another name or namespace", strings.TrimPrefix(key(again), "/"), where),
+		Severity: fn.Error, ResourceRef: ref(again), File: file(again),
+	}
+}
+
+func fieldResults(item *fn.KubeObject, errs field.ErrorList) fn.Results {
+	results := make(fn.Results, 0, len(errs))
+	for _, e := range errs {
+		results = append(results, &fn.Result{
+			Message:     writtenText(item, redact.Error(e).ErrorBody()),
+			Severity:    fn.Error,
+			ResourceRef: ref(item),
+			Field:       &fn.Field{Path: writtenPath(item, e.Field)},
+			File:        file(item),
+		})
+	}
+	return results
+}
+
+// writtenPath is a field path as its user wrote the object: a v1alpha1 object's paths are
+// v1alpha1's, although llsd checks its v1alpha2 conversion.
+func writtenPath(item *fn.KubeObject, path string) string {
+	if item.GetAPIVersion() == v1alpha1.GroupVersion.String() {
+		return v1alpha1.SpokePathOf(path, item.GetAnnotation(v1alpha1.V1alpha2FieldsAnnotation) != "")
+	}
+	return path
+}
+
+// writtenText is a message as its user wrote the object: the field paths it names are
+// v1alpha1's in a v1alpha1 object.
+func writtenText(item *fn.KubeObject, message string) string {
+	if item.GetAPIVersion() == v1alpha1.GroupVersion.String() {
+		return v1alpha1.SpokeText(message)
+	}
+	return message
+}
+
+func ref(o *fn.KubeObject) *fn.ResourceRef {
+	return &fn.ResourceRef{APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Name: o.GetName(), Namespace: o.GetNamespace()}
+}
+
+func file(o *fn.KubeObject) *fn.File {
+	if o.PathAnnotation() == "" {
+		return nil
+	}
+	return &fn.File{Path: o.PathAnnotation(), Index: o.IndexAnnotation()}
+}
+
+// isLLSD matches by kind alone, so an object with a misspelled group (llamastack.ai) gets
+// the decoder's error naming the right one instead of passing through unrendered.
+func isLLSD(o *fn.KubeObject) bool { return o.GetKind() == v1alpha2.Kind }
+
+// IsGenerated reports whether an object is one llsd generated before, by the annotation that
+// names its LlamaStackDistribution (a common label such as managed-by would also match the
+// user's own objects).
+func IsGenerated(o *fn.KubeObject) bool {
+	return !isLLSD(o) && o.GetAnnotation(api.AnnotationGeneratedFrom) != ""
+}
+
+// generatedFrom is the namespace/name of the LlamaStackDistribution an object was generated from.
+func generatedFrom(o *fn.KubeObject) string {
+	return o.GetNamespace() + "/" + o.GetAnnotation(api.AnnotationGeneratedFrom)
+}
+
+// renderedLLSDs are the LlamaStackDistributions this render renders, by namespace/name: their
+// objects of an earlier render are replaced.
+func renderedLLSDs(items fn.KubeObjects, generator *fn.KubeObject) map[string]bool {
+	out := map[string]bool{}
+	for _, item := range append(items, generator) {
+		if item != nil && isLLSD(item) {
+			out[key(item)] = true
+		}
+	}
+	return out
+}
+
+// regeneratedObjects are the kind/namespace/name of every object this render generated.
+func regeneratedObjects(renders map[*fn.KubeObject]rendering) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range renders {
+		for _, o := range r.objects {
+			out[o.GetKind()+"/"+key(o)] = true
+		}
+	}
+	return out
+}
+
+// replacedResult checks an object of an earlier render that this render replaces: it must be
+// one the LlamaStackDistribution it names generates (anyone can write the annotation on an
+// object of their own, which would then vanish from the output), and one no longer
+// generated is reported as removed. A ConfigMap of an older config is replaced silently:
+// each config change leaves one.
+func replacedResult(o *fn.KubeObject, regenerated map[string]bool) *fn.Result {
+	from := o.GetAnnotation(api.AnnotationGeneratedFrom)
+	switch {
+	case !api.NamesOf(from).Generates(o.GetKind(), o.GetName()):
+		return &fn.Result{Message: fmt.Sprintf("%s %s carries %s: %s, which llsd writes only on the objects it renders "+
+			"from that LlamaStackDistribution, and this is not one of them: remove the annotation, or the object would be "+
+			"dropped as llsd's own", o.GetKind(), o.GetName(), api.AnnotationGeneratedFrom, from),
+			Severity: fn.Error, ResourceRef: ref(o), File: file(o)}
+	case regenerated[o.GetKind()+"/"+key(o)] || o.GetKind() == "ConfigMap":
+		return nil
+	}
+	return &fn.Result{Message: fmt.Sprintf("%s %s was generated from LlamaStackDistribution %s, which no longer asks for it: "+
+		"it is removed from the output (your GitOps tool prunes it from the cluster)", o.GetKind(), o.GetName(), from),
+		Severity: fn.Warning, ResourceRef: ref(o), File: file(o)}
+}
+
+// orphanResult warns about an object generated from an LLSD that is not among the inputs: it
+// stays, as llsd cannot tell a removed LLSD from one rendered elsewhere.
+func orphanResult(o *fn.KubeObject) *fn.Result {
+	return &fn.Result{Message: fmt.Sprintf("%s %s was generated from LlamaStackDistribution %s, which is not among the inputs: "+
+		"it is kept as it is; delete it (or its generated file) if that LlamaStackDistribution is gone",
+		o.GetKind(), o.GetName(), generatedFrom(o)), Severity: fn.Warning, ResourceRef: ref(o), File: file(o)}
+}
+
+func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() }
+
+// configMaps are the data of the user's ConfigMaps among the items that an LLSD references
+// (its override config, base config or CA bundle), by namespace/name. Only those are read, each once and
+// in one pass: decoding every input ConfigMap into a map costs yaml.v3's duplicate-key check,
+// quadratic in its keys.
+func configMaps(items fn.KubeObjects, generator *fn.KubeObject) map[string]map[string]string {
+	referenced := map[string]bool{}
+	for _, item := range append(items, generator) {
+		if item == nil || !isLLSD(item) {
+			continue
+		}
+		for _, path := range configMapReferences {
+			if name, _, _ := item.NestedString(path...); name != "" {
+				referenced[item.GetNamespace()+"/"+name] = true
+			}
+		}
+	}
+	out := map[string]map[string]string{}
+	for _, item := range items {
+		if item.GetKind() != "ConfigMap" || item.GetAPIVersion() != "v1" || !referenced[key(item)] || IsGenerated(item) {
+			continue
+		}
+		out[key(item)] = stringMap(item.GetMap("data"))
+	}
+	return out
+}
+
+// configMapReferences are where an LLSD of either version names a ConfigMap of its namespace.
+var configMapReferences = [][]string{
+	{"spec", "overrideConfig", "configMapName"},
+	{"spec", "distribution", "baseConfig", "configMapName"},
+	{"spec", "networking", "tls", "caBundle", "configMapName"},
+	{"spec", "server", "userConfig", "configMapName"},
+	{"spec", "server", "tlsConfig", "caBundle", "configMapName"},
+}
+
+// stringMap reads a mapping of strings in one pass over its YAML node (nil: none).
+func stringMap(o *fn.SubObject) map[string]string {
+	if o == nil {
+		return nil
+	}
+	node, err := yaml.Parse(o.String())
+	if err != nil || node.YNode().Kind != yaml.MappingNode {
+		return nil
+	}
+	content := node.YNode().Content
+	out := make(map[string]string, len(content)/2)
+	for i := 0; i+1 < len(content); i += 2 {
+		out[content[i].Value] = content[i+1].Value
+	}
+	return out
+}

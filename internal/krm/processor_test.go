@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm_test
+
+import (
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"github.com/kptdev/krm-functions-sdk/go/fn/testhelpers"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/krm"
+)
+
+// Each directory of testdata/ is a ResourceList: its *.yaml files are the items,
+// _fnconfig.yaml the function config, _expected.yaml the output with results.
+// WRITE_GOLDEN_OUTPUT=1 rewrites the expected files (review the diff).
+func TestGolden(t *testing.T) {
+	testhelpers.RunGoldenTests(t, "testdata", krm.Processor{Version: "test"})
+}
+
+// Running the function on its own output changes nothing.
+func TestIdempotent(t *testing.T) {
+	input := []byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: llamastack.io/v1alpha2
+  kind: LlamaStackDistribution
+  metadata: {name: demo, namespace: ai}
+  spec:
+    distribution: {name: starter}
+    storage: {sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}}
+    networking: {expose: {hostname: llama.example.com}, allowedFrom: {namespaces: [apps]}}
+    workload: {storage: {size: 1Gi}, podDisruptionBudget: {maxUnavailable: 1}}
+`)
+	first, err := fn.Run(krm.Processor{Version: "test"}, input)
+	require.NoError(t, err)
+	second, err := fn.Run(krm.Processor{Version: "test"}, first)
+	require.NoError(t, err)
+	assert.Equal(t, string(first), string(second))
+}
+
+// Objects of an LLSD read from a package file go into <dir>/<name>.generated.yaml, numbered
+// without gaps per file, so kpt writes one file per LLSD; the LLSD stays in its own file.
+func TestGeneratedObjectsBesideTheirLLSD(t *testing.T) {
+	llsd := func(name, path, index string) string {
+		return `- apiVersion: llamastack.io/v1alpha2
+  kind: LlamaStackDistribution
+  metadata:
+    name: ` + name + `
+    namespace: ai
+    annotations: {internal.config.kubernetes.io/path: '` + path + `', internal.config.kubernetes.io/index: '` + index + `'}
+  spec: {distribution: {name: starter}}
+`
+	}
+	input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+		llsd("chat", "stacks/llsd.yaml", "0") + llsd("rag", "stacks/llsd.yaml", "1") + llsd("edge", "llsd.yaml", "0")
+	out, err := fn.Run(krm.Processor{Version: "test"}, []byte(input))
+	require.NoError(t, err)
+	rl, err := fn.ParseResourceList(out)
+	require.NoError(t, err)
+
+	indexes := map[string][]int{}
+	for _, o := range rl.Items {
+		path := o.GetAnnotation("internal.config.kubernetes.io/path")
+		if o.GetKind() == "LlamaStackDistribution" {
+			assert.Contains(t, []string{"stacks/llsd.yaml", "llsd.yaml"}, path, o.GetName())
+			continue
+		}
+		assert.Equal(t, path, o.GetAnnotation("config.kubernetes.io/path"), "legacy twin agrees")
+		index, err := strconv.Atoi(o.GetAnnotation("internal.config.kubernetes.io/index"))
+		require.NoError(t, err)
+		indexes[path] = append(indexes[path], index)
+	}
+	require.Len(t, indexes, 3, "one file per LLSD: %v", indexes)
+	for file, got := range indexes {
+		sort.Ints(got)
+		for i, index := range got {
+			assert.Equal(t, i, index, file)
+		}
+	}
+	assert.Contains(t, indexes, "stacks/chat.generated.yaml")
+	assert.Contains(t, indexes, "edge.generated.yaml")
+}
+
+// Render options that would render objects the API server rejects, or name a distribution
+// the catalog does not have, are errors that say which option and why.
+func TestRenderOptionsAreValidated(t *testing.T) {
+	for _, tc := range []struct{ reason, spec, want string }{
+		{"a domain that is no DNS name", "ingress: {domain: Apps.Example.com}", `spec.ingress.domain "Apps.Example.com"`},
+		{"a controller namespace that is no namespace name", "ingress: {controllerNamespace: ingress_nginx}", "spec.ingress.controllerNamespace"},
+		{"an override of a distribution that does not exist", "imageOverrides: {startr: registry/x:0.7.1}",
+			"spec.imageOverrides[startr]: no distribution has this name (did you mean starter?)"},
+		{"a platform llsd does not know", "platform: OpenShift", `spec.platform "OpenShift": use kubernetes or openshift`},
+	} {
+		_, err := krm.ParseOptions([]byte("apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: o}\nspec: {" + tc.spec + "}\n"))
+		require.Error(t, err, tc.reason)
+		assert.Contains(t, err.Error(), tc.want, tc.reason)
+	}
+}
+
+// The platform can come from Argo CD's plugin environment, and a misspelt one is refused there
+// too: a wrong platform would render pods the SCC rejects, or an Ingress OpenShift ignores.
+func TestPlatformFromTheEnvironment(t *testing.T) {
+	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+	opts, err := krm.RenderOptions{}.WithEnv(env(map[string]string{"ARGOCD_ENV_LLSD_PLATFORM": "openshift"}))
+	require.NoError(t, err)
+	assert.Equal(t, "openshift", opts.PipelineOptions("test").Render.Platform)
+	_, err = krm.RenderOptions{}.WithEnv(env(map[string]string{"LLSD_PLATFORM": "okd"}))
+	require.ErrorContains(t, err, `spec.platform "okd": use kubernetes or openshift`)
+}
+
+// Only objects a render of the named LLSD writes may carry its generated-from annotation; one
+// of the user's own with it is an error, not silently dropped. An object of an earlier render
+// that the LLSD no longer asks for is removed with a warning; an older config's ConfigMap
+// without one.
+func TestOwnershipMarker(t *testing.T) {
+	llsd := "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistribution, metadata: {name: chat, namespace: ai}, spec: {distribution: {name: starter}}}\n"
+	generated := func(kind, name string) string {
+		return "- {apiVersion: v1, kind: " + kind + ", metadata: {name: " + name + ", namespace: ai, annotations: {llamastack.io/generated-from: chat}}}\n"
+	}
+	for _, tc := range []struct {
+		reason, item, want string
+		severity           fn.Severity
+	}{
+		{"a Secret of the user's with the annotation", generated("Secret", "db-password"),
+			"Secret db-password carries llamastack.io/generated-from: chat, which llsd writes only on the objects it renders", fn.Error},
+		{"a Deployment of another name", generated("Deployment", "other"),
+			"Deployment other carries llamastack.io/generated-from: chat", fn.Error},
+		{"an Ingress of an earlier render, no longer asked for", generated("Ingress", "chat-ingress"),
+			"Ingress chat-ingress was generated from LlamaStackDistribution chat, which no longer asks for it: it is removed", fn.Warning},
+		{"the ConfigMap of an older config", generated("ConfigMap", "chat-config-0123456789"), "", ""},
+	} {
+		rl := &fn.ResourceList{Items: mustItems(t, llsd+tc.item)}
+		_, err := krm.Processor{Version: "test"}.Process(rl)
+		require.NoError(t, err)
+		var got []string
+		for _, r := range rl.Results {
+			if r.Severity == tc.severity {
+				got = append(got, r.Message)
+			}
+		}
+		if tc.want == "" {
+			assert.Empty(t, rl.Results, tc.reason)
+			continue
+		}
+		require.Len(t, got, 1, "%s: %v", tc.reason, rl.Results)
+		assert.Contains(t, got[0], tc.want, tc.reason)
+	}
+}
+
+func mustItems(t *testing.T, list string) fn.KubeObjects {
+	rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + list))
+	require.NoError(t, err)
+	return rl.Items
+}
+
+// Nothing llsd is given is ignored without a word: a ConfigMap function config gives its
+// options (the KRM catalog's convention) or is refused, and an object of llsd's group with a
+// kind llsd does not know is an error that names the one meant.
+func TestNothingIsIgnored(t *testing.T) {
+	llsd := "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistribution, metadata: {name: chat, namespace: ai}, spec: {distribution: {name: starter}}}\n"
+	for _, tc := range []struct {
+		reason, config, items, want string
+	}{
+		{"a ConfigMap's data are render options", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: openshift}}", llsd, ""},
+		{"an option llsd does not know", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {plattform: openshift}}", llsd,
+			`the function config ConfigMap has key "plattform", which is no llsd option (did you mean platform?)`},
+		{"a bad option value", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: gke}}", llsd, `with the render options of the function config ConfigMap (platform): RenderOptions fn.llamastack.io/v1alpha1: spec.platform "gke": use kubernetes or openshift`},
+		{"a function config of another kind", "{apiVersion: example.com/v1, kind: Settings, metadata: {name: cfg}}", llsd, "example.com/v1 Settings is no function config llsd takes"},
+		{"a misspelt kind", "", "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistrubution, metadata: {name: chat}, spec: {distribution: {name: starter}}}\n",
+			"kind LlamaStackDistrubution is not a kind of llamastack.io (did you mean LlamaStackDistribution?)"},
+	} {
+		input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + tc.items
+		if tc.config != "" {
+			input += "functionConfig: " + tc.config + "\n"
+		}
+		rl, err := fn.ParseResourceList([]byte(input))
+		require.NoError(t, err)
+		ok, err := krm.Processor{Version: "test"}.Process(rl)
+		require.NoError(t, err)
+		if tc.want == "" {
+			assert.True(t, ok, "%s: %v", tc.reason, rl.Results)
+			continue
+		}
+		assert.False(t, ok, tc.reason)
+		require.NotEmpty(t, rl.Results, tc.reason)
+		assert.Contains(t, rl.Results[0].Message, tc.want, tc.reason)
+	}
+	// The ConfigMap's platform took effect: OpenShift leaves the user to the SCC.
+	rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + llsd +
+		"functionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: openshift}}\n"))
+	require.NoError(t, err)
+	_, err = krm.Processor{Version: "test"}.Process(rl)
+	require.NoError(t, err)
+	for _, item := range rl.Items {
+		if item.GetKind() == "Deployment" {
+			_, found, _ := item.NestedInt64("spec", "template", "spec", "securityContext", "runAsUser")
+			assert.False(t, found, "platform: openshift from the ConfigMap")
+		}
+	}
+}

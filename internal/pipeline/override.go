@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+var overrideConfigPath = field.NewPath("spec", "overrideConfig")
+
+// legacyConfigKey is where upstream operator releases before config.yaml read the config,
+// and where many repositories still keep it.
+const legacyConfigKey = "run.yaml"
+
+// checkOverrideConfig checks spec.overrideConfig against its ConfigMap, when the ConfigMap
+// is among the inputs: the key must be there (a ConfigMap with only run.yaml, as older
+// upstream releases read, is used with a warning when no key is set), and the config is read
+// as the server would read it (config.CheckOwnConfig), when its server version is known.
+// It returns the key to mount as config.yaml.
+func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, data map[string]string) (string, []config.Warning, *field.Error) {
+	o := obj.Spec.OverrideConfig
+	key := o.ConfigKey()
+	var warnings []config.Warning
+	if _, ok := data[key]; !ok {
+		_, hasLegacy := data[legacyConfigKey]
+		switch {
+		case o.Key == "" && hasLegacy:
+			key = legacyConfigKey
+			warnings = append(warnings, config.Warning{Field: overrideConfigPath.Child("configMapName").String(), Message: fmt.Sprintf(
+				"ConfigMap %s has no %s but %s, the key older upstream releases read: the server runs %s; set spec.overrideConfig.key: %s to say so",
+				o.ConfigMapName, v1alpha2.DefaultOverrideConfigKey, legacyConfigKey, legacyConfigKey, legacyConfigKey)})
+		case o.Key != "":
+			return key, nil, field.NotFound(overrideConfigPath.Child("key"), fmt.Sprintf("%s (ConfigMap %s has %s: set key to the one that holds the server's config)",
+				key, o.ConfigMapName, keyList(data)))
+		default:
+			return key, nil, field.NotFound(overrideConfigPath.Child("configMapName"), fmt.Sprintf(
+				"%s has no key %s (it has %s): add it, or set spec.overrideConfig.key to the key that holds the server's config",
+				o.ConfigMapName, key, keyList(data)))
+		}
+	}
+	source := fmt.Sprintf("ConfigMap %s key %s", o.ConfigMapName, key)
+	var env []corev1.EnvVar
+	if w := obj.Spec.Workload; w != nil && w.Overrides != nil {
+		env = w.Overrides.Env
+	}
+	if dist.VersionSource != "" {
+		checked, ferr := config.CheckOwnConfig([]byte(data[key]), dist.Profile, env, overrideConfigPath.Child("configMapName"), source)
+		if ferr != nil {
+			return key, nil, ferr
+		}
+		warnings = append(warnings, checked...)
+	}
+	return key, append(warnings, config.UnreadEnv([]byte(data[key]), env, overridesEnvPath)...), nil
+}
+
+var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
+
+// keyList names the keys of a ConfigMap's data, for messages.
+func keyList(data map[string]string) string {
+	if len(data) == 0 {
+		return "no keys"
+	}
+	return strings.Join(slices.Sorted(maps.Keys(data)), ", ")
+}
+
+var baseConfigPath = field.NewPath("spec", "distribution", "baseConfig")
+
+// distributionOptions are the resolver's options for one object: its baseConfig's config,
+// read from the ConfigMaps among the inputs, and whether it may run its image's own config
+// (when it asks llsd to generate nothing).
+func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (distribution.Options, *field.Error) {
+	out := opts.Distribution
+	out.ImageOwnConfig = generatesNothing(&obj.Spec)
+	b := obj.Spec.Distribution.BaseConfig
+	if b == nil {
+		return out, nil
+	}
+	data, ok := opts.configMap(obj, b.ConfigMapName)
+	if !ok {
+		return out, field.NotFound(baseConfigPath.Child("configMapName"), fmt.Sprintf(
+			"%s (llsd generates from the base config at render time: put the ConfigMap among the inputs, next to the LlamaStackDistribution)", b.ConfigMapName))
+	}
+	config, ok := data[b.ConfigKey()]
+	if !ok {
+		path := baseConfigPath.Child("configMapName")
+		if b.Key != "" {
+			path = baseConfigPath.Child("key")
+		}
+		return out, field.NotFound(path, fmt.Sprintf("%s has no key %s (it has %s): set spec.distribution.baseConfig.key to the key that holds the image's config",
+			b.ConfigMapName, b.ConfigKey(), keyList(data)))
+	}
+	out.BaseConfig = &distribution.BaseConfigData{Config: []byte(config), Source: fmt.Sprintf("ConfigMap %s key %s", b.ConfigMapName, b.ConfigKey())}
+	return out, nil
+}
+
+// generatesNothing reports whether a spec asks for nothing that goes into config.yaml:
+// then an image llsd has no base config for may run the config it ships.
+func generatesNothing(spec *v1alpha2.LlamaStackDistributionSpec) bool {
+	tls := spec.Networking.GetTLS()
+	return spec.Providers == nil && spec.Resources == nil && spec.Storage == nil && spec.Disabled == nil &&
+		spec.ExternalProviders == nil && spec.Distribution.BaseConfig == nil && (tls == nil || !tls.Enabled) &&
+		(spec.Workload == nil || spec.Workload.Workers == nil)
+}
+
+// renderImageOwnConfig renders a Deployment of an image that runs the config it ships: no
+// ConfigMap, no RUN_CONFIG_PATH.
+func renderImageOwnConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
+	return renderWithReceipt(render.Input{Object: obj, Distribution: dist, Options: opts.Render, ConfigMaps: opts.ConfigMaps},
+		api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceImage, RendererVersion: opts.RendererVersion}, errs, distributionWarnings(dist))
+}

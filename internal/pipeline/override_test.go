@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/llamastack/llsd/internal/pipeline"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
+)
+
+// renderWithConfigMap renders one LLSD document with one ConfigMap of its namespace among the
+// inputs, and returns the errors and warnings as its user reads them (v1alpha1 paths for a
+// v1alpha1 object) and the key the pod mounts as config.yaml.
+func renderWithConfigMap(t *testing.T, doc, configMap string, data map[string]string) (problems []string, mountedKey string) {
+	t.Helper()
+	obj, errs := api.Decode([]byte(doc))
+	require.Empty(t, errs, doc)
+	spoke := strings.Contains(doc, "llamastack.io/v1alpha1")
+	res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test", ConfigMaps: map[string]map[string]string{"ai/" + configMap: data}})
+	written := func(path, text string) string {
+		if spoke {
+			return v1alpha1.SpokePath(path) + ": " + v1alpha1.SpokeText(text)
+		}
+		return path + ": " + text
+	}
+	for _, e := range errs {
+		problems = append(problems, "error: "+written(e.Field, e.ErrorBody()))
+	}
+	if res == nil {
+		return problems, ""
+	}
+	for _, w := range res.Warnings {
+		problems = append(problems, "warning: "+written(w.Field, w.Message))
+	}
+	for _, o := range res.Objects {
+		if d, ok := o.(*appsv1.Deployment); ok {
+			for _, v := range d.Spec.Template.Spec.Volumes {
+				if v.Name == "config" && v.ConfigMap != nil && len(v.ConfigMap.Items) == 1 {
+					mountedKey = v.ConfigMap.Items[0].Key
+				}
+			}
+		}
+	}
+	return problems, mountedKey
+}
+
+// A config of the user's own: the key that holds it is found or named, and the config is read
+// as its server would read it, with a warning for each thing the server would silently ignore
+// or get wrong. Each refusal's fix, applied, renders.
+func TestOverrideConfigIsChecked(t *testing.T) {
+	v2 := func(distribution, override, extra string) string {
+		return "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n  distribution: " +
+			distribution + "\n  overrideConfig: " + override + "\n" + extra
+	}
+	starter07 := "{name: starter, serverVersion: \"0.7\"}"
+	const ollama = "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {base_url: 'http://ollama:11434/v1'}\n"
+	for _, tc := range []struct {
+		reason, doc string
+		data        map[string]string
+		want        []string // substrings of the problems, in order
+		key         string   // the key mounted as config.yaml, when it renders
+		fixed       string   // the document with the error's fix applied, which renders
+	}{
+		{reason: "a ConfigMap with only run.yaml, as older upstream releases read",
+			doc:  v2(starter07, "{configMapName: stack}", ""),
+			data: map[string]string{"run.yaml": ollama},
+			want: []string{"warning: spec.overrideConfig.configMapName: ConfigMap stack has no config.yaml but run.yaml, the key older upstream releases read: the server runs run.yaml; set spec.overrideConfig.key: run.yaml to say so"},
+			key:  "run.yaml"},
+		{reason: "the same in a v1alpha1 userConfig",
+			doc:  "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n  server:\n    distribution: {name: starter}\n    userConfig: {configMapName: stack}\n",
+			data: map[string]string{"run.yaml": ollama},
+			want: []string{"warning: spec.server.userConfig.configMapName: ConfigMap stack has no config.yaml but run.yaml"},
+			key:  "run.yaml"},
+		{reason: "the key named",
+			doc:  v2(starter07, "{configMapName: stack, key: run.yaml}", ""),
+			data: map[string]string{"run.yaml": ollama}, key: "run.yaml"},
+		{reason: "a key the ConfigMap does not have",
+			doc:   v2(starter07, "{configMapName: stack, key: run.yml}", ""),
+			data:  map[string]string{"run.yaml": ollama, "README": "x"},
+			want:  []string{`error: spec.overrideConfig.key: Not found: "run.yml (ConfigMap stack has README, run.yaml: set key to the one that holds the server's config)"`},
+			fixed: v2(starter07, "{configMapName: stack, key: run.yaml}", "")},
+		{reason: "no config.yaml and no key",
+			doc:   v2(starter07, "{configMapName: stack}", ""),
+			data:  map[string]string{"stack.yaml": ollama},
+			want:  []string{`error: spec.overrideConfig.configMapName: Not found: "stack has no key config.yaml (it has stack.yaml): add it, or set spec.overrideConfig.key`},
+			fixed: v2(starter07, "{configMapName: stack, key: stack.yaml}", "")},
+		{reason: "keys the server ignores: models at the top level, url for Ollama's base_url",
+			doc: v2(starter07, "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {url: 'http://ollama:11434'}\n" +
+				"models:\n- {model_id: llama3.2:3b, provider_id: ollama}\n"},
+			want: []string{
+				"warning: spec.overrideConfig.configMapName: ConfigMap stack key config.yaml: llama-stack 0.7 ignores the top-level key models (registered_resources.models in llama-stack 0.7)",
+				"ConfigMap stack key config.yaml: providers.inference[0].config: remote::ollama ignores url in llama-stack 0.7 (did you mean base_url?)",
+			}, key: "config.yaml"},
+		{reason: "a provider type the version does not have, and a model of a provider the config lacks",
+			doc: v2("{name: starter, serverVersion: \"1.3\"}", "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  safety:\n  - {provider_id: llama-guard, provider_type: inline::llama-guard}\n  inference:\n  - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: 'http://vllm/v1'}}\n" +
+				"registered_resources:\n  models:\n  - {model_id: m, provider_id: ollama}\n"},
+			want: []string{
+				"OGX 1.3 has no API safety",
+				"registered_resources.models[0]: provider_id ollama is none of the config's providers (vllm): the server does not start",
+			}, key: "config.yaml"},
+		{reason: "Ollama at localhost, since the pod has no OLLAMA_URL",
+			doc:  v2(starter07, "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {base_url: '${env.OLLAMA_URL:=http://localhost:11434/v1}'}\n"},
+			want: []string{"providers.inference[0].config.base_url falls back to, since the pod has no OLLAMA_URL, http://localhost:11434/v1: in the pod that is the server itself"},
+			key:  "config.yaml"},
+		{reason: "the same with OLLAMA_URL set",
+			doc:  v2(starter07, "{configMapName: stack}", "  workload: {overrides: {env: [{name: OLLAMA_URL, value: 'http://ollama:11434/v1'}]}}\n"),
+			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {base_url: '${env.OLLAMA_URL:=http://localhost:11434/v1}'}\n"},
+			key:  "config.yaml"},
+		{reason: "INFERENCE_MODEL, which the config does not read",
+			doc:  v2(starter07, "{configMapName: stack}", "  workload: {overrides: {env: [{name: INFERENCE_MODEL, value: llama3.2:3b}]}}\n"),
+			data: map[string]string{"config.yaml": ollama},
+			want: []string{"warning: spec.workload.overrides.env[0].name: INFERENCE_MODEL does nothing: config.yaml has no ${env.INFERENCE_MODEL}: register the model under spec.resources.models"},
+			key:  "config.yaml"},
+		{reason: "INFERENCE_MODEL with the config llsd generates from the starter distribution of 0.7",
+			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n  distribution: " + starter07 +
+				"\n  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}\n  workload: {overrides: {env: [{name: INFERENCE_MODEL, value: llama3.2:3b}]}}\n",
+			want: []string{"warning: spec.workload.overrides.env[0].name: INFERENCE_MODEL does nothing: config.yaml has no ${env.INFERENCE_MODEL}"}},
+		{reason: "a config of a custom image, whose version llsd does not know: only the variables are checked",
+			doc:  v2("{image: registry.example.com/own:1}", "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": "version: 2\nmodels: []\n"},
+			key:  "config.yaml"},
+		{reason: "no YAML mapping",
+			doc:   v2(starter07, "{configMapName: stack}", ""),
+			data:  map[string]string{"config.yaml": "- a list\n"},
+			want:  []string{`error: spec.overrideConfig.configMapName: Invalid value: "ConfigMap stack key config.yaml": not a config.yaml the server can read`},
+			fixed: v2(starter07, "{configMapName: stack, key: run.yaml}", "")},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			problems, key := renderWithConfigMap(t, tc.doc, "stack", tc.data)
+			require.Len(t, problems, len(tc.want), strings.Join(problems, "\n"))
+			for i, want := range tc.want {
+				assert.Contains(t, problems[i], want)
+			}
+			assert.Equal(t, tc.key, key, "the key mounted as config.yaml")
+			if tc.fixed != "" {
+				data := map[string]string{"run.yaml": ollama}
+				for k, v := range tc.data {
+					data[k] = v
+				}
+				fixed, key := renderWithConfigMap(t, tc.fixed, "stack", data)
+				assert.Empty(t, fixed, "the fix renders without a word")
+				assert.NotEmpty(t, key, fmt.Sprintf("the fix renders: %v", fixed))
+			}
+		})
+	}
+}

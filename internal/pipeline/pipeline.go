@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// Options are the render options.
+type Options struct {
+	Distribution distribution.Options
+	Render       render.Options
+	// RendererVersion is written into the receipt.
+	RendererVersion string
+	// ConfigMaps are the ConfigMaps among the inputs, by namespace/name, with their data:
+	// an overrideConfig ConfigMap found here drives rollouts by its content hash.
+	ConfigMaps map[string]map[string]string
+	// Limits bound the work one LLSD may ask for; zero fields take the defaults.
+	Limits Limits
+}
+
+// Limits bound the work of a render, so that a hostile or broken input fails with an error
+// instead of taking the memory or the time of the machine that renders it.
+type Limits struct {
+	// SettingsBytes is the largest settings of one provider, in bytes of JSON (64 KiB).
+	SettingsBytes int `json:"settingsBytes,omitempty"`
+	// SettingsDepth is the deepest nesting of settings (16).
+	SettingsDepth int `json:"settingsDepth,omitempty"`
+}
+
+// Default limits.
+const (
+	DefaultSettingsBytes = 64 << 10
+	DefaultSettingsDepth = 16
+)
+
+// checkLimits refuses settings (of spec.providers and spec.externalProviders) larger or
+// deeper than the limits allow.
+func checkLimits(obj *v1alpha2.LlamaStackDistribution, l Limits) field.ErrorList {
+	size, depth := cmp.Or(l.SettingsBytes, DefaultSettingsBytes), cmp.Or(l.SettingsDepth, DefaultSettingsDepth)
+	var errs field.ErrorList
+	check := func(path *field.Path, settings *apiextensionsv1.JSON) {
+		switch {
+		case settings == nil:
+		case len(settings.Raw) > size:
+			errs = append(errs, field.TooLong(path, field.OmitValueType{}, size))
+		case jsonDepth(settings.Raw) > depth:
+			errs = append(errs, field.Invalid(path, field.OmitValueType{}, fmt.Sprintf(
+				"settings are nested %d levels deep, more than the limit of %d (RenderOptions spec.limits.settingsDepth)",
+				jsonDepth(settings.Raw), depth)))
+		}
+	}
+	for _, list := range obj.Spec.Providers.APIs() {
+		for i, p := range list.Providers {
+			check(field.NewPath("spec", "providers", string(list.Name)).Index(i).Child("settings"), p.Settings)
+		}
+	}
+	for _, list := range obj.Spec.ExternalProviders.APIs() {
+		for i, p := range list.Providers {
+			check(field.NewPath("spec", "externalProviders", string(list.Name)).Index(i).Child("settings"), p.Settings)
+		}
+	}
+	return errs
+}
+
+// jsonDepth is the deepest nesting of objects and arrays in a JSON text.
+func jsonDepth(data []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// Result is one rendered LlamaStackDistribution.
+type Result struct {
+	// LLSD is the canonical v1alpha2 object with its receipt.
+	LLSD *v1alpha2.LlamaStackDistribution
+	// Objects are the generated objects, in a fixed order.
+	Objects  []render.Object
+	Warnings []config.Warning
+}
+
+// Render renders a decoded, defaulted object. Nothing is returned on error: never a partial
+// output. The errors are all that can be found at once: an invalid spec stops before the
+// config is generated (it would mislead), an invalid name does not.
+func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
+	leftoverErrs, leftoverWarnings := v1alpha1Leftovers(obj)
+	errs := append(append(append(v1alpha2.Validate(obj), mountable(obj)...), checkLimits(obj, opts.Limits)...), leftoverErrs...)
+	res, errs := renderValid(obj, opts, errs)
+	if res != nil {
+		res.Warnings = append(leftoverWarnings, res.Warnings...)
+	}
+	return res, errs
+}
+
+// renderValid renders obj unless errs (found by Render) hold an error of its spec.
+func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
+	if slices.ContainsFunc(errs, func(e *field.Error) bool { return strings.HasPrefix(e.Field, "spec") }) {
+		return nil, errs
+	}
+	if obj.Spec.OverrideConfig != nil {
+		return renderOverride(obj, opts, errs)
+	}
+	distOpts, ferr := distributionOptions(obj, opts)
+	if ferr != nil {
+		return nil, append(errs, ferr)
+	}
+	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distOpts)
+	if ferr != nil {
+		return nil, append(errs, ferr)
+	}
+	if dist.Base == nil {
+		return renderImageOwnConfig(obj, dist, opts, errs)
+	}
+	res, genErrs := config.Generate(obj, dist)
+	if len(genErrs) > 0 {
+		return nil, append(errs, genErrs...)
+	}
+	result, errs := renderWithReceipt(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps},
+		api.Receipt{
+			ServerVersion:   string(dist.Version),
+			Image:           dist.Image,
+			BaseConfig:      dist.BaseSource,
+			ConfigSource:    dist.ConfigSource,
+			ProviderCount:   res.ProviderCount,
+			ResourceCount:   res.ResourceCount,
+			RendererVersion: opts.RendererVersion,
+		}, errs, slices.Concat(distributionWarnings(dist), res.Warnings))
+	if result != nil && obj.Spec.Workload != nil && obj.Spec.Workload.Overrides != nil {
+		result.Warnings = append(result.Warnings, config.UnreadEnv(res.Config, obj.Spec.Workload.Overrides.Env, overridesEnvPath)...)
+	}
+	return result, errs
+}
+
+// renderWithReceipt renders in and returns its objects and the LlamaStackDistribution with
+// the receipt (the rendered ConfigMap's name and hash filled in), with the warnings found
+// before the render first; nothing when errs (found before) or the render hold an error.
+func renderWithReceipt(in render.Input, receipt api.Receipt, errs field.ErrorList, warnings []config.Warning) (*Result, field.ErrorList) {
+	out, renderErrs := render.Render(in)
+	if errs = append(errs, renderErrs...); len(errs) > 0 {
+		return nil, errs
+	}
+	receipt.ConfigMap, receipt.ConfigHash = out.ConfigMapName, out.ConfigHash
+	llsd, err := withReceipt(in.Object, receipt)
+	if err != nil {
+		return nil, append(errs, err)
+	}
+	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: slices.Concat(warnings, out.Warnings)}, nil
+}
+
+// distributionWarnings are the resolver's notes, as warnings about spec.distribution.
+func distributionWarnings(dist *distribution.Resolved) []config.Warning {
+	warnings := make([]config.Warning, len(dist.Warnings))
+	for i, w := range dist.Warnings {
+		warnings[i] = config.Warning{Field: "spec.distribution", Message: w}
+	}
+	return warnings
+}
+
+// mountable rejects references a pod cannot mount: a CA bundle ConfigMap in another
+// namespace (volumes only see the pod's own namespace).
+func mountable(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
+	tls := obj.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil {
+		return nil
+	}
+	ns := tls.CABundle.ConfigMapNamespace
+	if ns == "" || obj.Namespace == "" || ns == obj.Namespace { // without a namespace, it is decided at apply time
+		return nil
+	}
+	return field.ErrorList{field.Invalid(field.NewPath("spec", "networking", "tls", "caBundle", "configMapNamespace"), ns,
+		"a pod can mount only ConfigMaps of its own namespace: copy the CA bundle into the LlamaStackDistribution's namespace and remove configMapNamespace")}
+}
+
+// v1alpha1Leftovers reports what an object written in v1alpha1 asks that llsd cannot do:
+// another name for the server container (a warning: the container is llama-stack), a user
+// config in another namespace (an error: a pod mounts ConfigMaps of its own namespace).
+func v1alpha1Leftovers(obj *v1alpha2.LlamaStackDistribution) (field.ErrorList, []config.Warning) {
+	left, err := v1alpha1.LeftoversOf(obj)
+	if err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha1FieldsAnnotation),
+			field.OmitValueType{}, err.Error())}, nil
+	}
+	var errs field.ErrorList
+	var warnings []config.Warning
+	if left.ContainerName != "" && left.ContainerName != api.ContainerName {
+		warnings = append(warnings, config.Warning{Field: "spec.server.containerSpec.name", Message: fmt.Sprintf(
+			"llsd names the server container %s, not %s (probes, status and the conversion rely on the name): "+
+				"use %s with kubectl logs -c and in patches, and set the field to it or remove it",
+			api.ContainerName, left.ContainerName, api.ContainerName)})
+	}
+	if ns := left.UserConfigNamespace; ns != "" && ns != obj.Namespace {
+		path := field.NewPath("spec", "server", "userConfig", "configMapNamespace")
+		msg := "a pod mounts only ConfigMaps of its own namespace: copy the ConfigMap into the LlamaStackDistribution's namespace and remove configMapNamespace"
+		if obj.Namespace == "" {
+			warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
+				"the object has no namespace, and %s; it works only if the object is applied in %s", msg, ns)})
+		} else {
+			errs = append(errs, field.Invalid(path, ns, msg))
+		}
+	}
+	return errs, warnings
+}
+
+// renderOverride runs the user's own config.yaml: no generation, the ConfigMap is theirs.
+func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
+	dist, ferr := distribution.ResolveRuntime(obj.Spec.Distribution, opts.Distribution)
+	if ferr != nil {
+		return nil, append(errs, ferr)
+	}
+	in := render.Input{
+		Object:        obj,
+		Distribution:  dist,
+		UserConfig:    obj.Spec.OverrideConfig.ConfigMapName,
+		UserConfigKey: obj.Spec.OverrideConfig.ConfigKey(),
+		Options:       opts.Render,
+		ConfigMaps:    opts.ConfigMaps,
+	}
+	var checked []config.Warning // of the ConfigMap's config, when it is among the inputs
+	if data, ok := opts.configMap(obj, obj.Spec.OverrideConfig.ConfigMapName); ok {
+		in.UserConfigHash = render.ConfigMapDataHash(data)
+		var ferr *field.Error
+		in.UserConfigKey, checked, ferr = checkOverrideConfig(obj, dist, data)
+		if ferr != nil {
+			errs = append(errs, ferr)
+		}
+	}
+	return renderWithReceipt(in, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceOverride, RendererVersion: opts.RendererVersion}, errs, checked)
+}
+
+// configMap is the data of a ConfigMap of obj's namespace among the inputs.
+func (o Options) configMap(obj *v1alpha2.LlamaStackDistribution, name string) (map[string]string, bool) {
+	data, ok := o.ConfigMaps[obj.Namespace+"/"+name]
+	return data, ok
+}
+
+// withReceipt returns a copy of obj with the receipt annotations (replacing an older receipt).
+func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt) (*v1alpha2.LlamaStackDistribution, *field.Error) {
+	out := obj.DeepCopy()
+	out.APIVersion = v1alpha2.GroupVersion.String()
+	out.Kind = v1alpha2.Kind
+	if out.Annotations == nil {
+		out.Annotations = map[string]string{}
+	}
+	for _, key := range api.ReceiptKeys {
+		delete(out.Annotations, key)
+	}
+	hash, err := api.SpecHash(&out.Spec)
+	if err != nil {
+		return nil, field.InternalError(field.NewPath("spec"), err)
+	}
+	receipt.SpecHash = hash
+	maps.Copy(out.Annotations, receipt.Annotations())
+	return out, nil
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package profile_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/servercheck"
+)
+
+// Every profile says everything a version needs: a field left empty would silently render
+// the zero value (no port variable, no state directory) for that version only.
+func TestEveryProfileIsComplete(t *testing.T) {
+	optional := map[string]bool{
+		"ToolGroups":           true, // nil: the server registers its built-in tool groups
+		"IdentifiesModelsByID": true, // false: provider_id/provider_model_id
+		"AliasProviderID":      true, // "": no alias provider
+		"MultiWorkerHost":      true, // "": the server binds several workers itself
+		"TLSRequired":          true, // false: the server serves plain HTTP without TLS settings
+	}
+	for _, p := range profile.All() {
+		t.Run(string(p.Version), func(t *testing.T) {
+			v := reflect.ValueOf(p).Elem()
+			for i := range v.NumField() {
+				f := v.Type().Field(i)
+				if f.IsExported() && !optional[f.Name] {
+					assert.False(t, v.Field(i).IsZero(), "%s is empty", f.Name)
+				}
+			}
+			assert.NotEmpty(t, p.Upstream.Configs)
+			assert.NotEmpty(t, p.Upstream.Server)
+			require.NoError(t, p.Load())
+			assert.Subset(t, p.APIs(), []string{"inference", "tool_runtime", "vector_io"})
+			for _, api := range p.APIs() {
+				assert.NotEmpty(t, p.ProviderTypes(api), api)
+			}
+			for key := range p.Dependencies {
+				api, providerType, _ := strings.Cut(key, " ")
+				assert.True(t, p.HasAPI(api), "dependency %q: %s has no %s API", key, p, api)
+				if providerType != "*" {
+					assert.Contains(t, p.ProviderTypes(api), providerType, "dependency %q names no provider of %s", key, p)
+				}
+			}
+			assert.True(t, strings.HasPrefix(p.StateDir, "/."), "StateDir %q is a directory under / (the image's HOME)", p.StateDir)
+			assert.True(t, strings.HasSuffix(p.ImageRepositories[0], "/distribution-"), p.ImageRepositories[0])
+			assert.Equal(t, string(p.Version), p.Release[:len(p.Version)], "Release %s is a %s release", p.Release, p.Version)
+		})
+	}
+	assert.Contains(t, profile.Supported(), profile.Default)
+	assert.True(t, slices.IsSorted(profile.Supported()), "oldest first")
+}
+
+// Each profile's server data is in testdata/server, and the oracle validates the version with
+// the schema of the same release the provider catalog comes from.
+func TestProfilesNameTheirUpstreamData(t *testing.T) {
+	for _, p := range profile.All() {
+		_, err := os.Stat(servercheck.UpstreamConfig(p.Upstream.Configs + "/starter_config.yaml"))
+		assert.NoError(t, err, p)
+		_, err = os.Stat(filepath.Join(servercheck.DataDir(), p.Upstream.Server, "provider-fields.txt"))
+		assert.NoError(t, err, p)
+		assert.Equal(t, p.Upstream.Server, servercheck.Releases[string(p.Version)], "%s: the oracle's schema release", p)
+	}
+	assert.Len(t, servercheck.Releases, len(profile.All()), "the oracle has a schema for every profile and no other")
+}
+
+func TestModelIdentifier(t *testing.T) {
+	v07, _ := profile.For("0.7")
+	v08, _ := profile.For("0.8")
+	for _, tc := range []struct {
+		reason                         string
+		p                              *profile.Profile
+		provider, model, providerModel string
+		want                           string
+	}{
+		{"0.7: the provider's name for the model", v07, "vllm", "llama", "meta-llama/Llama-3.1-8B", "vllm/meta-llama/Llama-3.1-8B"},
+		{"0.7: the model id when the provider's name is unset", v07, "vllm", "llama", "", "vllm/llama"},
+		{"0.8: always the model id", v08, "vllm", "llama", "meta-llama/Llama-3.1-8B", "vllm/llama"},
+		{"0.8: a model id that already carries the provider is not prefixed twice", v08, "vllm", "vllm/llama", "", "vllm/llama"},
+	} {
+		assert.Equal(t, tc.want, tc.p.ModelIdentifier(tc.provider, tc.model, tc.providerModel), tc.reason)
+	}
+}
+
+func TestUnknownVersion(t *testing.T) {
+	_, ok := profile.For("0.10")
+	assert.False(t, ok, "0.10 is not 0.1, and not supported")
+}
+
+// A newer minor release of the newest major version generates with that major's newest
+// profile, by the server's stability policy, and says so; another major version, or an
+// older one, has no profile.
+func TestCompatible(t *testing.T) {
+	for _, tc := range []struct {
+		reason, version, want string
+		note                  bool
+	}{
+		{"a version of its own", "1.2", "1.2", false},
+		{"a 1.x newer than the newest profile: the newest 1.x, with a note", "1.4", "1.3", true},
+		{"far newer 1.x", "1.17", "1.3", true},
+		{"a new major version", "2.0", "", false},
+		{"older than every profile", "0.5", "", false},
+		{"0.x has no stability promise", "0.9", "", false},
+	} {
+		p, note, ok := profile.Compatible(profile.Version(tc.version))
+		if tc.want == "" {
+			assert.False(t, ok, tc.reason)
+			continue
+		}
+		require.True(t, ok, tc.reason)
+		assert.Equal(t, profile.Version(tc.want), p.Version, tc.reason)
+		assert.Equal(t, tc.note, note != "", tc.reason)
+		if tc.note {
+			assert.Contains(t, note, "OGX "+tc.version+" is newer than the newest OGX llsd knows (1.3)", tc.reason)
+		}
+	}
+}
+
+func TestWithoutAPI(t *testing.T) {
+	v13, _ := profile.For("1.3")
+	v07, _ := profile.For("0.7")
+	assert.Equal(t, "OGX 1.3 has no safety API (llama-stack 0.6 to OGX 0.8 have it): responses screen text through the "+
+		"moderation endpoint of the responses provider (its moderation_endpoint setting, from OGX 1.0)", v13.WithoutAPI("safety"))
+	assert.Equal(t, `to keep it, pin an older server with spec.distribution.serverVersion: "0.8"`, v13.ServerWithAPI("safety"))
+	assert.Equal(t, `llama-stack 0.7 has no messages API (OGX 0.8 to OGX 1.3 have it)`, v07.WithoutAPI("messages"))
+	assert.Equal(t, `it arrived in OGX 0.8: set spec.distribution.serverVersion: "0.8" or later`, v07.ServerWithAPI("messages"))
+	assert.Empty(t, v13.WithoutAPI("inference"))
+}

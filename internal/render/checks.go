@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/validation"
+	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// What the objects of an LLSD would get wrong in a cluster, found before they are rendered:
+// errors for what the API server or the workload would refuse, warnings for what works but
+// surprises.
+
+var (
+	workloadPath   = field.NewPath("spec", "workload")
+	networkingPath = field.NewPath("spec", "networking")
+)
+
+// check returns the errors and warnings of in.
+func check(in Input) (field.ErrorList, []config.Warning) {
+	errs := append(checkEnv(in), checkSecretReferences(in)...)
+	errs = append(errs, checkTelemetryCredentials(in)...)
+	var warnings []config.Warning
+	add := func(e field.ErrorList, w []config.Warning) {
+		errs, warnings = append(errs, e...), append(warnings, w...)
+	}
+	add(checkScale(in))
+	add(checkExpose(in))
+	errs = append(errs, checkCABundle(in)...)
+	add(checkAllowedFrom(in))
+	warnings = append(warnings, checkTelemetry(in)...)
+	return errs, warnings
+}
+
+// checkAllowedFrom refuses allowedFrom labels that are no label selector (key or key=value),
+// and warns of a namespace no namespace can be called: its entry would admit nothing.
+func checkAllowedFrom(in Input) (field.ErrorList, []config.Warning) {
+	n := in.Object.Spec.Networking
+	if n == nil || n.AllowedFrom == nil {
+		return nil, nil
+	}
+	var warnings []config.Warning
+	for i, ns := range n.AllowedFrom.Namespaces {
+		if problems := k8svalidation.IsDNS1123Label(ns); ns != "*" && len(problems) > 0 {
+			fix := ""
+			if lower := strings.ToLower(ns); len(k8svalidation.IsDNS1123Label(lower)) == 0 {
+				fix = fmt.Sprintf(" (did you mean %s?)", lower)
+			}
+			warnings = append(warnings, config.Warning{Field: networkingPath.Child("allowedFrom", "namespaces").Index(i).String(),
+				Message: fmt.Sprintf("no namespace can be called %q, so this entry admits nothing: a namespace name is a "+
+					"lowercase DNS label%s", ns, fix)})
+		}
+	}
+	var errs field.ErrorList
+	for i, label := range n.AllowedFrom.Labels {
+		p := networkingPath.Child("allowedFrom", "labels").Index(i)
+		key, value, _ := strings.Cut(label, "=")
+		problems := append(k8svalidation.IsQualifiedName(key), k8svalidation.IsValidLabelValue(value)...)
+		if len(problems) > 0 {
+			errs = append(errs, field.Invalid(p, label, "a namespace label is key or key=value (team or team=frontend): "+
+				strings.Join(problems, "; ")))
+		}
+	}
+	return errs, warnings
+}
+
+// checkEnv refuses a variable of spec.workload.overrides.env that llsd sets itself: the
+// container would list it twice, which server-side apply rejects, and one of the two values
+// would be lost.
+func checkEnv(in Input) field.ErrorList {
+	o := overrides(in.Object)
+	if o == nil {
+		return nil
+	}
+	owners := map[string]string{
+		in.Distribution.Profile.PortEnv: "spec.networking.port",
+		"SSL_CERT_FILE":                 "spec.networking.tls.caBundle",
+	}
+	switch {
+	case in.UserConfig != "":
+		owners["RUN_CONFIG_PATH"] = "llsd (where it mounts spec.overrideConfig's key as config.yaml; set spec.overrideConfig.key to run another key)"
+	case !in.runsImageConfig():
+		owners["RUN_CONFIG_PATH"] = "llsd (the generated config's path; set spec.overrideConfig to run your own config)"
+	}
+	for name, f := range in.Config.EnvFields {
+		owners[name] = f
+	}
+	maps.Copy(owners, telemetryEnvOwners(in.Object))
+	if hasExternalProviders(in.Object) {
+		owners["PYTHONPATH"] = "spec.externalProviders (each provider's package directory)"
+	}
+	var errs field.ErrorList
+	for i, e := range o.Env {
+		if owner, ok := owners[e.Name]; ok {
+			fix := "set it there, not in spec.workload.overrides.env"
+			if strings.HasPrefix(owner, "llsd") {
+				fix = "remove it from spec.workload.overrides.env"
+			}
+			errs = append(errs, field.Duplicate(workloadPath.Child("overrides", "env").Index(i).Child("name"),
+				fmt.Sprintf("%s is set by %s: %s", e.Name, owner, fix)))
+		}
+	}
+	return errs
+}
+
+// maxReplicas is the most pods the Deployment runs: its replicas, or the autoscaler's maximum.
+func maxReplicas(w *v1alpha2.WorkloadSpec) (int32, *field.Path) {
+	switch {
+	case w == nil:
+		return v1alpha2.DefaultReplicas, nil
+	case w.Autoscaling != nil:
+		return w.Autoscaling.MaxReplicas, workloadPath.Child("autoscaling", "maxReplicas")
+	case w.Replicas != nil:
+		return *w.Replicas, workloadPath.Child("replicas")
+	}
+	return v1alpha2.DefaultReplicas, nil
+}
+
+// checkScale refuses more than one replica where each would have its own state, or could not
+// start at all, and an autoscaler without the resource requests its utilization is measured
+// against.
+func checkScale(in Input) (field.ErrorList, []config.Warning) {
+	w := in.Object.Spec.Workload
+	var errs field.ErrorList
+	var warnings []config.Warning
+	if n, path := maxReplicas(w); n > 1 {
+		if shared := in.Config.SharedStateMissing; len(shared) > 0 {
+			errs = append(errs, field.Invalid(path, n, fmt.Sprintf(
+				"%d replicas would each keep their own registry, conversations and stores in %s: set spec.storage.kv "+
+					"{type: redis, ...} and spec.storage.sql {type: postgres, ...} so that they share them, or run one replica",
+				n, strings.Join(shared, " and "))))
+		}
+		if w.Storage != nil && !slices.Contains(w.Storage.AccessModes, "ReadWriteMany") {
+			errs = append(errs, field.Invalid(path, n, fmt.Sprintf(
+				"spec.workload.storage is a ReadWriteOnce volume, which attaches to one node: replicas scheduled on other "+
+					"nodes cannot start; run one replica, set spec.workload.storage.accessModes: [ReadWriteMany] with a class "+
+					"that provides it, or remove spec.workload.storage and keep the state in spec.storage")))
+		}
+		if local := in.Config.ReplicaLocalData; len(local) > 0 {
+			warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
+				"%d replicas do not share the files of %s: a file or vector store one replica wrote is missing on the "+
+					"others; use remote providers (remote::s3 files, remote::pgvector, ...) or disable those APIs",
+				n, strings.Join(local, ", "))})
+		}
+	}
+	if w != nil && w.Autoscaling != nil {
+		a := w.Autoscaling
+		if minimum := ptr.Deref(a.MinReplicas, 1); w.Replicas != nil && *w.Replicas > minimum {
+			warnings = append(warnings, config.Warning{Field: workloadPath.Child("replicas").String(), Message: fmt.Sprintf(
+				"the autoscaler owns the replica count (%d to %d), so replicas: %d is not written to the Deployment: set "+
+					"spec.workload.autoscaling.minReplicas: %d to keep at least %d running, and remove replicas",
+				minimum, a.MaxReplicas, *w.Replicas, *w.Replicas, *w.Replicas)})
+		}
+		cpu := a.TargetCPUUtilizationPercentage != nil || a.TargetMemoryUtilizationPercentage == nil
+		for _, need := range []struct {
+			target bool
+			name   corev1.ResourceName
+		}{{cpu, corev1.ResourceCPU}, {a.TargetMemoryUtilizationPercentage != nil, corev1.ResourceMemory}} {
+			if _, ok := w.Resources.Requests[need.name]; need.target && !ok {
+				errs = append(errs, field.Required(workloadPath.Child("resources", "requests", string(need.name)), fmt.Sprintf(
+					"the autoscaler scales on %s utilization, a share of the %s request, which is not set: it could never "+
+						"scale; set spec.workload.resources.requests.%s", need.name, need.name, need.name)))
+			}
+		}
+	}
+	return errs, warnings
+}
+
+// checkExpose refuses an Ingress that cannot serve what the server serves: TLS without a host,
+// annotations the API server rejects.
+func checkExpose(in Input) (field.ErrorList, []config.Warning) {
+	obj := in.Object
+	if !obj.Spec.ExposeEnabled() {
+		return nil, nil
+	}
+	exposePath := networkingPath.Child("expose")
+	var errs field.ErrorList
+	if routeEnabled(obj, in.Options) {
+		if host := ingressHost(obj, in.Options); strings.HasPrefix(host, "*") {
+			errs = append(errs, field.Invalid(exposePath.Child("hostname"), host,
+				"a Route serves one host, not a wildcard: set one host such as chat.apps.example.com, or leave "+
+					"hostname empty and the router assigns <name>-<namespace>.<its apps domain>"))
+		}
+		return append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...), nil
+	}
+	if tlsEnabled(obj) && ingressHost(obj, in.Options) == "" {
+		errs = append(errs, field.Required(exposePath.Child("hostname"),
+			"the server speaks TLS, and an Ingress serves TLS only for a host: set networking.expose.hostname, or the "+
+				"RenderOptions ingress.domain (the host is then <name>.<namespace>.<domain>)"))
+	}
+	errs = append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...)
+	var warnings []config.Warning
+	if tlsEnabled(obj) && backendTLSAnnotation(ingressClass(obj, in.Options)) == nil && !hasBackendHint(obj) {
+		warnings = append(warnings, config.Warning{Field: exposePath.String(), Message: fmt.Sprintf(
+			"the server speaks HTTPS, and llsd does not know how ingress class %q is told so: add the annotation your "+
+				"controller reads to networking.expose.annotations (nginx: %s: HTTPS)", ingressClass(obj, in.Options), nginxBackendProtocol)})
+	}
+	return errs, warnings
+}
+
+// hasBackendHint reports whether the spec's annotations already tell a controller about TLS.
+func hasBackendHint(obj *v1alpha2.LlamaStackDistribution) bool {
+	for k := range obj.Spec.Networking.Expose.Annotations {
+		if strings.Contains(k, "backend-protocol") || strings.Contains(k, "termination") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCABundle refuses CA bundle keys its ConfigMap does not have, when the ConfigMap is
+// among the inputs: the pod would not start (a missing key in a ConfigMap volume).
+func checkCABundle(in Input) field.ErrorList {
+	tls := in.Object.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil {
+		return nil
+	}
+	data, ok := in.ConfigMaps[in.Object.Namespace+"/"+tls.CABundle.ConfigMapName]
+	if !ok {
+		return nil
+	}
+	var errs field.ErrorList
+	for i, key := range caBundleKeys(tls.CABundle) {
+		if _, ok := data[key]; !ok {
+			errs = append(errs, field.NotFound(networkingPath.Child("tls", "caBundle", "configMapKeys").Index(i), key))
+		}
+	}
+	return errs
+}

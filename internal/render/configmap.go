@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/llamastack/llsd/internal/config"
+)
+
+// Keys of the generated ConfigMap.
+const (
+	ConfigKey   = "config.yaml"
+	LauncherKey = "launcher.py"
+)
+
+// configMap is the generated config as an immutable ConfigMap named after its content: a new
+// config is a new ConfigMap, which rolls the pods; old pods keep their config until they go
+// (Argo CD prunes the old one last).
+func configMap(m meta, res *config.Result) (*corev1.ConfigMap, string) {
+	data := map[string]string{ConfigKey: string(res.Config)}
+	if res.Launcher != nil {
+		data[LauncherKey] = string(res.Launcher)
+	}
+	hash := ConfigMapDataHash(data)
+	immutable := true
+	cm := &corev1.ConfigMap{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: m.object(m.names.ConfigMap(hash)),
+		Immutable:  &immutable,
+		Data:       data,
+	}
+	cm.Annotations["argocd.argoproj.io/sync-options"] = "PruneLast=true"
+	return cm, hash
+}

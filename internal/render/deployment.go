@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// Paths inside the server container.
+const (
+	configPath   = config.ConfigDir + "/" + ConfigKey
+	launcherPath = config.ConfigDir + "/" + LauncherKey
+	caBundleDir  = "/etc/ssl/certs/ca-bundle"
+	// caMergedDir holds the CA bundle's keys concatenated into one file, when it has several:
+	// SSL_CERT_FILE names one file.
+	caMergedDir  = "/etc/ssl/certs/llsd"
+	caMergedFile = caMergedDir + "/ca-bundle.crt"
+	healthPath   = "/v1/health"
+	// The image's user: non-root, in group 0, which owns the image's writable directories.
+	runAsUser = int64(1001)
+	fsGroup   = int64(1001)
+)
+
+// Volume names.
+const (
+	volumeConfig    = "config"
+	volumeStorage   = "lls-storage"
+	volumeTLS       = "tls"
+	volumeCABundle  = "ca-bundle"
+	volumeCache     = "cache"
+	volumeCAMerged  = "ca-bundle-merged"
+	volumeProviders = "providers"
+)
+
+// AnnotationCABundleHash is the pod-template annotation with the content hash of the CA
+// bundle, when its ConfigMap is among the inputs: a changed CA rolls the pods.
+const AnnotationCABundleHash = "llamastack.io/ca-bundle-hash"
+
+func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment {
+	obj := in.Object
+	spec := &obj.Spec
+	pod := corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: m.names.PodLabels()},
+		Spec: corev1.PodSpec{
+			ServiceAccountName:           m.names.ServiceAccount(),
+			AutomountServiceAccountToken: boolPtr(false),
+			// Service links would put <SERVICE>_PORT=tcp://... variables into the pod; a
+			// Service named llama-stack would set LLAMA_STACK_PORT, the server's port.
+			EnableServiceLinks: boolPtr(false),
+			SecurityContext:    podSecurityContext(in.Options),
+			Containers:         []corev1.Container{container(in)},
+			Volumes:            volumes(in, configMapName),
+		},
+	}
+	applyPodSettings(&pod, spec.Workload)
+	for key, value := range map[string]string{api.AnnotationConfigHash: hash, AnnotationCABundleHash: caBundleHash(in)} {
+		if value == "" {
+			continue
+		}
+		if pod.Annotations == nil {
+			pod.Annotations = map[string]string{}
+		}
+		pod.Annotations[key] = value
+	}
+	if init := caBundleMerge(in); init != nil {
+		pod.Spec.InitContainers = []corev1.Container{*init}
+	}
+	pod.Spec.InitContainers = append(pod.Spec.InitContainers, providerCopies(in)...)
+	if o := overrides(obj); o != nil {
+		if o.ServiceAccountName != "" {
+			pod.Spec.ServiceAccountName = o.ServiceAccountName
+		}
+		pod.Spec.TerminationGracePeriodSeconds = o.TerminationGracePeriodSeconds
+	}
+	if w := spec.Workload; w != nil {
+		pod.Spec.TopologySpreadConstraints = w.TopologySpreadConstraints
+	}
+	d := &appsv1.Deployment{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+		ObjectMeta: m.object(m.names.Deployment()),
+		Spec: appsv1.DeploymentSpec{
+			Selector: &metav1.LabelSelector{MatchLabels: m.names.Selector()},
+			Template: pod,
+		},
+	}
+	if w := spec.Workload; w == nil || w.Autoscaling == nil {
+		replicas := v1alpha2.DefaultReplicas
+		if w != nil && w.Replicas != nil {
+			replicas = *w.Replicas
+		}
+		d.Spec.Replicas = &replicas
+	}
+	if w := spec.Workload; w != nil && w.Storage != nil && !slices.Contains(w.Storage.AccessModes, "ReadWriteMany") {
+		// A ReadWriteOnce volume cannot be attached to the new pod while the old one runs.
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+	}
+	return d
+}
+
+func container(in Input) corev1.Container {
+	obj := in.Object
+	c := corev1.Container{
+		Name:            api.ContainerName,
+		Image:           in.Distribution.Image,
+		Ports:           []corev1.ContainerPort{{Name: api.PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}},
+		Env:             env(in),
+		SecurityContext: containerSecurityContext(),
+		StartupProbe:    probe(obj, 5, 120), // first start downloads models: up to 10 minutes
+		ReadinessProbe:  probe(obj, 10, 3),
+		LivenessProbe:   probe(obj, 20, 3),
+		VolumeMounts:    volumeMounts(in),
+	}
+	if in.Config.Launcher != nil {
+		c.Command = config.StartCommand(launcherPath, in.Distribution.Profile.Entrypoint)
+	}
+	if w := obj.Spec.Workload; w != nil {
+		c.Resources = w.Resources
+	}
+	if o := overrides(obj); o != nil {
+		if len(o.Command) > 0 {
+			c.Command = o.Command
+		}
+		c.Args = o.Args
+	}
+	return c
+}
+
+// env: llsd's variables, then the spec's own (whose names checkEnv keeps apart from llsd's).
+func env(in Input) []corev1.EnvVar {
+	vars := llsdEnv(in)
+	if o := overrides(in.Object); o != nil {
+		vars = append(vars, o.Env...)
+	}
+	return vars
+}
+
+// llsdEnv: the generated variables (secrets as secretKeyRefs), how the image finds the config
+// and port, the telemetry exporter and the external providers' path.
+func llsdEnv(in Input) []corev1.EnvVar {
+	obj := in.Object
+	vars := append([]corev1.EnvVar{}, in.Config.Env...)
+	if !in.runsImageConfig() {
+		vars = append(vars, corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: configPath})
+	}
+	vars = append(vars, corev1.EnvVar{Name: in.Distribution.Profile.PortEnv, Value: strconv.Itoa(int(obj.Spec.Port()))})
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.CABundle != nil {
+		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: caBundleFile(tls.CABundle)})
+	}
+	vars = append(vars, telemetryEnv(obj)...)
+	if path := providersPath(obj); path != "" {
+		vars = append(vars, corev1.EnvVar{Name: "PYTHONPATH", Value: path})
+	}
+	return vars
+}
+
+// caBundleKeys are the keys of the CA bundle ConfigMap that hold certificates.
+func caBundleKeys(ca *v1alpha2.CABundleSpec) []string {
+	if len(ca.ConfigMapKeys) > 0 {
+		return ca.ConfigMapKeys
+	}
+	return []string{v1alpha2.DefaultCABundleKey}
+}
+
+// caBundleFile is the file SSL_CERT_FILE names: the bundle's only key as mounted, or the
+// merge of its keys.
+func caBundleFile(ca *v1alpha2.CABundleSpec) string {
+	if keys := caBundleKeys(ca); len(keys) == 1 {
+		return path.Join(caBundleDir, keys[0])
+	}
+	return caMergedFile
+}
+
+// caBundleMerge is the init container that concatenates a CA bundle of several keys into
+// one file, with the server's image and security context.
+func caBundleMerge(in Input) *corev1.Container {
+	tls := in.Object.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil || len(caBundleKeys(tls.CABundle)) < 2 {
+		return nil
+	}
+	command := []string{"sh", "-c", `cat "$@" > ` + caMergedFile, "sh"}
+	for _, key := range caBundleKeys(tls.CABundle) {
+		command = append(command, path.Join(caBundleDir, key))
+	}
+	return &corev1.Container{
+		Name:            "ca-bundle",
+		Image:           in.Distribution.Image,
+		Command:         command,
+		SecurityContext: containerSecurityContext(),
+		VolumeMounts: []corev1.VolumeMount{
+			{Name: volumeCABundle, MountPath: caBundleDir, ReadOnly: true},
+			{Name: volumeCAMerged, MountPath: caMergedDir},
+		},
+	}
+}
+
+// caBundleHash is the content hash of the CA bundle's keys when its ConfigMap is among the
+// inputs, else "".
+func caBundleHash(in Input) string {
+	tls := in.Object.Spec.Networking.GetTLS()
+	if tls == nil || tls.CABundle == nil {
+		return ""
+	}
+	data, ok := in.ConfigMaps[in.Object.Namespace+"/"+tls.CABundle.ConfigMapName]
+	if !ok {
+		return ""
+	}
+	bundle := map[string]string{}
+	for _, key := range caBundleKeys(tls.CABundle) {
+		bundle[key] = data[key]
+	}
+	return ConfigMapDataHash(bundle)
+}
+
+func containerSecurityContext() *corev1.SecurityContext {
+	return &corev1.SecurityContext{
+		AllowPrivilegeEscalation: boolPtr(false),
+		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+	}
+}
+
+func probe(obj *v1alpha2.LlamaStackDistribution, period, failures int32) *corev1.Probe {
+	scheme := corev1.URISchemeHTTP
+	if tlsEnabled(obj) {
+		scheme = corev1.URISchemeHTTPS
+	}
+	return &corev1.Probe{
+		ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+			Path: healthPath, Port: intstr.FromString(api.PortName), Scheme: scheme,
+		}},
+		PeriodSeconds:    period,
+		FailureThreshold: failures,
+		TimeoutSeconds:   5,
+	}
+}
+
+func volumeMounts(in Input) []corev1.VolumeMount {
+	var mounts []corev1.VolumeMount
+	if !in.runsImageConfig() {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeConfig, MountPath: config.ConfigDir, ReadOnly: true})
+	}
+	mounts = append(mounts,
+		corev1.VolumeMount{Name: volumeStorage, MountPath: mountPath(in)},
+		corev1.VolumeMount{Name: volumeCache, MountPath: "/.cache"},
+	)
+	if hasExternalProviders(in.Object) {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeProviders, MountPath: providersDir, ReadOnly: true})
+	}
+	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil {
+		if tls.Enabled {
+			mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
+		}
+		if tls.CABundle != nil && len(caBundleKeys(tls.CABundle)) == 1 {
+			mounts = append(mounts, corev1.VolumeMount{Name: volumeCABundle, MountPath: caBundleDir, ReadOnly: true})
+		} else if tls.CABundle != nil {
+			mounts = append(mounts, corev1.VolumeMount{Name: volumeCAMerged, MountPath: caMergedDir, ReadOnly: true})
+		}
+	}
+	return mounts
+}
+
+// mountPath is where the state volume is mounted: workload.storage.mountPath, else the
+// server's state directory.
+func mountPath(in Input) string {
+	if w := in.Object.Spec.Workload; w != nil && w.Storage != nil && w.Storage.MountPath != "" {
+		return w.Storage.MountPath
+	}
+	return in.Distribution.Profile.StateDir
+}
+
+func volumes(in Input, configMapName string) []corev1.Volume {
+	obj := in.Object
+	storage := corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}
+	if w := obj.Spec.Workload; w != nil && w.Storage != nil {
+		storage = corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{
+			ClaimName: api.NamesOf(obj.Name).PVC(),
+		}}
+	}
+	var vols []corev1.Volume
+	if !in.runsImageConfig() {
+		configVolume := &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: configMapName}}
+		if in.UserConfig != "" {
+			// Only the user's config, as config.yaml: a ConfigMap without the key fails the pod
+			// with an event that names the key, not the server with a missing file.
+			configVolume.Items = []corev1.KeyToPath{{Key: cmp.Or(in.UserConfigKey, v1alpha2.DefaultOverrideConfigKey), Path: ConfigKey}}
+		}
+		vols = append(vols, corev1.Volume{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: configVolume}})
+	}
+	vols = append(vols,
+		corev1.Volume{Name: volumeStorage, VolumeSource: storage},
+		corev1.Volume{Name: volumeCache, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+	)
+	if hasExternalProviders(obj) {
+		vols = append(vols, corev1.Volume{Name: volumeProviders, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+	}
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil {
+		if tls.Enabled {
+			vols = append(vols, corev1.Volume{Name: volumeTLS, VolumeSource: corev1.VolumeSource{
+				Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName},
+			}})
+		}
+		if ca := tls.CABundle; ca != nil {
+			vols = append(vols, corev1.Volume{Name: volumeCABundle, VolumeSource: corev1.VolumeSource{
+				ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: ca.ConfigMapName}},
+			}})
+			if len(caBundleKeys(ca)) > 1 {
+				vols = append(vols, corev1.Volume{Name: volumeCAMerged, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+			}
+		}
+	}
+	return vols
+}
+
+func boolPtr(b bool) *bool    { return &b }
+func int64Ptr(i int64) *int64 { return &i }
