@@ -12,6 +12,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
 // What llsd changes in a distribution's base config before the spec applies, and the checks
@@ -63,10 +64,10 @@ func (g *generator) checkDistributionProviders() {
 				if m == nil || g.overrideEnvSets(m[1]) {
 					continue
 				}
-				g.errs = append(g.errs, field.Required(field.NewPath("spec", "providers", crName(api)), fmt.Sprintf(
+				g.errs = append(g.errs, field.Required(field.NewPath("spec", "providers", string(v1alpha2.APINameOf(api))), fmt.Sprintf(
 					"the distribution's %s provider %s (%s) needs %s, which only %s sets: add {id: %s, provider: %s, "+
 						"endpoint: ...} to spec.providers.%s, or set %s in spec.workload.overrides.env",
-					api, id, t, r.Key, m[1], id, strings.TrimPrefix(t, "remote::"), crName(api), m[1])))
+					api, id, t, r.Key, m[1], id, strings.TrimPrefix(t, "remote::"), v1alpha2.APINameOf(api), m[1])))
 			}
 		}
 	}

@@ -12,15 +12,6 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// disabledName maps spec.disabled's camelCase names to server API names (the profile knows
-// which a version has, and their history).
-var disabledName = map[v1alpha2.APIName]string{
-	"agents": "agents", "batches": "batches", "datasetio": "datasetio", "eval": "eval", "fileProcessors": "file_processors",
-	"files": "files", "inference": "inference", "interactions": "interactions", "messages": "messages",
-	"postTraining": "post_training", "responses": "responses", "safety": "safety", "scoring": "scoring",
-	"telemetry": "telemetry", "toolRuntime": "tool_runtime", "vectorIo": "vector_io",
-}
-
 // resourceAPI says which API's providers each registered_resources list points at.
 var resourceAPI = map[string]string{
 	"models": "inference", "shields": "safety", "vector_stores": "vector_io", "tool_groups": "tool_runtime",
@@ -39,7 +30,7 @@ func (g *generator) applyDisabled() {
 	removed := g.removed
 	for i, name := range g.spec.Disabled {
 		path := field.NewPath("spec", "disabled").Index(i)
-		api := disabledName[name]
+		api := name.ServerName()
 		if !g.prof.HasAPI(api) {
 			g.warn(path, "%s: nothing to disable", g.prof.WithoutAPI(api))
 			continue
@@ -149,13 +140,13 @@ func (g *generator) checkDependencies() {
 				if i, gone := g.removed[need]; gone {
 					g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "disabled").Index(i), g.spec.Disabled[i],
 						fmt.Sprintf("%s needs %s, so the server would not start: also disable %s, or keep %s",
-							api, need, crName(api), g.spec.Disabled[i])))
+							api, need, v1alpha2.APINameOf(api), g.spec.Disabled[i])))
 					continue
 				}
 				g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "distribution"), g.imageName(), fmt.Sprintf(
 					"the distribution's %s provider %v (%s) needs the %s API, which its config does not serve, so the server "+
 						"would not start: disable %s (spec.disabled), or use a config that has a %s provider",
-					api, entry["provider_id"], t, need, crName(api), need)))
+					api, entry["provider_id"], t, need, v1alpha2.APINameOf(api), need)))
 			}
 		}
 	}
@@ -177,14 +168,4 @@ func (g *generator) serves(api string) bool {
 		}
 	}
 	return len(enabledIDs(g.cfg, api)) > 0
-}
-
-// crName is the spec.disabled spelling of a server API.
-func crName(api string) string {
-	for name, server := range disabledName {
-		if server == api {
-			return string(name)
-		}
-	}
-	return api
 }

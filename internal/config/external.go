@@ -20,8 +20,8 @@ import (
 func (g *generator) applyExternalProviders() {
 	ids := map[string]*field.Path{} // provider id -> first external provider with it
 	for _, list := range g.spec.ExternalProviders.APIs() {
-		api, ok := serverAPI[list.Name]
-		if !ok || len(list.Providers) == 0 || !g.prof.HasAPI(api) { // rejectUnsupported says why
+		api := list.Name.ServerName()
+		if len(list.Providers) == 0 || !g.prof.HasAPI(api) { // rejectUnsupported says why
 			continue
 		}
 		path := field.NewPath("spec", "externalProviders", string(list.Name))

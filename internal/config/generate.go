@@ -140,13 +140,13 @@ func (g *generator) warn(path *field.Path, format string, args ...any) {
 // rejectUnsupported stops on spec fields llsd cannot render into a working config.
 func (g *generator) rejectUnsupported() {
 	for _, list := range g.spec.Providers.APIs() {
-		if api := disabledName[list.Name]; len(list.Providers) > 0 && !g.prof.HasAPI(api) {
+		if api := list.Name.ServerName(); len(list.Providers) > 0 && !g.prof.HasAPI(api) {
 			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "providers", string(list.Name)), list.Providers[0].Provider,
 				withoutAPI(g.prof, api, "spec.providers."+string(list.Name))))
 		}
 	}
 	for _, list := range g.spec.ExternalProviders.APIs() {
-		if api := disabledName[list.Name]; len(list.Providers) > 0 && !g.prof.HasAPI(api) {
+		if api := list.Name.ServerName(); len(list.Providers) > 0 && !g.prof.HasAPI(api) {
 			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "externalProviders", string(list.Name)), list.Providers[0].ProviderID,
 				withoutAPI(g.prof, api, "spec.externalProviders."+string(list.Name))))
 		}

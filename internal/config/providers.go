@@ -21,21 +21,13 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// serverAPI maps the provider lists of spec.providers to server API names.
-var serverAPI = map[v1alpha2.APIName]string{
-	v1alpha2.APIInference:   "inference",
-	v1alpha2.APISafety:      "safety",
-	v1alpha2.APIVectorIo:    "vector_io",
-	v1alpha2.APIToolRuntime: "tool_runtime",
-}
-
 // applyProviders overlays spec.providers on the base by provider id: an entry with the
 // same id (also "${env.X:+id}") is replaced in place, new ids are appended, the rest of the
 // base stays.
 func (g *generator) applyProviders() {
 	for _, list := range g.spec.Providers.APIs() {
-		api, ok := serverAPI[list.Name]
-		if !ok || len(list.Providers) == 0 || !g.prof.HasAPI(api) { // rejectUnsupported says why
+		api := list.Name.ServerName()
+		if list.Name == v1alpha2.APITelemetry || len(list.Providers) == 0 || !g.prof.HasAPI(api) { // telemetry is OTEL env; rejectUnsupported says why
 			continue
 		}
 		path := field.NewPath("spec", "providers", string(list.Name))

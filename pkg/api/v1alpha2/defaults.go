@@ -2,7 +2,10 @@
 
 package v1alpha2
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Effective values used when a field is unset. They are not written into the object, so a
 // v1alpha1 object converts back unchanged.
@@ -111,9 +114,41 @@ const (
 	APITelemetry   APIName = "telemetry"
 )
 
-// AllAPINames is the vocabulary of spec.disabled, as the CRD's enum lists it.
+// AllAPINames is the vocabulary of spec.disabled, as the CRD's enum lists it: the one list of
+// API names; the server's spelling of each is ServerName.
 var AllAPINames = []APIName{"agents", "batches", "datasetio", "eval", "fileProcessors", "files",
 	APIInference, "interactions", "messages", "postTraining", "responses", APISafety, "scoring", APITelemetry, APIToolRuntime, APIVectorIo}
+
+// ServerName is the server's name of the API, snake_case: vectorIo is vector_io.
+func (n APIName) ServerName() string {
+	var b strings.Builder
+	for _, r := range string(n) {
+		if unicode.IsUpper(r) {
+			b.WriteByte('_')
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// APINameOf is the spec's name of a server API: vector_io is vectorIo.
+func APINameOf(server string) APIName {
+	var b strings.Builder
+	upper := false
+	for _, r := range server {
+		switch {
+		case r == '_':
+			upper = true
+		case upper:
+			b.WriteRune(unicode.ToUpper(r))
+			upper = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return APIName(b.String())
+}
 
 // GetTLS returns the TLS settings, or nil; safe on a nil NetworkingSpec.
 func (n *NetworkingSpec) GetTLS() *TLSSpec {
