@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/version"
 )
 
@@ -34,7 +35,7 @@ Usage:
 Run llsd COMMAND --help for a command's details.
 `
 
-const renderUsage = `Usage: llsd render PATH...
+var renderUsage = `Usage: llsd render PATH...
 
 Prints the manifests of the LlamaStackDistributions in PATH (YAML files, directories of them,
 or - for standard input): each LlamaStackDistribution in its canonical v1alpha2 form with its
@@ -42,11 +43,11 @@ render receipt, followed by its ConfigMap, ServiceAccount, Deployment, Service, 
 documents pass through; objects llsd rendered before are replaced; local configuration
 (RenderOptions, Kptfile, Kustomization, config.kubernetes.io/local-config) is left out.
 
-A RenderOptions document among the inputs sets the render options, and these variables (also
-with Argo CD's ARGOCD_ENV_ prefix) on top: LLSD_IMAGE_OVERRIDES (name=image,...),
-LLSD_INGRESS_CLASS, LLSD_INGRESS_DOMAIN, LLSD_INGRESS_CONTROLLER_NAMESPACE, LLSD_PLATFORM,
-LLSD_REGISTRY_ENABLED, LLSD_REGISTRY_INSECURE_HOSTS.
+A RenderOptions document (apiVersion fn.llamastack.io/v1alpha1) among the inputs sets the render
+options of its directory, and environment variables (also with Argo CD's ARGOCD_ENV_ prefix) set
+them on top:
 
+` + krm.OptionsHelp() + `
 Errors and warnings go to stderr as "file: LlamaStackDistribution name: field: message". On
 any error nothing is printed on stdout and the exit code is 1.
 `

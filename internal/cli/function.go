@@ -12,7 +12,7 @@ import (
 	"github.com/llamastack/llsd/internal/version"
 )
 
-const functionDoc = `llsd renders LlamaStackDistributions (llamastack.io/v1alpha1 and v1alpha2) into the
+var functionDoc = `llsd renders LlamaStackDistributions (llamastack.io/v1alpha1 and v1alpha2) into the
 objects that run a llama-stack server: the canonical v1alpha2 object with a render receipt,
 an immutable ConfigMap with the generated config.yaml, ServiceAccount, PVC, Deployment,
 Service, Ingress, NetworkPolicy, HPA and PDB.
@@ -21,7 +21,7 @@ Transformer mode: LlamaStackDistributions are items. Generator mode: the functio
 a LlamaStackDistribution. Objects llsd generated before are replaced, so running it on its
 own output changes nothing.
 
-Function config (optional):
+Function config (optional): a RenderOptions,
 
   apiVersion: fn.llamastack.io/v1alpha1
   kind: RenderOptions
@@ -31,6 +31,10 @@ Function config (optional):
     ingress: {className: nginx, domain: apps.example.com, controllerNamespace: ingress-nginx}
     registry: {enabled: true, insecureHosts: ["registry.lab:5000"]}
 
+or a ConfigMap whose data keys are the options (data: {platform: openshift}). The options, with
+the environment variable that sets each on top and its ConfigMap key:
+
+` + krm.OptionsHelp() + `
 registry.enabled reads base configs from the distribution images' labels (written by
 llsd label-image), cached by digest in $LLSD_CACHE_DIR or ~/.cache/llsd/oci. Off by default:
 without it llsd never touches the network. Under kustomize's container mode the function

@@ -172,40 +172,77 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 // Environment variables that set render options on top of the function config, for
 // `llsd render` (Argo CD passes a plugin's env with the ARGOCD_ENV_ prefix, accepted too).
 const (
-	EnvImageOverrides      = "LLSD_IMAGE_OVERRIDES" // starter=registry/image:tag,postgres-demo=...
-	EnvDistributions       = "LLSD_DISTRIBUTIONS"   // rh-dev=registry/image:tag,...
+	EnvImageOverrides      = "LLSD_IMAGE_OVERRIDES"
+	EnvDistributions       = "LLSD_DISTRIBUTIONS"
 	EnvIngressClass        = "LLSD_INGRESS_CLASS"
 	EnvIngressDomain       = "LLSD_INGRESS_DOMAIN"
 	EnvIngressControllerNS = "LLSD_INGRESS_CONTROLLER_NAMESPACE"
-	EnvPlatform            = "LLSD_PLATFORM"                // kubernetes or openshift
-	EnvPodSecurity         = "LLSD_POD_SECURITY"            // restricted, baseline or privileged
-	EnvRegistryEnabled     = "LLSD_REGISTRY_ENABLED"        // true: read base configs from image labels
-	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS" // host:port,...
+	EnvPlatform            = "LLSD_PLATFORM"
+	EnvPodSecurity         = "LLSD_POD_SECURITY"
+	EnvRegistryEnabled     = "LLSD_REGISTRY_ENABLED"
+	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS"
 )
 
-// configMapOptions are the data keys of a ConfigMap function config, each the option of an
-// environment variable (the value has the same form).
-var configMapOptions = map[string]string{
-	"imageOverrides": EnvImageOverrides, "distributions": EnvDistributions, "ingressClass": EnvIngressClass, "ingressDomain": EnvIngressDomain,
-	"ingressControllerNamespace": EnvIngressControllerNS, "platform": EnvPlatform, "podSecurity": EnvPodSecurity,
-	"registryEnabled": EnvRegistryEnabled, "registryInsecureHosts": EnvRegistryInsecure,
+// Option is one render option as every front end sets it: a field of RenderOptions' spec, an
+// environment variable, a key of a ConfigMap function config. The usage text, --doc and the
+// ConfigMap reader are made from Options, so none of them can forget one.
+type Option struct {
+	Field string // under RenderOptions' spec
+	Env   string
+	Key   string // of a ConfigMap function config
+	Value string // how the variable or key writes a value
+	Doc   string
+}
+
+// Options are the render options, in the order the help lists them. Limits (spec.limits) are
+// set in RenderOptions only.
+var Options = []Option{
+	{"imageOverrides", EnvImageOverrides, "imageOverrides", "name=image,...",
+		"the image of a catalog distribution (a mirror, an air-gapped registry)"},
+	{"distributions", EnvDistributions, "distributions", "name=image,...",
+		"distribution names the catalog lacks (rh-dev), each with its image"},
+	{"ingress.className", EnvIngressClass, "ingressClass", "name", "the IngressClass of exposed servers"},
+	{"ingress.domain", EnvIngressDomain, "ingressDomain", "domain", "exposed servers get the host <name>.<namespace>.<domain>"},
+	{"ingress.controllerNamespace", EnvIngressControllerNS, "ingressControllerNamespace", "namespace",
+		"the NetworkPolicy admits the ingress controller from this namespace"},
+	{"platform", EnvPlatform, "platform", "kubernetes|openshift",
+		"openshift: no fixed user and group (the SCC assigns them), a Route instead of an Ingress"},
+	{"podSecurity", EnvPodSecurity, "podSecurity", "restricted|baseline|privileged",
+		"the most privileged Pod Security Standard rendered pods may meet (restricted)"},
+	{"registry.enabled", EnvRegistryEnabled, "registryEnabled", "true|false",
+		"read base configs from the images' labels (network; cached by digest)"},
+	{"registry.insecureHosts", EnvRegistryInsecure, "registryInsecureHosts", "host:port,...", "registries reached over plain HTTP"},
+}
+
+// OptionsHelp lists the options for a usage text: each field, its variable and ConfigMap key,
+// and what it does.
+func OptionsHelp() string {
+	var b strings.Builder
+	for _, o := range Options {
+		fmt.Fprintf(&b, "  spec.%s: %s\n      %s\n      (%s; ConfigMap key %s)\n", o.Field, o.Value, o.Doc, o.Env, o.Key)
+	}
+	return b.String()
 }
 
 // optionsFromConfigMap reads render options from a ConfigMap's data, as the KRM function
 // catalog configures its functions: data: {platform: openshift, imageOverrides: "starter=..."}.
 // A key llsd does not know is an error with the nearest key.
 func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
-	keys := slices.Sorted(maps.Keys(configMapOptions))
+	keys := make([]string, 0, len(Options))
+	for _, o := range Options {
+		keys = append(keys, o.Key)
+	}
+	slices.Sort(keys)
 	for k := range data {
-		if _, ok := configMapOptions[k]; !ok {
+		if !slices.Contains(keys, k) {
 			return RenderOptions{}, fmt.Errorf("the function config ConfigMap has key %q, which is no llsd option%s: its keys are %s",
 				k, suggest.DidYouMean(k, keys), strings.Join(keys, ", "))
 		}
 	}
 	return RenderOptions{}.withSettings("the function config ConfigMap", func(env string) (string, string) {
-		for key, e := range configMapOptions {
-			if e == env {
-				return data[key], key
+		for _, o := range Options {
+			if o.Env == env {
+				return data[o.Key], o.Key
 			}
 		}
 		return "", ""
