@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Command crdpatch adds what controller-gen cannot express to the generated CRD: webhook
-// conversion through llsd's companion controller. Usage: crdpatch IN OUT.
+// conversion through llsd's companion controller, the rules of metadata.name, and the v1alpha2
+// rules made from the list of provider APIs (v1alpha2.SpecRules, ProvidersRules). Usage:
+// crdpatch IN OUT.
 package main
 
 import (
@@ -47,6 +49,10 @@ func patch(in, out string) error {
 		root := crd.Spec.Versions[i].Schema.OpenAPIV3Schema
 		trimEmbeddedDescriptions(root, embeddedTypes[crd.Spec.Versions[i].Name])
 		addNameRules(root)
+		if crd.Spec.Versions[i].Name == v1alpha2.GroupVersion.Version {
+			addRules(root, "spec", v1alpha2.SpecRules())
+			addRules(root, "spec.providers", v1alpha2.ProvidersRules())
+		}
 	}
 	crd.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{
 		Strategy: apiextensionsv1.WebhookConverter,
@@ -79,6 +85,25 @@ func addNameRules(root *apiextensionsv1.JSONSchemaProps) {
 	metadata := root.Properties["metadata"]
 	metadata.Properties = map[string]apiextensionsv1.JSONSchemaProps{"name": name}
 	root.Properties["metadata"] = metadata
+}
+
+// addRules appends rules to the x-kubernetes-validations of the field at path.
+func addRules(root *apiextensionsv1.JSONSchemaProps, path string, rules []apiextensionsv1.ValidationRule) {
+	names := strings.Split(path, ".")
+	var at func(node *apiextensionsv1.JSONSchemaProps, names []string)
+	at = func(node *apiextensionsv1.JSONSchemaProps, names []string) {
+		if len(names) == 0 {
+			node.XValidations = append(node.XValidations, rules...)
+			return
+		}
+		child, ok := node.Properties[names[0]]
+		if !ok {
+			panic("crdpatch: the schema has no field " + path)
+		}
+		at(&child, names[1:])
+		node.Properties[names[0]] = child
+	}
+	at(root, names)
 }
 
 // embeddedTypes are the fields, per version, that embed core Kubernetes types (Volume,

@@ -111,7 +111,7 @@ func (c *checks) providers(ps *ProvidersSpec, p *field.Path) {
 		}
 	}
 	if dup := firstDuplicate(ids); dup != "" {
-		c.add(field.Invalid(p, "object", fmt.Sprintf("provider id %q is used by more than one provider: provider ids must be unique across all APIs, so give each provider its own id", dup)))
+		c.add(field.Invalid(p, "object", fmt.Sprintf("provider id %q", dup)+duplicateProviderIDMessage))
 	}
 }
 
@@ -264,8 +264,7 @@ func (c *checks) disabled(spec *LlamaStackDistributionSpec, p *field.Path) {
 	c.uniqueStrings(dp, names)
 	for _, api := range spec.Providers.APIs() {
 		if api.Providers != nil && slices.Contains(spec.Disabled, api.Name) {
-			c.add(field.Forbidden(p.Child("providers", string(api.Name)), fmt.Sprintf(
-				"the %[1]s API is disabled but has providers configured: remove spec.providers.%[1]s or remove '%[1]s' from spec.disabled", api.Name)))
+			c.add(field.Forbidden(p.Child("providers", string(api.Name)), disabledWithProvidersMessage(api.Name)))
 		}
 	}
 }
