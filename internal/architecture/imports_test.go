@@ -23,7 +23,7 @@ var product = []string{"pkg/", "internal/cli", "internal/config", "internal/conf
 	"internal/distribution", "internal/krm", "internal/oci", "internal/pipeline", "internal/profile", "internal/render", "internal/version"}
 
 // testSupport are the packages only tests may import.
-var testSupport = []string{"internal/testenv", "internal/registrytest", "internal/e2e", "internal/servercheck"}
+var testSupport = []string{"internal/testenv", "internal/registrytest", "internal/e2e", "internal/servercheck", "internal/golden"}
 
 type rule struct {
 	pkg, reason string

@@ -3,7 +3,6 @@
 package config_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,13 +17,12 @@ import (
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/golden"
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected files of the golden cases (review the diff before committing)")
 
 // goldenCase is one directory of testdata/: llsd.yaml (the LlamaStackDistribution; its first
 // line is "# reason: ..."), optional options.yaml (distribution.Options), and either
@@ -123,15 +121,10 @@ func TestGolden(t *testing.T) {
 
 func checkGoldenError(t *testing.T, c goldenCase, errs []string) {
 	got := strings.Join(errs, "\n") + "\n"
-	path := filepath.Join(c.dir, "error.txt")
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		removeIfExists(t, filepath.Join(c.dir, "config.yaml"), filepath.Join(c.dir, "result.yaml"))
-		return
+	if _, err := os.Stat(filepath.Join(c.dir, "error.txt")); err != nil && !golden.Updating() {
+		t.Fatalf("generation failed unexpectedly:\n%s", got)
 	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "generation failed unexpectedly:\n%s", got)
-	assert.Equal(t, string(want), got)
+	golden.Check(t, filepath.Join(c.dir, "error.txt"), []byte(got), filepath.Join(c.dir, "config.yaml"), filepath.Join(c.dir, "result.yaml"))
 }
 
 func checkGoldenOutput(t *testing.T, c goldenCase, res *config.Result) {
@@ -141,18 +134,11 @@ func checkGoldenOutput(t *testing.T, c goldenCase, res *config.Result) {
 	}
 	summaryYAML, err := yaml.Marshal(summary)
 	require.NoError(t, err)
-	files := map[string][]byte{"config.yaml": res.Config, "result.yaml": summaryYAML}
-	for name, got := range files {
-		path := filepath.Join(c.dir, name)
-		if *update {
-			require.NoError(t, os.WriteFile(path, got, 0o644))
-			removeIfExists(t, filepath.Join(c.dir, "error.txt"))
-			continue
-		}
-		want, err := os.ReadFile(path)
-		require.NoError(t, err, "generation succeeded but the case expects an error")
-		assert.Equal(t, string(want), string(got), "%s differs (run go test ./internal/config -run TestGolden -update and review the diff)", name)
+	if _, err := os.Stat(filepath.Join(c.dir, "error.txt")); err == nil && !golden.Updating() {
+		t.Fatalf("generation succeeded but the case expects an error (error.txt)")
 	}
+	golden.Check(t, filepath.Join(c.dir, "config.yaml"), res.Config, filepath.Join(c.dir, "error.txt"))
+	golden.Check(t, filepath.Join(c.dir, "result.yaml"), summaryYAML)
 	assert.NotContains(t, string(res.Config), "secretKeyRef", "a secret reference leaked into the config")
 }
 
@@ -189,12 +175,4 @@ func podEnv(t *testing.T, c goldenCase) map[string]string {
 		}
 	}
 	return env
-}
-
-func removeIfExists(t *testing.T, paths ...string) {
-	for _, p := range paths {
-		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-	}
 }

@@ -3,19 +3,17 @@
 package e2e
 
 import (
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/llamastack/llsd/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected output of the examples (review the diff)")
 
 // pluginConfig is the part of Argo CD's ConfigManagementPlugin that runs commands.
 type pluginConfig struct {
@@ -71,11 +69,5 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 	}
 	assert.Contains(t, string(out), "host: assistant.ai.apps.example.com", "the plugin env reached llsd")
 
-	expected := filepath.Join(root, "expected.yaml") // outside app/: Argo CD renders every file there
-	if *update {
-		require.NoError(t, os.WriteFile(expected, out, 0o644))
-	}
-	want, err := os.ReadFile(expected)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), string(out))
+	golden.Check(t, filepath.Join(root, "expected.yaml"), out) // outside app/: Argo CD renders every file there
 }

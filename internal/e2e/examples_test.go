@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llamastack/llsd/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -39,13 +40,7 @@ func TestExamples(t *testing.T) {
 			}
 			copyTree(t, src, dir, inputs...)
 			got := tc.render(t, dir)
-			expected := filepath.Join(src, "expected.yaml")
-			if *update {
-				require.NoError(t, os.WriteFile(expected, got, 0o644))
-			}
-			want, err := os.ReadFile(expected)
-			require.NoError(t, err)
-			assert.Equal(t, string(want), string(got))
+			golden.Check(t, filepath.Join(src, "expected.yaml"), got)
 		})
 	}
 }

@@ -17,7 +17,7 @@ import (
 
 // Each directory of testdata/ is a ResourceList: its *.yaml files are the items,
 // _fnconfig.yaml the function config, _expected.yaml the output with results.
-// WRITE_GOLDEN_OUTPUT=1 rewrites the expected files (review the diff).
+// WRITE_GOLDEN_OUTPUT=1 (make golden) rewrites the expected files (review the diff).
 func TestGolden(t *testing.T) {
 	testhelpers.RunGoldenTests(t, "testdata", krm.Processor{Version: "test"})
 }

@@ -3,7 +3,6 @@
 package render_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,12 +20,11 @@ import (
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/golden"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
-
-var update = flag.Bool("update", false, "rewrite objects.yaml of each case (review the diff)")
 
 func renderCase(t *testing.T, dir string) render.Output {
 	return renderEdited(t, dir, func(*v1alpha2.LlamaStackDistribution) {})
@@ -69,14 +67,7 @@ func TestGolden(t *testing.T) {
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			got := stream(t, renderCase(t, dir))
-			path := filepath.Join(dir, "objects.yaml")
-			if *update {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err)
-			assert.Equal(t, string(want), string(got))
+			golden.Check(t, filepath.Join(dir, "objects.yaml"), got)
 			assert.Equal(t, string(got), string(stream(t, renderCase(t, dir))), "rendering must be deterministic")
 		})
 	}

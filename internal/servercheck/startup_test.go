@@ -3,7 +3,6 @@
 package servercheck_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/golden"
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/internal/testenv"
 )
@@ -48,15 +48,13 @@ func startupCases(t *testing.T, set string) map[int]map[string]any {
 	return configs
 }
 
-var updateStartupCases = flag.Bool("update-startup-cases", false, "write testdata/startup from the start-up reference beside the repository")
-
 // The start-up cases are the configs of the start-up references (the sections named in
-// startupCaseSets), as parsed documents; -update-startup-cases writes them from the references.
+// startupCaseSets), as parsed documents; WRITE_GOLDEN_OUTPUT=1 (make golden) writes them from the references.
 func TestStartupCasesEqualTheReference(t *testing.T) {
 	reference := filepath.Join(testenv.Reference(t), "..", "reference")
 	for set, at := range startupCaseSets {
 		want := referenceSection(t, filepath.Join(reference, at.document), at.section)
-		if *updateStartupCases {
+		if golden.Updating() {
 			writeStartupCases(t, set, at.document, at.section, want)
 		}
 		got := startupCases(t, set)
