@@ -52,6 +52,9 @@ func patch(in, out string) error {
 		if crd.Spec.Versions[i].Name == v1alpha2.GroupVersion.Version {
 			addRules(root, "spec", v1alpha2.SpecRules())
 			addRules(root, "spec.providers", v1alpha2.ProvidersRules())
+			for _, api := range v1alpha2.ProviderAPIs() {
+				addRules(root, "spec.providers."+string(api), v1alpha2.ProviderListRules())
+			}
 		}
 	}
 	crd.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{

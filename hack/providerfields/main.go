@@ -107,7 +107,7 @@ func parse(data []byte) (map[string]map[string][]profile.Field, error) {
 		}
 		if m := fieldLine.FindStringSubmatch(line); m != nil && providerType != "" {
 			catalog[api][providerType] = append(catalog[api][providerType], profile.Field{
-				Name: m[1], Required: m[2] == "*", Secret: strings.Contains(m[3], "(password)"),
+				Name: m[1], Required: m[2] == "*", Secret: strings.Contains(m[3], "(password)"), Store: storeKind(m[3]),
 			})
 			continue
 		}
@@ -116,4 +116,18 @@ func parse(data []byte) (map[string]map[string][]profile.Field, error) {
 		}
 	}
 	return catalog, sc.Err()
+}
+
+// storeKind tells a key that references the server's storage by its type in the field list.
+func storeKind(fieldType string) string {
+	kind, _, _ := strings.Cut(fieldType, " ")
+	switch {
+	case kind == "KVStoreReference":
+		return "kv"
+	case kind == "SqlStoreReference":
+		return "sql"
+	case strings.HasSuffix(kind, "PersistenceConfig"):
+		return "composite"
+	}
+	return ""
 }

@@ -27,6 +27,8 @@ type fieldMap struct {
 	Persistence bool
 	// DBPath is the key of a local database file ("" for none).
 	DBPath string
+	// DirPath is the key of a local directory ("" for none).
+	DirPath string
 	// OpenAIPath: the endpoint is an OpenAI-compatible server, whose API is under /v1.
 	OpenAIPath bool
 }
@@ -96,6 +98,12 @@ var fieldMaps = map[string]fieldMap{
 	"remote::sambanova#safety":   {Endpoint: "url", Credential: "api_key"},
 	"remote::passthrough#safety": {Endpoint: "base_url", Credential: "api_key", Required: []requirement{needEndpoint("base_url")}},
 	"remote::bedrock#safety":     {},
+	// files, file_processors (API-specific: their names recur in other APIs)
+	"remote::s3#files":                         {Endpoint: "endpoint_url", Required: []requirement{{"bucket_name", "set settings.bucket_name"}}},
+	"remote::openai#files":                     {Credential: "api_key", Required: []requirement{{"api_key", "set apiKey to the key's Secret"}}},
+	"inline::localfs#files":                    {DirPath: "storage_dir"},
+	"remote::docling-serve#file_processors":    {Endpoint: "base_url", Credential: "api_key"},
+	"remote::unstructured-api#file_processors": {Credential: "api_key", Required: []requirement{{"api_key", "set apiKey to the key's Secret"}}},
 	// tool_runtime
 	"remote::brave-search":  {Credential: "api_key"},
 	"remote::tavily-search": {Credential: "api_key"},
@@ -122,7 +130,7 @@ func fieldMapFor(p *profile.Profile, api, providerType string) fieldMap {
 // keys lists the config keys the field map writes.
 func (fm fieldMap) keys() []string {
 	var keys []string
-	for _, k := range []string{fm.Endpoint, fm.Credential, fm.DBPath} {
+	for _, k := range []string{fm.Endpoint, fm.Credential, fm.DBPath, fm.DirPath} {
 		if k != "" {
 			keys = append(keys, k)
 		}

@@ -19,7 +19,7 @@ func TestCatalogMatchesServer(t *testing.T) {
 	used := map[string]bool{}
 	for _, v := range profile.Supported() {
 		prof, _ := profile.For(v)
-		for _, api := range []string{"inference", "safety", "vector_io", "tool_runtime"} {
+		for _, api := range prof.APIs() {
 			for _, typ := range prof.ProviderTypes(api) {
 				fm := fieldMapFor(prof, api, typ)
 				for key := range fieldMaps {

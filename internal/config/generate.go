@@ -61,7 +61,9 @@ type generator struct {
 	env      envVars
 	launcher launcherNeeds
 	// removed are the server APIs spec.disabled removed, with their index in it.
-	removed  map[string]int
+	removed map[string]int
+	// replaced are the base's providers of each unrouted API whose list the spec replaces.
+	replaced map[string][]map[string]any
 	errs     field.ErrorList
 	warnings []Warning
 }

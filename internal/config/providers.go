@@ -23,7 +23,9 @@ import (
 
 // applyProviders overlays spec.providers on the base by provider id: an entry with the
 // same id (also "${env.X:+id}") is replaced in place, new ids are appended, the rest of the
-// base stays.
+// base stays. An API the server does not route (files, batches, responses, file_processors:
+// it serves them with one provider, the last it starts) gets the spec's list instead of the
+// base's, so no base provider serves in place of the spec's.
 func (g *generator) applyProviders() {
 	for _, list := range g.spec.Providers.APIs() {
 		api := list.Name.ServerName()
@@ -38,6 +40,9 @@ func (g *generator) applyProviders() {
 				g.crIDs[api] = append(g.crIDs[api], p.EffectiveID())
 				continue
 			}
+			if _, done := g.replaced[api]; !done && !routed(api) {
+				g.replaceProviders(api)
+			}
 			if replaced := g.overlay(api, entry); replaced != nil && replaced["provider_type"] != entry["provider_type"] {
 				g.warn(path.Index(i).Child("id"), "replaces the distribution's %s provider %s (%v) with %v",
 					api, entry["provider_id"], replaced["provider_type"], entry["provider_type"])
@@ -46,6 +51,16 @@ func (g *generator) applyProviders() {
 		}
 		addAPI(g.cfg, api)
 	}
+}
+
+// replaceProviders takes the base's providers of an unrouted API out of the config, keeping
+// them for baseConfigOf.
+func (g *generator) replaceProviders(api string) {
+	if g.replaced == nil {
+		g.replaced = map[string][]map[string]any{}
+	}
+	g.replaced[api] = providerList(g.cfg, api)
+	setProviderList(g.cfg, api, nil)
 }
 
 // overlay puts entry into the API's providers and returns the base entry it replaced.
@@ -70,7 +85,7 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 	}
 	id := p.EffectiveID()
 	fm := fieldMapFor(g.prof, api, providerType)
-	config := g.providerDefaults(api, id, fm)
+	config := g.providerDefaults(api, id, providerType, fm)
 	before := len(g.errs)
 
 	settings := g.settings(p, path.Child("settings"))
@@ -157,7 +172,8 @@ func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.
 		if !g.shipped[api][t] {
 			g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
 				"%s is not installed in the %s image (%s installs only the providers of its distribution's "+
-					"config): use one of %s, or build an image that includes %s and set spec.overrideConfig",
+					"config): use one of %s, or run an image that ships %s (spec.distribution.image, with its config in "+
+					"the image's labels or spec.distribution.baseConfig)",
 				t, g.imageName(), g.prof, strings.Join(g.shippedNames(api), ", "), t)))
 			return "", false
 		}
@@ -220,9 +236,11 @@ func (g *generator) shippedNames(api string) []string {
 	return names
 }
 
-// providerDefaults are the config keys llsd fills for a provider the spec adds: where a
-// vector store keeps its metadata and its local database file.
-func (g *generator) providerDefaults(api, id string, fm fieldMap) map[string]any {
+// providerDefaults are the config keys llsd fills for a provider the spec adds: where it
+// keeps its state (each store reference it needs, on spec.storage's backends; a persistence
+// block of several references from the base's provider of the same type) and its local
+// database file or directory.
+func (g *generator) providerDefaults(api, id, providerType string, fm fieldMap) map[string]any {
 	config := map[string]any{}
 	if fm.Persistence {
 		config["persistence"] = map[string]any{"backend": g.backendName("kv_"), "namespace": api + "::" + id}
@@ -230,7 +248,57 @@ func (g *generator) providerDefaults(api, id string, fm fieldMap) map[string]any
 	if fm.DBPath != "" {
 		config[fm.DBPath] = g.sqliteDir() + "/" + id + ".db"
 	}
+	base := g.baseConfigOf(api, providerType)
+	if dir, ok := base[fm.DirPath]; ok && fm.DirPath != "" {
+		config[fm.DirPath] = dir
+	} else if fm.DirPath != "" {
+		config[fm.DirPath] = g.sqliteDir() + "/" + api + "/" + id
+	}
+	fields, _ := g.prof.Fields(api, providerType)
+	for _, f := range fields {
+		if _, set := config[f.Name]; set || !f.Required || f.Store == "" {
+			continue
+		}
+		// The base's provider of this type keeps its data where it was.
+		if v, ok := base[f.Name]; ok {
+			config[f.Name] = v
+			continue
+		}
+		switch f.Store {
+		case "kv":
+			config[f.Name] = map[string]any{"backend": g.backendName("kv_"), "namespace": api + "::" + id}
+		case "sql":
+			config[f.Name] = map[string]any{"backend": g.backendName("sql_"), "table_name": sqlName(api + "_" + id)}
+		}
+	}
 	return config
+}
+
+// baseConfigOf is the config of the base's provider of a type, before the spec replaced it.
+func (g *generator) baseConfigOf(api, providerType string) map[string]any {
+	for _, e := range slices.Concat(g.replaced[api], providerList(g.cfg, api)) {
+		if e["provider_type"] == providerType {
+			config, _ := e["config"].(map[string]any)
+			return config
+		}
+	}
+	return nil
+}
+
+// sqlName makes a table name of s: letters, digits and underscores.
+func sqlName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// routed reports whether the server routes an API by provider (models, vector stores, tool
+// groups, ... name their provider); it serves each other API with one provider.
+func routed(api string) bool {
+	return slices.Contains(slices.Collect(maps.Values(routingTables)), api)
 }
 
 // settings decodes spec settings, keeping whole numbers integers (8192, not 8192.0).

@@ -230,6 +230,9 @@ var olderVersionLacks = map[string]string{
 	"0.6/internal/config/testdata/disabled-eval-family":               "post_training needs datasetio",
 	"0.6/internal/config/testdata/disabled-vector-io-with-dependents": "agents needs vector_io",
 	"0.6/internal/config/testdata/model-metadata":                     "llama-stack 0.6 has no rerank models",
+	"0.6/internal/config/testdata/unrouted-apis-replace-base":         "llama-stack 0.6 has no responses API",
+	"0.7/internal/config/testdata/unrouted-apis-replace-base":         "has no config key moderation_endpoint in llama-stack 0.7",
+	"0.8/internal/config/testdata/unrouted-apis-replace-base":         "has no config key moderation_endpoint in OGX 0.8",
 }
 
 // versionLacks is the error of a user story a server version cannot serve, "" for one it can:

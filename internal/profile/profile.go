@@ -88,6 +88,10 @@ type Field struct {
 	Required bool `json:"required,omitempty"`
 	// Secret keys hold credentials (pydantic SecretStr).
 	Secret bool `json:"secret,omitempty"`
+	// Store says the key references the server's storage: "kv" (a KVStoreReference: backend
+	// and namespace), "sql" (a SqlStoreReference: backend and table_name) or "composite" (a
+	// persistence block of several references).
+	Store string `json:"store,omitempty"`
 }
 
 // ProviderFile is the format of providers/<version>.json, written by hack/providerfields.

@@ -13,8 +13,8 @@ import (
 // than written once per API: hack/crdpatch writes them into the CRD, and the Go checks
 // (Validate) give the same messages. A new provider section gets its rules without a new marker.
 
-// providerAPINames are the sections of spec.providers, in the order of ProvidersSpec.APIs.
-func providerAPINames() []APIName {
+// ProviderAPIs are the sections of spec.providers, in the order of ProvidersSpec.APIs.
+func ProviderAPIs() []APIName {
 	apis := (&ProvidersSpec{}).APIs()
 	names := make([]APIName, len(apis))
 	for i, api := range apis {
@@ -33,8 +33,8 @@ const duplicateProviderIDMessage = " is used by more than one provider: provider
 
 // SpecRules are the rules on spec: an API in spec.disabled has no providers.
 func SpecRules() []apiextensionsv1.ValidationRule {
-	rules := make([]apiextensionsv1.ValidationRule, 0, len(providerAPINames()))
-	for _, api := range providerAPINames() {
+	rules := make([]apiextensionsv1.ValidationRule, 0, len(ProviderAPIs()))
+	for _, api := range ProviderAPIs() {
 		rules = append(rules, apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!(has(self.providers) && has(self.providers.%[1]s) && has(self.disabled) && '%[1]s' in self.disabled)", api),
 			FieldPath: ".providers." + string(api),
@@ -45,13 +45,26 @@ func SpecRules() []apiextensionsv1.ValidationRule {
 	return rules
 }
 
+// ProviderListRules are the rules on each list of spec.providers: with more than one provider,
+// each has an id.
+func ProviderListRules() []apiextensionsv1.ValidationRule {
+	return []apiextensionsv1.ValidationRule{{
+		Rule:    "self.size() <= 1 || self.all(p, has(p.id))",
+		Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+		Message: ProviderIDsRequiredMessage,
+	}}
+}
+
+// ProviderIDsRequiredMessage is the error of a list of several providers without ids.
+const ProviderIDsRequiredMessage = "each provider needs an id when more than one is listed: add id to every entry"
+
 // ProvidersRules are the rules on spec.providers: provider ids (given, or derived from the
 // provider's name as EffectiveID does) are unique across all APIs.
 func ProvidersRules() []apiextensionsv1.ValidationRule {
 	// The id of provider p, as EffectiveID derives it.
 	const id = `(has(p.id) ? p.id : p.provider.replace('remote::', "").replace('inline::', "").replace('::', '-').replace('_', '-'))`
-	lists := make([]string, 0, len(providerAPINames()))
-	for _, api := range providerAPINames() {
+	lists := make([]string, 0, len(ProviderAPIs()))
+	for _, api := range ProviderAPIs() {
 		lists = append(lists, fmt.Sprintf("(has(self.%[1]s) ? self.%[1]s.map(p, %[2]s) : [])", api, id))
 	}
 	ids := "(" + strings.Join(lists, " + ") + ")"

@@ -77,6 +77,10 @@ func (p *ProvidersSpec) APIs() []APIProviders {
 		{Name: APIVectorIo, Providers: p.VectorIo},
 		{Name: APIToolRuntime, Providers: p.ToolRuntime},
 		{Name: APITelemetry, Providers: p.Telemetry},
+		{Name: "files", Providers: p.Files},
+		{Name: "batches", Providers: p.Batches},
+		{Name: "responses", Providers: p.Responses},
+		{Name: "fileProcessors", Providers: p.FileProcessors},
 	}
 }
 

@@ -132,28 +132,24 @@ type ProvidersSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
 	Inference []ProviderSpec `json:"inference,omitempty"`
 
 	// Safety providers run shields, for example llama-guard.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
 	Safety []ProviderSpec `json:"safety,omitempty"`
 
 	// VectorIo providers store vectors, for example pgvector, milvus or faiss.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
 	VectorIo []ProviderSpec `json:"vectorIo,omitempty"`
 
 	// ToolRuntime providers run tools, for example brave-search or model-context-protocol.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
 	ToolRuntime []ProviderSpec `json:"toolRuntime,omitempty"`
 
 	// Telemetry providers. Servers since 0.4 have no telemetry API (they use OTEL_*
@@ -161,8 +157,41 @@ type ProvidersSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.size() <= 1 || self.all(p, has(p.id))",reason="FieldValueRequired",message="each provider needs an id when more than one is listed: add id to every entry"
 	Telemetry []ProviderSpec `json:"telemetry,omitempty"`
+
+	// Files providers store uploaded files, for example s3 (remote::s3: settings.bucket_name,
+	// endpoint for an S3-compatible store, secretRefs aws_access_key_id and
+	// aws_secret_access_key) or localfs. The server serves the files API with one provider,
+	// so this list replaces the distribution's files providers; llsd fills the provider's
+	// metadata store from spec.storage.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	Files []ProviderSpec `json:"files,omitempty"`
+
+	// Batches providers run OpenAI-compatible batch jobs (reference). This list replaces the
+	// distribution's batches providers; llsd fills the provider's store from spec.storage.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	Batches []ProviderSpec `json:"batches,omitempty"`
+
+	// Responses providers serve the Responses API (builtin): settings such as
+	// moderation_endpoint (OGX 1.0 on), vector_stores_config or compaction_config. This list
+	// replaces the distribution's responses providers; the persistence of the distribution's
+	// provider of the same type is kept.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	Responses []ProviderSpec `json:"responses,omitempty"`
+
+	// FileProcessors turn uploaded files into text, for example docling-serve (endpoint),
+	// docling, pypdf or, from OGX 1.0, auto. This list replaces the distribution's file
+	// processors; the server serves the API with the last one (auto dispatches to the others).
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	FileProcessors []ProviderSpec `json:"fileProcessors,omitempty"`
 }
 
 // ProviderSpec is one provider of an API:

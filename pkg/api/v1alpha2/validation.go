@@ -107,7 +107,7 @@ func (c *checks) providers(ps *ProvidersSpec, p *field.Path) {
 			ids = append(ids, list[i].EffectiveID())
 		}
 		if len(list) > 1 && slices.ContainsFunc(list, func(s ProviderSpec) bool { return s.ID == "" }) {
-			c.add(field.Required(lp, "each provider needs an id when more than one is listed: add id to every entry"))
+			c.add(field.Required(lp, ProviderIDsRequiredMessage))
 		}
 	}
 	if dup := firstDuplicate(ids); dup != "" {
