@@ -103,6 +103,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.applyShields,
 		g.fixDefaultShield,
 		g.applyTools,
+		g.applyMCPServers,
 		g.applyServer,
 		g.applyStatePaths,
 		g.checkBackendReferences,

@@ -293,6 +293,43 @@ type ResourcesSpec struct {
 	// +kubebuilder:validation:items:MaxLength=253
 	// +listType=set
 	Shields []string `json:"shields,omitempty"`
+
+	// MCPServers are Model Context Protocol servers the server may call, registered as
+	// connectors (connectors in config.yaml, every supported server version): a Responses API
+	// request names one by its id ({type: mcp, connector_id: <id>}) and passes its
+	// credentials itself, as the config has no place for them. The list is the whole set: the
+	// server removes connectors it does not list when it starts. On llama-stack 0.6, which
+	// registers tool groups from the config, each is also the tool group mcp::<id>.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:XValidation:rule="self.all(m, self.exists_one(n, n.id == m.id))",message="MCP server ids must be unique: each id is one connector"
+	MCPServers []MCPServerSpec `json:"mcpServers,omitempty"`
+}
+
+// MCPServerSpec is one Model Context Protocol server:
+//
+//   - id: github
+//     url: http://github-mcp.tools.svc:8080/mcp
+type MCPServerSpec struct {
+	// ID is the connector_id clients name.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
+	ID string `json:"id"`
+
+	// URL is the server's MCP endpoint, http:// or https://, without credentials (a request
+	// passes those).
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^https?://[^\s@]+$`
+	URL string `json:"url"`
+
+	// Label is the server_label a model sees; the server's default when unset.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	Label string `json:"label,omitempty"`
 }
 
 // ModelSpec is a model to register. In authoring shorthand a plain string is a model name.

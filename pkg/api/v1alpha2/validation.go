@@ -180,6 +180,22 @@ func (c *checks) resources(r *ResourcesSpec, p *field.Path) {
 	if firstDuplicate(names) != "" {
 		c.add(field.Invalid(mp, "object", "model names must be unique: each name is registered once"))
 	}
+	sp := p.Child("mcpServers")
+	c.items(sp, len(r.MCPServers), 32)
+	ids := make([]string, 0, len(r.MCPServers))
+	for i, m := range r.MCPServers {
+		if c.required(sp.Index(i).Child("id"), m.ID) {
+			c.str(sp.Index(i).Child("id"), m.ID, 1, 63, idPattern)
+		}
+		if c.required(sp.Index(i).Child("url"), m.URL) {
+			c.str(sp.Index(i).Child("url"), m.URL, 1, 2048, urlPattern)
+		}
+		c.optStr(sp.Index(i).Child("label"), m.Label, 63, "")
+		ids = append(ids, m.ID)
+	}
+	if firstDuplicate(ids) != "" {
+		c.add(field.Invalid(sp, "object", "MCP server ids must be unique: each id is one connector"))
+	}
 	for _, list := range []struct {
 		name   string
 		values []string
