@@ -104,6 +104,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.fixDefaultShield,
 		g.applyTools,
 		g.applyMCPServers,
+		g.applyVectorStores,
 		g.applyServer,
 		g.applyStatePaths,
 		g.checkBackendReferences,

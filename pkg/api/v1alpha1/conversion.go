@@ -180,6 +180,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 	dst.Disabled = saved.Disabled
 	dst.ExternalProviders = saved.ExternalProviders
 	dst.Telemetry = saved.Telemetry
+	dst.VectorStores = saved.VectorStores
 	if o := saved.OverrideConfig; o != nil && dst.OverrideConfig != nil {
 		dst.OverrideConfig.Key = o.Key
 	}
@@ -214,7 +215,7 @@ var hubOnlyPaths = []string{
 	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
 	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
 	"spec.workload.storage.accessModes", "spec.overrideConfig.key",
-	"spec.distribution.baseConfig",
+	"spec.distribution.baseConfig", "spec.vectorStores",
 }
 
 // restoreSpokeOnlySpec brings back what v1alpha2 cannot express after a v1alpha2 edit.

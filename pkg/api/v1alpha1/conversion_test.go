@@ -239,7 +239,7 @@ func validSharedFields(serializer.CodecFactory) []any {
 			c.FillNoCustom(s)
 			if s.OverrideConfig != nil {
 				s.OverrideConfig = &v1alpha2.OverrideConfigSpec{ConfigMapName: "run-config"}
-				s.Providers, s.Resources, s.Storage, s.Disabled = nil, nil, nil, nil
+				s.Providers, s.Resources, s.Storage, s.Disabled, s.VectorStores = nil, nil, nil, nil, nil
 			}
 		},
 	}
@@ -258,7 +258,7 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 			d.ServerVersion = pick(c, "", "0.6", "0.7")
 		},
 		func(p *v1alpha2.ProvidersSpec, c randfill.Continue) {
-			for i, list := range []*[]v1alpha2.ProviderSpec{&p.Inference, &p.Safety, &p.VectorIo, &p.ToolRuntime} {
+			for i, list := range []*[]v1alpha2.ProviderSpec{&p.Inference, &p.Safety, &p.VectorIo, &p.ToolRuntime, &p.Files, &p.FileProcessors} {
 				for j := range c.Intn(3) {
 					ps := v1alpha2.ProviderSpec{ID: fmt.Sprintf("p%d-%d", i, j), Provider: pick(c, "vllm", "remote::ollama", "inline::faiss", "llama-guard")}
 					if c.Bool() {
@@ -288,6 +288,13 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 			if c.Bool() {
 				r.Shields = []string{fmt.Sprintf("shield-%d", c.Intn(9))}
 			}
+			for i := range c.Intn(3) {
+				r.MCPServers = append(r.MCPServers, v1alpha2.MCPServerSpec{ID: fmt.Sprintf("mcp%d", i),
+					URL: fmt.Sprintf("http://mcp-%d:8080/mcp", c.Intn(9)), Label: pick(c, "", "Tools")})
+			}
+		},
+		func(v *v1alpha2.VectorStoresSpec, c randfill.Continue) {
+			*v = v1alpha2.VectorStoresSpec{DefaultEmbeddingModel: pick(c, "", "m0"), DefaultProvider: pick(c, "", "faiss", "pgvector")}
 		},
 		func(s *v1alpha2.StateStorageSpec, c randfill.Continue) {
 			s.KV = &v1alpha2.KVStorageSpec{Type: "sqlite"}
@@ -373,6 +380,8 @@ func TestHubOnlyFieldsSurviveAV1alpha1Edit(t *testing.T) {
 			want, got any
 		}{
 			{"telemetry", hub.Spec.Telemetry, edited.Spec.Telemetry},
+			{"vectorStores", hub.Spec.VectorStores, edited.Spec.VectorStores},
+			{"providers", hub.Spec.Providers, edited.Spec.Providers},
 			{"externalProviders", hub.Spec.ExternalProviders, edited.Spec.ExternalProviders},
 			{"workload.pod", podOf(hub), podOf(edited)},
 			{"networking.expose.route", routeOf(hub), routeOf(edited)},

@@ -31,9 +31,27 @@ func disabledWithProvidersMessage(api APIName) string {
 // duplicateProviderIDMessage is the error of a provider id used twice, after `provider id "<id>"`.
 const duplicateProviderIDMessage = " is used by more than one provider: provider ids must be unique across all APIs, so give each provider its own id"
 
-// SpecRules are the rules on spec: an API in spec.disabled has no providers.
+// overrideExclusive are the fields overrideConfig cannot be combined with: it replaces the
+// whole config.yaml, which they would change.
+var overrideExclusive = []string{"providers", "resources", "storage", "disabled", "distribution.baseConfig", "vectorStores"}
+
+// overrideExclusiveMessage is the error of overrideConfig set with another field.
+func overrideExclusiveMessage(other string) string {
+	return fmt.Sprintf("overrideConfig and %[1]s are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove %[1]s or remove overrideConfig", other)
+}
+
+// SpecRules are the rules on spec: overrideConfig stands alone, and an API in spec.disabled
+// has no providers.
 func SpecRules() []apiextensionsv1.ValidationRule {
-	rules := make([]apiextensionsv1.ValidationRule, 0, len(ProviderAPIs()))
+	rules := make([]apiextensionsv1.ValidationRule, 0, len(overrideExclusive)+len(ProviderAPIs()))
+	for _, other := range overrideExclusive {
+		rules = append(rules, apiextensionsv1.ValidationRule{
+			Rule:      fmt.Sprintf("!(has(self.overrideConfig) && has(self.%s))", other),
+			FieldPath: ".overrideConfig",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   overrideExclusiveMessage(other),
+		})
+	}
 	for _, api := range ProviderAPIs() {
 		rules = append(rules, apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!(has(self.providers) && has(self.providers.%[1]s) && has(self.disabled) && '%[1]s' in self.disabled)", api),

@@ -13,12 +13,6 @@ import (
 
 // LlamaStackDistributionSpec is what a user asks for: a distribution, the providers and
 // resources to add to its config.yaml, and how to run it on Kubernetes.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.providers))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and providers are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove providers or remove overrideConfig"
-// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.resources))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and resources are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove resources or remove overrideConfig"
-// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.storage))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and storage are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove storage or remove overrideConfig"
-// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.disabled))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and disabled are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove disabled or remove overrideConfig"
-// +kubebuilder:validation:XValidation:rule="!(has(self.overrideConfig) && has(self.distribution.baseConfig))",fieldPath=".overrideConfig",reason="FieldValueForbidden",message="overrideConfig and distribution.baseConfig are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove distribution.baseConfig or remove overrideConfig"
 type LlamaStackDistributionSpec struct {
 	// Distribution selects the llama-stack server image and its base config.yaml.
 	Distribution DistributionSpec `json:"distribution"`
@@ -63,9 +57,35 @@ type LlamaStackDistributionSpec struct {
 	ExternalProviders *ExternalProvidersSpec `json:"externalProviders,omitempty"`
 
 	// OverrideConfig mounts a user ConfigMap as config.yaml instead of generating one.
-	// It cannot be combined with providers, resources, storage or disabled.
+	// It cannot be combined with providers, resources, storage, disabled, vectorStores or
+	// distribution.baseConfig.
 	// +optional
 	OverrideConfig *OverrideConfigSpec `json:"overrideConfig,omitempty"`
+
+	// VectorStores sets the server's vector store defaults (vector_stores in config.yaml); the
+	// distribution's stay where unset.
+	// +optional
+	VectorStores *VectorStoresSpec `json:"vectorStores,omitempty"`
+}
+
+// VectorStoresSpec are the defaults new vector stores take:
+//
+//	vectorStores: {defaultEmbeddingModel: granite-embedding, defaultProvider: pgvector}
+type VectorStoresSpec struct {
+	// DefaultEmbeddingModel is the name of an embedding model of spec.resources.models that
+	// new vector stores embed with; the server refuses to start when the model is not registered.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	DefaultEmbeddingModel string `json:"defaultEmbeddingModel,omitempty"`
+
+	// DefaultProvider is the id of the vector_io provider new vector stores go to when a
+	// request names none.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
+	DefaultProvider string `json:"defaultProvider,omitempty"`
 }
 
 // DistributionSpec selects the server image: a distribution name from llsd's catalog, or an

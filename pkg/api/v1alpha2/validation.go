@@ -64,6 +64,10 @@ func ValidateSpec(spec *LlamaStackDistributionSpec, path *field.Path) field.Erro
 	c.distribution(&spec.Distribution, path.Child("distribution"))
 	c.providers(spec.Providers, path.Child("providers"))
 	c.resources(spec.Resources, path.Child("resources"))
+	if vs := spec.VectorStores; vs != nil {
+		c.optStr(path.Child("vectorStores", "defaultEmbeddingModel"), vs.DefaultEmbeddingModel, 253, "")
+		c.optStr(path.Child("vectorStores", "defaultProvider"), vs.DefaultProvider, 63, idPattern)
+	}
 	c.storage(spec.Storage, path.Child("storage"))
 	c.disabled(spec, path)
 	c.networking(spec.Networking, path.Child("networking"))
@@ -491,19 +495,14 @@ func (c *checks) overrideConfig(spec *LlamaStackDistributionSpec, p *field.Path)
 		c.str(op.Child("configMapName"), o.ConfigMapName, 1, 253, "")
 	}
 	c.optStr(op.Child("key"), o.Key, 253, secretKeyPattern)
-	for _, other := range []struct {
-		name string
-		set  bool
-	}{
-		{"providers", spec.Providers != nil},
-		{"resources", spec.Resources != nil},
-		{"storage", spec.Storage != nil},
-		{"disabled", spec.Disabled != nil},
-		{"distribution.baseConfig", spec.Distribution.BaseConfig != nil},
-	} {
-		if other.set {
-			c.add(field.Forbidden(op, fmt.Sprintf(
-				"overrideConfig and %[1]s are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove %[1]s or remove overrideConfig", other.name)))
+	set := map[string]bool{
+		"providers": spec.Providers != nil, "resources": spec.Resources != nil, "storage": spec.Storage != nil,
+		"disabled": spec.Disabled != nil, "distribution.baseConfig": spec.Distribution.BaseConfig != nil,
+		"vectorStores": spec.VectorStores != nil,
+	}
+	for _, other := range overrideExclusive {
+		if set[other] {
+			c.add(field.Forbidden(op, overrideExclusiveMessage(other)))
 		}
 	}
 }
