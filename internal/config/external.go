@@ -3,6 +3,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -34,7 +35,7 @@ func (g *generator) applyExternalProviders() {
 				continue
 			}
 			ids[ref.ProviderID] = p
-			entry, ok := g.externalEntry(ref, p)
+			entry, ok := g.externalEntry(api, ref, p)
 			if !ok {
 				continue
 			}
@@ -48,9 +49,19 @@ func (g *generator) applyExternalProviders() {
 	}
 }
 
-// externalEntry builds the config entry of one external provider.
-func (g *generator) externalEntry(ref v1alpha2.ExternalProviderRef, path *field.Path) (map[string]any, bool) {
+// externalEntry builds the config entry of one external provider: its module and type from
+// the spec, else from what its image says of itself (ProviderPackages), whose API must be
+// the section the provider sits in.
+func (g *generator) externalEntry(api string, ref v1alpha2.ExternalProviderRef, path *field.Path) (map[string]any, bool) {
 	before := len(g.errs)
+	if pkg := g.dist.ProviderPackages[ref.ProviderID]; pkg != nil {
+		if pkg.API != api {
+			g.errs = append(g.errs, field.Invalid(path.Child("image"), ref.Image, fmt.Sprintf(
+				"the image's provider serves the %s API (%s), not %s: move it to spec.externalProviders.%s",
+				pkg.API, pkg.Source, api, v1alpha2.APINameOf(pkg.API))))
+		}
+		ref.Module, ref.ProviderType = cmp.Or(ref.Module, pkg.PackageName), cmp.Or(ref.ProviderType, pkg.ProviderType)
+	}
 	if ref.Module == "" {
 		g.errs = append(g.errs, field.Required(path.Child("module"),
 			"the server loads an external provider by importing <module>.provider: name the provider's Python package"))

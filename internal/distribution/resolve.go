@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api"
@@ -34,6 +35,9 @@ type Options struct {
 	// ImageOwnConfig allows a custom image with no base config to resolve without one (Base
 	// nil): it runs the config it ships. For a spec that asks llsd to generate nothing.
 	ImageOwnConfig bool
+	// ProviderPackages are what the external providers' images say of themselves, by provider
+	// id (read by the pipeline: oci.ProviderReader); copied into Resolved.
+	ProviderPackages map[string]*oci.ProviderPackage
 }
 
 // BaseConfigData is the content of spec.distribution.baseConfig's ConfigMap key.
@@ -66,6 +70,9 @@ type Resolved struct {
 	DistroName string
 	// EnableProviders are base provider ids to enable unconditionally (remote-vllm: vllm).
 	EnableProviders []string
+	// ProviderPackages are the external providers installed from their images' wheels, by
+	// provider id (Options.ProviderPackages).
+	ProviderPackages map[string]*oci.ProviderPackage
 	// AddProviders are provider entries per API the base lacks (see Entry.AddProviders).
 	AddProviders map[string][]map[string]any
 	// Warnings say when a base config other than the image's own was used.
@@ -88,7 +95,7 @@ func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Er
 	spec = mapName(spec, entries, opts)
 	r, ferr := resolve(spec, entries, opts)
 	if r != nil {
-		r.Name = named
+		r.Name, r.ProviderPackages = named, opts.ProviderPackages
 	}
 	if imagePath := distributionPath.Child("image").String(); ferr != nil && named != spec.Name && ferr.Field == imagePath {
 		// the user wrote the name: say what it stands for
@@ -367,5 +374,6 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 	}
 	// VersionSource stays empty when the version is a guess (a custom image): then nothing
 	// is checked against it.
-	return &Resolved{Name: named, Image: image, Version: prof.Version, Profile: prof, VersionSource: source}, nil
+	return &Resolved{Name: named, Image: image, Version: prof.Version, Profile: prof, VersionSource: source,
+		ProviderPackages: opts.ProviderPackages}, nil
 }

@@ -152,10 +152,14 @@ func (o RenderOptions) Validate() error {
 // PipelineOptions turns render options into the pipeline's.
 func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 	dist := distribution.Options{ImageOverrides: o.Spec.ImageOverrides, Distributions: o.Spec.Distributions}
+	cache := &oci.Cache{Dir: oci.DefaultCacheDir()}
+	var providers oci.ProviderReader = oci.OfflineCache{Cache: cache}
 	if o.Spec.Registry.Enabled {
-		dist.Labels = &oci.Client{InsecureHosts: o.Spec.Registry.InsecureHosts, Cache: &oci.Cache{Dir: oci.DefaultCacheDir()}}
+		client := &oci.Client{InsecureHosts: o.Spec.Registry.InsecureHosts, Cache: cache}
+		dist.Labels, providers = client, client
 	}
 	return pipeline.Options{
+		Providers:    providers,
 		Distribution: dist,
 		Render: render.Options{
 			IngressClassName:           o.Spec.Ingress.ClassName,

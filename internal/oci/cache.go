@@ -52,20 +52,7 @@ func (c *Cache) get(digest string) (*labelled, bool) {
 
 // put stores an entry; failing to cache (read-only home in a container) is not an error.
 func (c *Cache) put(digest string, l *labelled) {
-	if c == nil || c.Dir == "" {
-		return
-	}
-	data, err := json.Marshal(l)
-	if err != nil || os.MkdirAll(c.Dir, 0o750) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.file(digest)) != nil {
-		_ = os.Remove(tmp.Name())
+	if data, err := json.Marshal(l); err == nil && c != nil {
+		c.write(filepath.Base(c.file(digest)), data)
 	}
 }

@@ -21,6 +21,12 @@ const (
 	Unauthorized
 	NotFound
 	CorruptLabel
+	// MissingProviderSpec: a provider image without /lls-provider/lls-provider-spec.yaml.
+	MissingProviderSpec
+	// CorruptProviderSpec: the file is there but cannot be used.
+	CorruptProviderSpec
+	// ProviderSpecNotCached: an offline render has not read the image before.
+	ProviderSpecNotCached
 )
 
 // Error is a failure to read the base config of Image, with what to do about it.
@@ -49,6 +55,15 @@ func (e *Error) Error() string {
 	case CorruptLabel:
 		return fmt.Sprintf("image %s has a config label llsd cannot use: %v: relabel it with `llsd label-image`",
 			e.Image, e.Err)
+	case MissingProviderSpec:
+		return fmt.Sprintf("provider image %s has no %s: build it with the file and its wheels in %s/packages, "+
+			"or set module and providerType (the package is then copied from path)", e.Image, ProviderSpecPath, ProviderDir)
+	case CorruptProviderSpec:
+		return fmt.Sprintf("provider image %s: %v", e.Image, e.Err)
+	case ProviderSpecNotCached:
+		return fmt.Sprintf("provider image %s is not in llsd's cache, and this render reads no registry: render once with "+
+			"the render option registry.enabled (LLSD_REGISTRY_ENABLED=true) to read its %s, or set module and providerType",
+			e.Image, ProviderSpecPath)
 	}
 	return fmt.Sprintf("image %s: %v", e.Image, e.Err)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
@@ -31,6 +32,9 @@ type Options struct {
 	ConfigMaps map[string]map[string]string
 	// Limits bound the work one LLSD may ask for; zero fields take the defaults.
 	Limits Limits
+	// Providers reads provider images' lls-provider-spec.yaml: the registry client when the
+	// render may reach registries, else what an earlier render cached (nil: the default cache).
+	Providers oci.ProviderReader
 }
 
 // Limits bound the work of a render, so that a hostile or broken input fails with an error
@@ -126,6 +130,11 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	if slices.ContainsFunc(errs, func(e *field.Error) bool { return strings.HasPrefix(e.Field, "spec") }) {
 		return nil, errs
 	}
+	packages, pkgErrs := providerPackages(obj, opts.Providers)
+	if len(pkgErrs) > 0 {
+		return nil, append(errs, pkgErrs...)
+	}
+	opts.Distribution.ProviderPackages = packages
 	if obj.Spec.OverrideConfig != nil {
 		return renderOverride(obj, opts, errs)
 	}

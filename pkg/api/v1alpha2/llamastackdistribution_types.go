@@ -791,18 +791,21 @@ type ExternalProviderRef struct {
 	Image string `json:"image"`
 	// Module is the provider's Python package as the server imports it (it loads
 	// <module>.provider and calls get_provider_spec); a pinned requirement such as
-	// acme_provider==1.0 is allowed. Required to render (optional in the schema for the upstream operator's
-	// shape, providerId and image).
+	// acme_provider==1.0 is allowed. Unset, it is the packageName of the image's
+	// /lls-provider/lls-provider-spec.yaml; an image without that file needs module and
+	// providerType, and its package is copied from path.
 	// +optional
 	// +kubebuilder:validation:MaxLength=253
 	// +kubebuilder:validation:Pattern=`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(==[A-Za-z0-9.+!_-]+)?$`
 	Module string `json:"module,omitempty"`
-	// ProviderType the module provides, remote::<name> or inline::<name>. Required to render.
+	// ProviderType the module provides, remote::<name> or inline::<name>. Unset, it is the
+	// providerType of the image's lls-provider-spec.yaml.
 	// +optional
 	// +kubebuilder:validation:MaxLength=128
 	// +kubebuilder:validation:Pattern=`^(remote|inline)::[a-z0-9][a-z0-9_.-]*$`
 	ProviderType string `json:"providerType,omitempty"`
-	// Path of the installed package in the image; /opt/provider when unset.
+	// Path of the installed package in an image without lls-provider-spec.yaml; /opt/provider
+	// when unset.
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
 	// +kubebuilder:validation:Pattern=`^/[^:]*$`
