@@ -36,7 +36,12 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		env := &envtest.Environment{CRDInstallOptions: envtest.CRDInstallOptions{Paths: []string{routeCRD}}}
+		monitoringCRDs, err := testenv.MonitoringCRDs()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		env := &envtest.Environment{CRDInstallOptions: envtest.CRDInstallOptions{Paths: append([]string{routeCRD}, monitoringCRDs...)}}
 		cfg, err := testenv.Start(env)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "starting the API server:", err)
@@ -53,7 +58,8 @@ func TestMain(m *testing.M) {
 
 // Every object rendered from every golden case and example is accepted by the real API
 // server: a server-side apply, dry run, with the built-in types' own validation (names,
-// label syntax, duplicate list keys, ...) and the CRDs' (llsd's own, OpenShift's Route). Field
+// label syntax, duplicate list keys, ...) and the CRDs' (llsd's own, OpenShift's Route, the
+// Prometheus Operator's ServiceMonitor and PrometheusRule). Field
 // validation is strict: a field the schema does not know is an error, not a dropped value.
 func TestRenderedObjectsAreAccepted(t *testing.T) {
 	testenv.Need(t, testenv.MissingAssets())

@@ -249,6 +249,9 @@ func versionLacks(name string, story *v1alpha2.LlamaStackDistribution, v profile
 	if usesSafety && !p.HasAPI("safety") {
 		return "has no safety API"
 	}
+	if story.Spec.Monitoring != nil && !p.MetricsEndpoint {
+		return "serves no Prometheus metrics"
+	}
 	return ""
 }
 

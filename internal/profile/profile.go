@@ -63,6 +63,9 @@ type Profile struct {
 	// TLSRequired: the server refuses to start without a TLS certificate and key unless
 	// server.insecure is set (1.2 on), which llsd writes when TLS ends outside the pod.
 	TLSRequired bool
+	// MetricsEndpoint: the server serves Prometheus metrics on a port of its own when
+	// OGX_METRICS_ENDPOINT_ENABLED is set (OGX_METRICS_PORT, OGX_METRICS_HOST; 1.2 on).
+	MetricsEndpoint bool
 	// Upstream locates this version's server data in testdata/server (written from the server's
 	// source by hack/serverdata), read by hack/importbase, hack/providerfields and tests.
 	Upstream Upstream
@@ -317,6 +320,23 @@ func (p *Profile) WithoutAPI(api string) string {
 		msg += ": " + r
 	}
 	return msg
+}
+
+// Having names the supported versions for which has holds, oldest first: "OGX 1.2 to OGX 1.3".
+func Having(has func(*Profile) bool) string {
+	var have []*Profile
+	for _, p := range profiles {
+		if has(p) {
+			have = append(have, p)
+		}
+	}
+	switch len(have) {
+	case 0:
+		return "no supported version"
+	case 1:
+		return have[0].String()
+	}
+	return have[0].String() + " to " + have[len(have)-1].String()
 }
 
 // ServerWithAPI says how to get a server that has api, for the message about a spec that

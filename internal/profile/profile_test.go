@@ -26,6 +26,7 @@ func TestEveryProfileIsComplete(t *testing.T) {
 		"AliasProviderID":      true, // "": no alias provider
 		"MultiWorkerHost":      true, // "": the server binds several workers itself
 		"TLSRequired":          true, // false: the server serves plain HTTP without TLS settings
+		"MetricsEndpoint":      true, // false: the server serves no Prometheus metrics
 	}
 	for _, p := range profile.All() {
 		t.Run(string(p.Version), func(t *testing.T) {

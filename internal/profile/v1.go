@@ -53,7 +53,7 @@ var (
 	// 1.2.1, not 1.2.0: 1.2.0's entrypoint does not pass --insecure. llsd writes
 	// server.insecure itself, so a 1.2.0 image starts too.
 	v12 = ogx1("1.2", "1.2.1", "v1.2.1", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
-		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true})
+		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true, MetricsEndpoint: true})
 	v13 = ogx1("1.3", "1.3.0", "v1.3.0", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
-		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true})
+		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true, MetricsEndpoint: true})
 )

@@ -40,6 +40,7 @@ func check(in Input) (field.ErrorList, []config.Warning) {
 	errs = append(errs, checkCABundle(in)...)
 	add(checkAllowedFrom(in))
 	warnings = append(warnings, checkTelemetry(in)...)
+	add(checkMonitoring(in))
 	return errs, warnings
 }
 
@@ -97,6 +98,7 @@ func checkEnv(in Input) field.ErrorList {
 		owners[name] = f
 	}
 	maps.Copy(owners, telemetryEnvOwners(in.Object))
+	maps.Copy(owners, metricsEnvOwners(in.Object))
 	if hasExternalProviders(in.Object) {
 		owners["PYTHONPATH"] = "spec.externalProviders (each provider's package directory)"
 	}

@@ -114,7 +114,7 @@ func container(in Input) corev1.Container {
 	c := corev1.Container{
 		Name:            api.ContainerName,
 		Image:           in.Distribution.Image,
-		Ports:           []corev1.ContainerPort{{Name: api.PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}},
+		Ports:           containerPorts(obj),
 		Env:             env(in),
 		SecurityContext: containerSecurityContext(),
 		StartupProbe:    probe(obj, 5, 120), // first start downloads models: up to 10 minutes
@@ -159,6 +159,7 @@ func llsdEnv(in Input) []corev1.EnvVar {
 		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: caBundleFile(tls.CABundle)})
 	}
 	vars = append(vars, telemetryEnv(obj)...)
+	vars = append(vars, metricsEnv(obj)...)
 	if path := providersPath(obj); path != "" {
 		vars = append(vars, corev1.EnvVar{Name: "PYTHONPATH", Value: path})
 	}
@@ -221,6 +222,15 @@ func caBundleHash(in Input) string {
 		bundle[key] = data[key]
 	}
 	return ConfigMapDataHash(bundle)
+}
+
+// containerPorts are the server's API port and, with spec.monitoring, its metrics port.
+func containerPorts(obj *v1alpha2.LlamaStackDistribution) []corev1.ContainerPort {
+	ports := []corev1.ContainerPort{{Name: api.PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}}
+	if monitoringEnabled(obj) {
+		ports = append(ports, corev1.ContainerPort{Name: metricsPortName, ContainerPort: metricsPort(obj), Protocol: corev1.ProtocolTCP})
+	}
+	return ports
 }
 
 func containerSecurityContext() *corev1.SecurityContext {

@@ -151,7 +151,8 @@ func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *
 		Spec: networkingv1.NetworkPolicySpec{
 			PodSelector: metav1.LabelSelector{MatchLabels: m.names.Selector()},
 			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
-			Ingress:     []networkingv1.NetworkPolicyIngressRule{{From: from, Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &port}}}},
+			Ingress: append([]networkingv1.NetworkPolicyIngressRule{{From: from, Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &port}}}},
+				metricsIngressRule(obj)...),
 		},
 	}
 }

@@ -63,7 +63,8 @@ type Output struct {
 func Kinds() []Object {
 	return []Object{&v1alpha2.LlamaStackDistribution{}, &corev1.ConfigMap{}, &corev1.ServiceAccount{},
 		&corev1.PersistentVolumeClaim{}, &appsv1.Deployment{}, &corev1.Service{}, &networkingv1.Ingress{},
-		&networkingv1.NetworkPolicy{}, &autoscalingv2.HorizontalPodAutoscaler{}, &policyv1.PodDisruptionBudget{}, &Route{}}
+		&networkingv1.NetworkPolicy{}, &autoscalingv2.HorizontalPodAutoscaler{}, &policyv1.PodDisruptionBudget{}, &Route{},
+		&ServiceMonitor{}, &PrometheusRule{}}
 }
 
 // Object is a Kubernetes object a render writes (the method set of controller-runtime's
@@ -74,8 +75,9 @@ type Object interface {
 }
 
 // Render returns the objects of one LlamaStackDistribution: ConfigMap, ServiceAccount,
-// PersistentVolumeClaim, Deployment, Service, Ingress, NetworkPolicy,
-// HorizontalPodAutoscaler, PodDisruptionBudget (each when the spec calls for it), or the
+// PersistentVolumeClaim, Deployment, Service, Ingress or Route, NetworkPolicy,
+// HorizontalPodAutoscaler, PodDisruptionBudget, ServiceMonitor, PrometheusRule (each when the
+// spec calls for it), or the
 // errors that stop it (what the API server or the workload would refuse). No owner
 // references: nothing has a UID at render time, and pruning belongs to the GitOps tool.
 func Render(in Input) (Output, field.ErrorList) {
@@ -122,6 +124,12 @@ func Render(in Input) (Output, field.ErrorList) {
 	}
 	if b := pdb(m, in.Object); b != nil {
 		out.Objects = append(out.Objects, b)
+	}
+	if s := serviceMonitor(m, in.Object); s != nil {
+		out.Objects = append(out.Objects, s)
+	}
+	if r := prometheusRule(m, in.Object); r != nil {
+		out.Objects = append(out.Objects, r)
 	}
 	return out, nil
 }

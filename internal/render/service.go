@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -25,6 +26,10 @@ func service(m meta, obj *v1alpha2.LlamaStackDistribution) *corev1.Service {
 				AppProtocol: appProtocol(obj),
 			}},
 		},
+	}
+	if monitoringEnabled(obj) {
+		svc.Spec.Ports = append(svc.Spec.Ports, corev1.ServicePort{Name: metricsPortName, Port: metricsPort(obj),
+			TargetPort: intstr.FromString(metricsPortName), Protocol: corev1.ProtocolTCP, AppProtocol: ptr.To("http")})
 	}
 	return svc
 }

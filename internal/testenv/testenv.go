@@ -139,6 +139,37 @@ func Reference(t interface {
 	return dir
 }
 
+// The Prometheus Operator's module, whose CRDs (ServiceMonitor, PrometheusRule) check what
+// spec.monitoring renders; the module is not a dependency of llsd (it is large), so its
+// checksum is pinned here instead of in go.sum.
+const (
+	prometheusOperator    = "github.com/prometheus-operator/prometheus-operator@v0.86.1"
+	prometheusOperatorSum = "h1:pHUuiRErcFb3nFDox7RxoxpEN0FyT24GtYOkr2GBu04="
+)
+
+// MonitoringCRDs are the Prometheus Operator's ServiceMonitor and PrometheusRule CRDs, from
+// its module, downloaded through the Go module proxy into the module cache and checked against
+// the pinned checksum.
+func MonitoringCRDs() ([]string, error) {
+	cmd := exec.Command("go", "mod", "download", "-json", prometheusOperator)
+	cmd.Dir = os.TempDir() // outside llsd's module: go.mod and go.sum stay as they are
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GONOSUMDB=github.com/prometheus-operator", "GOSUMDB=off")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s (go mod download): %w", prometheusOperator, err)
+	}
+	var module struct{ Dir, Sum string }
+	if err := json.Unmarshal(out, &module); err != nil || module.Dir == "" {
+		return nil, fmt.Errorf("locating %s: go mod download printed no directory", prometheusOperator)
+	}
+	if module.Sum != prometheusOperatorSum {
+		return nil, fmt.Errorf("%s has checksum %s, not the pinned %s", prometheusOperator, module.Sum, prometheusOperatorSum)
+	}
+	dir := filepath.Join(module.Dir, "example", "prometheus-operator-crd")
+	return []string{filepath.Join(dir, "monitoring.coreos.com_servicemonitors.yaml"),
+		filepath.Join(dir, "monitoring.coreos.com_prometheusrules.yaml")}, nil
+}
+
 // WaitForTLS waits until a TLS server (a webhook) accepts connections at addr.
 func WaitForTLS(addr string) error {
 	var err error

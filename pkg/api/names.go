@@ -38,6 +38,8 @@ func (n Names) PDB() string            { return n.llsd + "-pdb" }
 func (n Names) Ingress() string        { return n.llsd + "-ingress" }
 func (n Names) Route() string          { return n.llsd + "-route" }
 func (n Names) NetworkPolicy() string  { return n.llsd + "-network-policy" }
+func (n Names) ServiceMonitor() string { return n.llsd + "-monitor" }
+func (n Names) PrometheusRule() string { return n.llsd + "-alerts" }
 
 // ConfigMap is named by the config's hash: a new config is a new, immutable ConfigMap.
 func (n Names) ConfigMap(hash string) string { return n.llsd + "-config-" + hash[:10] }
@@ -64,6 +66,10 @@ func (n Names) Generates(kind, name string) bool {
 		return name == n.Route()
 	case "NetworkPolicy":
 		return name == n.NetworkPolicy()
+	case "ServiceMonitor":
+		return name == n.ServiceMonitor()
+	case "PrometheusRule":
+		return name == n.PrometheusRule()
 	case "HorizontalPodAutoscaler":
 		return name == n.HPA()
 	case "PodDisruptionBudget":

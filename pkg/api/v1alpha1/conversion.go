@@ -181,6 +181,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 	dst.ExternalProviders = saved.ExternalProviders
 	dst.Telemetry = saved.Telemetry
 	dst.VectorStores = saved.VectorStores
+	dst.Monitoring = saved.Monitoring
 	if o := saved.OverrideConfig; o != nil && dst.OverrideConfig != nil {
 		dst.OverrideConfig.Key = o.Key
 	}
@@ -215,7 +216,7 @@ var hubOnlyPaths = []string{
 	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
 	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
 	"spec.workload.storage.accessModes", "spec.overrideConfig.key",
-	"spec.distribution.baseConfig", "spec.vectorStores",
+	"spec.distribution.baseConfig", "spec.vectorStores", "spec.monitoring",
 }
 
 // restoreSpokeOnlySpec brings back what v1alpha2 cannot express after a v1alpha2 edit.

@@ -293,6 +293,15 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 					URL: fmt.Sprintf("http://mcp-%d:8080/mcp", c.Intn(9)), Label: pick(c, "", "Tools")})
 			}
 		},
+		func(m *v1alpha2.MonitoringSpec, c randfill.Continue) {
+			*m = v1alpha2.MonitoringSpec{Alerts: c.Bool(), ScraperNamespaces: []string{"monitoring", "openshift-monitoring"}[:c.Intn(3)]}
+			if c.Bool() {
+				m.Port = ptrTo(int32(9000 + c.Intn(999)))
+			}
+			if len(m.ScraperNamespaces) == 0 {
+				m.ScraperNamespaces = nil
+			}
+		},
 		func(v *v1alpha2.VectorStoresSpec, c randfill.Continue) {
 			*v = v1alpha2.VectorStoresSpec{DefaultEmbeddingModel: pick(c, "", "m0"), DefaultProvider: pick(c, "", "faiss", "pgvector")}
 		},
@@ -381,6 +390,7 @@ func TestHubOnlyFieldsSurviveAV1alpha1Edit(t *testing.T) {
 		}{
 			{"telemetry", hub.Spec.Telemetry, edited.Spec.Telemetry},
 			{"vectorStores", hub.Spec.VectorStores, edited.Spec.VectorStores},
+			{"monitoring", hub.Spec.Monitoring, edited.Spec.Monitoring},
 			{"providers", hub.Spec.Providers, edited.Spec.Providers},
 			{"externalProviders", hub.Spec.ExternalProviders, edited.Spec.ExternalProviders},
 			{"workload.pod", podOf(hub), podOf(edited)},

@@ -51,6 +51,11 @@ type LlamaStackDistributionSpec struct {
 	// +optional
 	Telemetry *TelemetrySpec `json:"telemetry,omitempty"`
 
+	// Monitoring serves the server's Prometheus metrics on a port of their own (OGX 1.2 on)
+	// and tells the Prometheus Operator to scrape them.
+	// +optional
+	Monitoring *MonitoringSpec `json:"monitoring,omitempty"`
+
 	// ExternalProviders are providers packaged as Python modules in images, loaded by the
 	// server next to its own.
 	// +optional
@@ -66,6 +71,37 @@ type LlamaStackDistributionSpec struct {
 	// distribution's stay where unset.
 	// +optional
 	VectorStores *VectorStoresSpec `json:"vectorStores,omitempty"`
+}
+
+// MonitoringSpec is how the server's metrics are served and scraped:
+//
+//	monitoring: {alerts: true, scraperNamespaces: [openshift-user-workload-monitoring]}
+type MonitoringSpec struct {
+	// Port of the metrics endpoint, the container and Service port named metrics; 9464 (the
+	// server's default) when unset.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=65535
+	Port *int32 `json:"port,omitempty"`
+
+	// ServiceMonitor: false leaves out the ServiceMonitor (monitoring.coreos.com/v1), for a
+	// cluster without the Prometheus Operator; written when unset.
+	// +optional
+	ServiceMonitor *bool `json:"serviceMonitor,omitempty"`
+
+	// Alerts adds a PrometheusRule: the server down, more than 5% of requests failing, the
+	// 95th percentile of request time above 10 seconds.
+	// +optional
+	Alerts bool `json:"alerts,omitempty"`
+
+	// ScraperNamespaces are the namespaces from which the NetworkPolicy (networking.allowedFrom
+	// on) admits the metrics port, where Prometheus runs; the server's own namespace always may.
+	// +optional
+	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:items:MaxLength=63
+	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +listType=set
+	ScraperNamespaces []string `json:"scraperNamespaces,omitempty"`
 }
 
 // VectorStoresSpec are the defaults new vector stores take:

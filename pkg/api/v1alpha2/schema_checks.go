@@ -17,6 +17,7 @@ import (
 // Patterns shared by the CRD markers and the Go checks.
 const (
 	idPattern           = `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
+	dnsLabelPattern     = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	providerPattern     = `^((remote|inline)::)?[a-z0-9]([a-z0-9_-]*[a-z0-9])?(::[a-z0-9]([a-z0-9_-]*[a-z0-9])?)?$`
 	secretKeyPattern    = `^[-._a-zA-Z0-9]+$`
 	caKeyPattern        = `^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$`
@@ -35,7 +36,7 @@ const (
 // compiled holds the patterns, compiled on first use (not when every llsd command starts).
 var compiled = sync.OnceValue(func() map[string]*regexp.Regexp {
 	m := map[string]*regexp.Regexp{}
-	for _, p := range []string{idPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern,
+	for _, p := range []string{idPattern, dnsLabelPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern,
 		urlPattern, headerPattern, modulePattern, providerTypePattern, providerPathPattern} {
 		m[p] = regexp.MustCompile(p)
 	}

@@ -73,6 +73,7 @@ func ValidateSpec(spec *LlamaStackDistributionSpec, path *field.Path) field.Erro
 	c.networking(spec.Networking, path.Child("networking"))
 	c.workload(spec.Workload, path.Child("workload"))
 	c.telemetry(spec.Telemetry, path.Child("telemetry"))
+	c.monitoring(spec.Monitoring, path.Child("monitoring"))
 	c.externalProviders(spec.ExternalProviders, path.Child("externalProviders"))
 	c.overrideConfig(spec, path)
 	return c.errs
@@ -437,6 +438,20 @@ func (c *checks) pod(ps *PodSettings, p *field.Path) {
 			break
 		}
 	}
+}
+
+func (c *checks) monitoring(m *MonitoringSpec, p *field.Path) {
+	if m == nil {
+		return
+	}
+	c.minimum(p.Child("port"), m.Port, 1)
+	c.maximum(p.Child("port"), m.Port, 65535)
+	sp := p.Child("scraperNamespaces")
+	c.items(sp, len(m.ScraperNamespaces), 8)
+	for i, ns := range m.ScraperNamespaces {
+		c.str(sp.Index(i), ns, 0, 63, dnsLabelPattern)
+	}
+	c.uniqueStrings(sp, m.ScraperNamespaces)
 }
 
 func (c *checks) telemetry(t *TelemetrySpec, p *field.Path) {
