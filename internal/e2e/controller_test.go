@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -116,6 +117,12 @@ func TestControllerProcess(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "/healthz")
 
 	t.Run("metrics only for clients allowed to get /metrics", func(t *testing.T) {
+		// The metrics server starts beside the webhook, which readiness covers: wait for it.
+		require.EventuallyWithT(t, func(c *assert.CollectT) {
+			conn, err := net.Dial("tcp", metrics)
+			require.NoError(c, err)
+			_ = conn.Close()
+		}, 30*time.Second, 100*time.Millisecond, "the metrics server does not listen: %s", &logs)
 		scrape := func(token string) (int, string) {
 			req, err := http.NewRequest(http.MethodGet, "https://"+metrics+"/metrics", nil)
 			require.NoError(t, err)
