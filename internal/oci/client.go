@@ -45,21 +45,12 @@ type BaseConfig struct {
 
 // BaseConfig reads the base config of image. Errors are *Error.
 func (c *Client) BaseConfig(image string) (*BaseConfig, error) {
-	ref, err := c.parse(image)
-	if err != nil {
-		return nil, &Error{Kind: NotFound, Image: image, Err: err}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout())
 	defer cancel()
 	opts := c.remoteOptions(ctx)
-
-	digest, pinned := ref.(name.Digest)
-	if !pinned {
-		desc, err := remote.Head(ref, opts...)
-		if err != nil {
-			return nil, classify(image, err)
-		}
-		digest = ref.Context().Digest(desc.Digest.String())
+	digest, err := c.digest(image, opts)
+	if err != nil {
+		return nil, err
 	}
 	l, ok := c.Cache.get(digest.DigestStr())
 	if !ok {
@@ -100,6 +91,25 @@ func (c *Client) fetch(ref name.Digest, opts []remote.Option) (*labelled, error)
 		}
 		return layer.Uncompressed()
 	})
+}
+
+// digest is the digest image names: its own when pinned, else the registry's answer for the
+// tag (one HEAD request), which the cache remembers for offline renders. Errors are *Error.
+func (c *Client) digest(image string, opts []remote.Option) (name.Digest, error) {
+	ref, err := c.parse(image)
+	if err != nil {
+		return name.Digest{}, &Error{Kind: NotFound, Image: image, Err: err}
+	}
+	if digest, pinned := ref.(name.Digest); pinned {
+		return digest, nil
+	}
+	desc, err := remote.Head(ref, opts...)
+	if err != nil {
+		return name.Digest{}, classify(image, err)
+	}
+	digest := ref.Context().Digest(desc.Digest.String())
+	c.Cache.rememberDigest(image, digest.DigestStr())
+	return digest, nil
 }
 
 func (c *Client) parse(image string) (name.Reference, error) {

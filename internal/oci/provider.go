@@ -3,10 +3,8 @@
 package oci
 
 import (
-	"archive/tar"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,21 +64,12 @@ type ProviderReader interface {
 // whiteout in a later layer hides it). The result is cached by digest, and the tag's digest
 // is remembered, so that an offline render (OfflineCache) can use it. Errors are *Error.
 func (c *Client) ProviderPackage(image string) (*ProviderPackage, error) {
-	ref, err := c.parse(image)
-	if err != nil {
-		return nil, &Error{Kind: NotFound, Image: image, Err: err}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout())
 	defer cancel()
 	opts := c.remoteOptions(ctx)
-	digest, pinned := ref.(name.Digest)
-	if !pinned {
-		head, err := remote.Head(ref, opts...)
-		if err != nil {
-			return nil, classify(image, err)
-		}
-		digest = ref.Context().Digest(head.Digest.String())
-		c.Cache.rememberDigest(image, digest.DigestStr())
+	digest, err := c.digest(image, opts)
+	if err != nil {
+		return nil, err
 	}
 	if p, ok := c.Cache.provider(digest.DigestStr()); ok {
 		return p, nil
@@ -134,35 +123,19 @@ func fileFromTop(img v1.Image, file string) ([]byte, error) {
 
 // findFileOrWhiteout reads a layer's tar stream: the file's content, or found with nil
 // content when the layer deletes it (a whiteout of the file, or an opaque directory: the
-// layers below do not show through).
+// layers below do not show through; a layer lists its own files after such a marker, so the
+// opaque directory hides the file only when the layer does not have it).
 func findFileOrWhiteout(r io.Reader, want, whiteout string) ([]byte, bool, error) {
 	opaque := path.Join(path.Dir(want), ".wh..wh..opq")
 	hidden := false
-	tr := tar.NewReader(r)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil, hidden, nil
-		}
-		if err != nil {
-			return nil, false, err
-		}
-		switch cleanPath(h.Name) {
-		case whiteout:
-			return nil, true, nil
-		case opaque:
-			hidden = true
-		case want:
-			if h.Typeflag != tar.TypeReg {
-				continue
-			}
-			if h.Size > maxConfigSize {
-				return nil, false, fmt.Errorf("%s is %d bytes, more than a provider spec can be (%d)", want, h.Size, maxConfigSize)
-			}
-			data, err := io.ReadAll(tr)
-			return data, true, err
-		}
+	data, found, err := scanTar(r, want, func(name string) bool {
+		hidden = hidden || name == opaque
+		return name == whiteout
+	})
+	if err != nil || found {
+		return data, found, err
 	}
+	return nil, hidden, nil
 }
 
 var (

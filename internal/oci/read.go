@@ -129,7 +129,13 @@ func readFromLayer(openLayer layerOpener, digest, file string) ([]byte, error) {
 
 // findInTar returns the content of file in a tar stream.
 func findInTar(r io.Reader, file string) ([]byte, bool, error) {
-	want := cleanPath(file)
+	return scanTar(r, cleanPath(file), func(string) bool { return false })
+}
+
+// scanTar returns the content of the regular file want (a cleanPath) of a tar stream, at
+// most maxConfigSize bytes. An entry for which hides is true ends the scan as found, with no
+// content (a whiteout of the file); found is false when the stream has neither.
+func scanTar(r io.Reader, want string, hides func(name string) bool) ([]byte, bool, error) {
 	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()
@@ -139,11 +145,15 @@ func findInTar(r io.Reader, file string) ([]byte, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		if cleanPath(h.Name) != want || h.Typeflag != tar.TypeReg {
+		name := cleanPath(h.Name)
+		if hides(name) {
+			return nil, true, nil
+		}
+		if name != want || h.Typeflag != tar.TypeReg {
 			continue
 		}
 		if h.Size > maxConfigSize {
-			return nil, false, fmt.Errorf("%s is %d bytes, more than a config can be (%d)", file, h.Size, maxConfigSize)
+			return nil, false, fmt.Errorf("/%s is %d bytes, more than llsd reads (%d)", want, h.Size, maxConfigSize)
 		}
 		data, err := io.ReadAll(tr)
 		return data, true, err
