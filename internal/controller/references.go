@@ -42,6 +42,21 @@ func secretRefs(obj *v1alpha2.LlamaStackDistribution) []secretRef {
 			}
 		}
 	}
+	for _, api := range spec.ExternalProviders.APIs() {
+		for i, p := range api.Providers {
+			path := field.NewPath("spec", "externalProviders", string(api.Name)).Index(i).Child("secretRefs")
+			for _, k := range slices.Sorted(maps.Keys(p.SecretRefs)) {
+				s := p.SecretRefs[k]
+				add(path.Key(k), &s)
+			}
+		}
+	}
+	if t := spec.Telemetry; t != nil {
+		for _, k := range slices.Sorted(maps.Keys(t.Headers)) {
+			s := t.Headers[k]
+			add(field.NewPath("spec", "telemetry", "headers").Key(k), &s)
+		}
+	}
 	if st := spec.Storage; st != nil {
 		if st.KV != nil {
 			add(field.NewPath("spec", "storage", "kv", "password"), st.KV.Password)

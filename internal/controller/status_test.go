@@ -3,16 +3,19 @@
 package controller
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -84,4 +87,41 @@ func TestConditionsKeepTheirTransitionTime(t *testing.T) {
 	second := computeStatus(obj, observed{Now: now, SecretProblems: []string{"x"}, MissingSecret: true})
 	assert.Equal(t, earlier, meta.FindStatusCondition(second.Conditions, v1alpha2.ConditionConfigGenerated).LastTransitionTime, "still NotRendered")
 	assert.Equal(t, now, meta.FindStatusCondition(second.Conditions, v1alpha2.ConditionSecretsResolved).LastTransitionTime, "flipped to False")
+}
+
+// Every Secret key the pod reads is checked: providers', external providers', telemetry
+// headers', storage's and TLS's, in spec order.
+func TestSecretRefsAreEveryOneThePodReads(t *testing.T) {
+	obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat}
+spec:
+  distribution: {name: starter}
+  providers:
+    inference: [{provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: vllm, key: token}}}]
+  externalProviders:
+    inference:
+    - providerId: acme
+      image: registry.example.com/acme:1
+      secretRefs: {api_key: {secretKeyRef: {name: acme, key: key}}}
+  telemetry:
+    endpoint: http://otel:4318
+    headers: {authorization: {secretKeyRef: {name: otel, key: token}}}
+  storage:
+    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}
+  networking:
+    tls: {enabled: true, secretName: server-tls}
+`))
+	require.Empty(t, errs)
+	var got []string
+	for _, r := range secretRefs(obj) {
+		got = append(got, r.Field+" "+r.Name+" "+strings.Join(r.Keys, ","))
+	}
+	assert.Equal(t, []string{
+		"spec.providers.inference[0].apiKey vllm token",
+		"spec.externalProviders.inference[0].secretRefs[api_key] acme key",
+		"spec.telemetry.headers[authorization] otel token",
+		"spec.storage.sql.connectionString pg url",
+		"spec.networking.tls.secretName server-tls tls.crt,tls.key",
+	}, got)
 }
