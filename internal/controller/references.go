@@ -66,7 +66,8 @@ func secretRefs(obj *v1alpha2.LlamaStackDistribution) []secretRef {
 		}
 	}
 	if tls := spec.Networking.GetTLS(); tls != nil && tls.SecretName != "" {
-		refs = append(refs, secretRef{Field: "spec.networking.tls.secretName", Name: tls.SecretName, Keys: []string{"tls.crt", "tls.key"}})
+		certificate, key := tls.TLSKeys()
+		refs = append(refs, secretRef{Field: "spec.networking.tls.secretName", Name: tls.SecretName, Keys: []string{certificate, key}})
 	}
 	if w := spec.Workload; w != nil && w.Overrides != nil {
 		for i, env := range w.Overrides.Env {

@@ -201,6 +201,11 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 			"the server speaks TLS, and an Ingress serves TLS only for a host: set networking.expose.hostname, or the "+
 				"RenderOptions ingress.domain (the host is then <name>.<namespace>.<domain>)"))
 	}
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled && tlsItems(tls) != nil {
+		errs = append(errs, field.Invalid(networkingPath.Child("tls", "secretName"), tls.SecretName,
+			"the Ingress serves TLS with its Secret's tls.crt and tls.key, which a Secret of other keys does not have: "+
+				"use a kubernetes.io/tls Secret (remove certificateKey and privateKeyKey), or expose the server with a Route"))
+	}
 	errs = append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...)
 	var warnings []config.Warning
 	if tlsEnabled(obj) && backendTLSAnnotation(ingressClass(obj, in.Options)) == nil && !hasBackendHint(obj) {

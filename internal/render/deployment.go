@@ -224,6 +224,16 @@ func caBundleHash(in Input) string {
 	return ConfigMapDataHash(bundle)
 }
 
+// tlsItems mount a Secret's own certificate and key keys as the tls.crt and tls.key the
+// config names; nil (every key, as named) for a kubernetes.io/tls Secret.
+func tlsItems(tls *v1alpha2.TLSSpec) []corev1.KeyToPath {
+	if tls.CertificateKey == "" && tls.PrivateKeyKey == "" {
+		return nil
+	}
+	certificate, key := tls.TLSKeys()
+	return []corev1.KeyToPath{{Key: certificate, Path: "tls.crt"}, {Key: key, Path: "tls.key"}}
+}
+
 // containerPorts are the server's API port and, with spec.monitoring, its metrics port.
 func containerPorts(obj *v1alpha2.LlamaStackDistribution) []corev1.ContainerPort {
 	ports := []corev1.ContainerPort{{Name: api.PortName, ContainerPort: obj.Spec.Port(), Protocol: corev1.ProtocolTCP}}
@@ -317,7 +327,7 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 	if tls := obj.Spec.Networking.GetTLS(); tls != nil {
 		if tls.Enabled {
 			vols = append(vols, corev1.Volume{Name: volumeTLS, VolumeSource: corev1.VolumeSource{
-				Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName},
+				Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName, Items: tlsItems(tls)},
 			}})
 		}
 		if ca := tls.CABundle; ca != nil {

@@ -353,9 +353,12 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 		func(t *v1alpha2.TLSSpec, c randfill.Continue) {
 			c.FillNoCustom(t)
 			t.Enabled = c.Bool()
-			t.SecretName = ""
+			t.SecretName, t.CertificateKey, t.PrivateKeyKey = "", "", ""
 			if t.Enabled {
 				t.SecretName = "tls"
+				if c.Bool() {
+					t.CertificateKey, t.PrivateKeyKey = "fullchain.pem", "privkey.pem"
+				}
 			}
 		},
 		func(e *v1alpha2.ExposeSpec, c randfill.Continue) {

@@ -3,6 +3,7 @@
 package v1alpha2
 
 import (
+	"cmp"
 	"strings"
 	"unicode"
 )
@@ -168,4 +169,9 @@ func (n *NetworkingSpec) GetExpose() *ExposeSpec {
 		return nil
 	}
 	return n.Expose
+}
+
+// TLSKeys are the keys of the TLS Secret that hold the certificate and the private key.
+func (t *TLSSpec) TLSKeys() (certificate, privateKey string) {
+	return cmp.Or(t.CertificateKey, "tls.crt"), cmp.Or(t.PrivateKeyKey, "tls.key")
 }

@@ -515,11 +515,22 @@ type TLSSpec struct {
 	// Enabled makes the server speak HTTPS with the certificate in secretName.
 	// +optional
 	Enabled bool `json:"enabled,omitempty"`
-	// SecretName of a kubernetes.io/tls Secret holding the server certificate.
+	// SecretName of the Secret holding the server certificate and key: a kubernetes.io/tls
+	// Secret, or any Secret with certificateKey and privateKeyKey.
 	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	SecretName string `json:"secretName,omitempty"`
+	// CertificateKey is the Secret's key holding the PEM certificate chain; tls.crt when unset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	CertificateKey string `json:"certificateKey,omitempty"`
+	// PrivateKeyKey is the Secret's key holding the PEM private key; tls.key when unset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	PrivateKeyKey string `json:"privateKeyKey,omitempty"`
 	// CABundle is a ConfigMap of CA certificates the server trusts for outbound calls.
 	// +optional
 	CABundle *CABundleSpec `json:"caBundle,omitempty"`

@@ -299,6 +299,8 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 	if t := n.TLS; t != nil {
 		tp := p.Child("tls")
 		c.optStr(tp.Child("secretName"), t.SecretName, 253, "")
+		c.optStr(tp.Child("certificateKey"), t.CertificateKey, 253, secretKeyPattern)
+		c.optStr(tp.Child("privateKeyKey"), t.PrivateKeyKey, 253, secretKeyPattern)
 		if t.Enabled && t.SecretName == "" {
 			c.add(field.Required(tp.Child("secretName"), "secretName is required when TLS is enabled: name a kubernetes.io/tls Secret"))
 		}
