@@ -4,6 +4,7 @@ package render
 
 import (
 	"maps"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -52,4 +53,17 @@ func applyPodSettings(pod *corev1.PodTemplateSpec, w *v1alpha2.WorkloadSpec) {
 	pod.Spec.Tolerations = p.Tolerations
 	pod.Spec.Affinity = p.Affinity
 	pod.Spec.PriorityClassName = p.PriorityClassName
+	for _, rc := range p.ResourceClaims {
+		claim := corev1.PodResourceClaim{Name: rc.Name}
+		if rc.ResourceClaimName != "" {
+			claim.ResourceClaimName = &rc.ResourceClaimName
+		} else {
+			claim.ResourceClaimTemplateName = &rc.ResourceClaimTemplateName
+		}
+		pod.Spec.ResourceClaims = append(pod.Spec.ResourceClaims, claim)
+		server := &pod.Spec.Containers[0]
+		if !slices.ContainsFunc(server.Resources.Claims, func(c corev1.ResourceClaim) bool { return c.Name == rc.Name }) {
+			server.Resources.Claims = append(server.Resources.Claims, corev1.ResourceClaim{Name: rc.Name})
+		}
+	}
 }

@@ -337,6 +337,10 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 		func(p *v1alpha2.PodSettings, c randfill.Continue) {
 			c.FillNoCustom(p)
 			p.Labels, p.Annotations = map[string]string{"team": pick(c, "a", "b")}, map[string]string{"example.com/a": "b"}
+			p.ResourceClaims = nil
+			if c.Bool() {
+				p.ResourceClaims = []v1alpha2.ResourceClaimSpec{{Name: "gpu", ResourceClaimTemplateName: "single-gpu"}}
+			}
 			if c.Bool() {
 				p.Labels, p.Annotations = nil, nil
 			}

@@ -680,6 +680,35 @@ type PodSettings struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=253
 	PriorityClassName string `json:"priorityClassName,omitempty"`
+	// ResourceClaims are dynamic resource allocation claims (a GPU for an inline provider) the
+	// server container uses: each from a ResourceClaim or a ResourceClaimTemplate of the
+	// namespace (resource.k8s.io, on clusters with dynamic resource allocation).
+	// +optional
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=map
+	// +listMapKey=name
+	ResourceClaims []ResourceClaimSpec `json:"resourceClaims,omitempty"`
+}
+
+// ResourceClaimSpec is one claim of the pod, from a claim or a claim template.
+//
+// +kubebuilder:validation:XValidation:rule="has(self.resourceClaimName) != has(self.resourceClaimTemplateName)",message="set resourceClaimName or resourceClaimTemplateName: exactly one"
+type ResourceClaimSpec struct {
+	// Name of the claim in the pod.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Name string `json:"name"`
+	// ResourceClaimName is a ResourceClaim the pods share.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ResourceClaimName string `json:"resourceClaimName,omitempty"`
+	// ResourceClaimTemplateName is a ResourceClaimTemplate each pod gets a claim of its own from.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ResourceClaimTemplateName string `json:"resourceClaimTemplateName,omitempty"`
 }
 
 // AutoscalingSpec configures a HorizontalPodAutoscaler.

@@ -428,6 +428,23 @@ func (c *checks) pod(ps *PodSettings, p *field.Path) {
 	c.items(p.Child("imagePullSecrets"), len(ps.ImagePullSecrets), 16)
 	c.items(p.Child("tolerations"), len(ps.Tolerations), 32)
 	c.optStr(p.Child("priorityClassName"), ps.PriorityClassName, 253, "")
+	cp := p.Child("resourceClaims")
+	c.items(cp, len(ps.ResourceClaims), 8)
+	seen := map[string]bool{}
+	for i, rc := range ps.ResourceClaims {
+		if c.required(cp.Index(i).Child("name"), rc.Name) {
+			c.str(cp.Index(i).Child("name"), rc.Name, 1, 63, dnsLabelPattern)
+		}
+		c.optStr(cp.Index(i).Child("resourceClaimName"), rc.ResourceClaimName, 253, "")
+		c.optStr(cp.Index(i).Child("resourceClaimTemplateName"), rc.ResourceClaimTemplateName, 253, "")
+		if (rc.ResourceClaimName == "") == (rc.ResourceClaimTemplateName == "") {
+			c.add(field.Invalid(cp.Index(i), "object", "set resourceClaimName or resourceClaimTemplateName: exactly one"))
+		}
+		if seen[rc.Name] {
+			c.add(field.Duplicate(cp.Index(i), map[string]any{"name": rc.Name}))
+		}
+		seen[rc.Name] = true
+	}
 	for k := range ps.Labels {
 		if k == "app" || strings.HasPrefix(k, "app.kubernetes.io/") {
 			c.add(field.Forbidden(p.Child("labels"), "app and app.kubernetes.io/* labels are llsd's: they select the pods and name the distribution; use another key"))
