@@ -59,6 +59,10 @@ type Options struct {
 	// Restartable allows more than one manager in a process (tests restart the controller);
 	// controller-runtime otherwise refuses a second controller of the same name.
 	Restartable bool
+	// ServerURL, ProbeTimeout and ProbeInterval: how running servers are asked for their
+	// version and providers' health (StatusReconciler).
+	ServerURL                   func(*v1alpha2.LlamaStackDistribution) string
+	ProbeTimeout, ProbeInterval time.Duration
 }
 
 // Scheme has llsd's two API versions and the core types the controller reads.
@@ -95,7 +99,8 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 		return nil, err
 	}
 	mgr.GetWebhookServer().Register("/convert", conversionHandler(scheme))
-	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now, Routes: routes}
+	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now, Routes: routes,
+		ServerURL: opts.ServerURL, ProbeTimeout: opts.ProbeTimeout, ProbeInterval: opts.ProbeInterval}
 	if err := r.SetupWithManager(mgr, opts.Restartable); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -41,6 +42,15 @@ type StatusReconciler struct {
 	// Routes is set where the cluster serves OpenShift's Route API: an exposed object without
 	// an Ingress is looked up as a Route.
 	Routes bool
+	// ServerURL is where a running server is asked for its version and providers: its
+	// Service's cluster URL unless set (tests point it at a stand-in server).
+	ServerURL func(obj *v1alpha2.LlamaStackDistribution) string
+	// ProbeTimeout bounds each request to a running server (5 s); ProbeInterval spaces them
+	// out per object (a minute, up to ten while the server does not answer).
+	ProbeTimeout, ProbeInterval time.Duration
+
+	live     *prober
+	liveOnce sync.Once
 }
 
 // Reconcile recomputes one object's status and writes it when it changed.
@@ -57,6 +67,9 @@ func (r *StatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	var result ctrl.Result
 	if len(o.SecretProblems) > 0 || len(o.CABundleProblems) > 0 || overrideKeyMissing(&obj, o) {
 		result.RequeueAfter = r.SecretRecheck // neither Secrets nor the user's ConfigMaps are watched
+	}
+	if o.Live != nil && (result.RequeueAfter == 0 || o.liveAfter < result.RequeueAfter) {
+		result.RequeueAfter = o.liveAfter // the server is asked again then
 	}
 	if equality.Semantic.DeepEqual(status, obj.Status) {
 		return result, nil
@@ -98,6 +111,7 @@ func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStack
 	if o.Service, err = get(ctx, r.Client, key(names.Service()), &corev1.Service{}); err != nil {
 		return o, err
 	}
+	r.askServer(ctx, obj, &o)
 	if obj.Spec.ExposeEnabled() {
 		if o.Ingress, err = get(ctx, r.Client, key(names.Ingress()), &networkingv1.Ingress{}); err != nil {
 			return o, err
@@ -187,4 +201,21 @@ func get[T client.Object](ctx context.Context, c client.Reader, key types.Namesp
 		return none, err
 	}
 	return obj, nil
+}
+
+// askServer reads the running server once a replica is available (o.Live), spaced out by the
+// prober; otherwise it forgets the server.
+func (r *StatusReconciler) askServer(ctx context.Context, obj *v1alpha2.LlamaStackDistribution, o *observed) {
+	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
+	r.liveOnce.Do(func() { r.live = newProber(r.ProbeTimeout, r.ProbeInterval) })
+	if o.Deployment == nil || o.Deployment.Status.AvailableReplicas == 0 || o.Service == nil {
+		r.live.forget(key)
+		return
+	}
+	base := serviceURL(obj, o.Service)
+	if r.ServerURL != nil {
+		base = r.ServerURL(obj)
+	}
+	live, after := r.live.probe(ctx, key, base, o.Now.Time)
+	o.Live, o.liveAfter = &live, after
 }

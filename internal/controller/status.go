@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -41,7 +42,11 @@ type observed struct {
 	// which the pod mounts: a missing one keeps it from starting.
 	CABundleProblems []string
 	MissingCABundle  bool
-	Now              metav1.Time
+	// Live is what the running server said, nil when it was not asked (no available replica);
+	// liveAfter is when it is asked again.
+	Live      *liveServer
+	liveAfter time.Duration
+	Now       metav1.Time
 }
 
 // computeStatus derives the status from the render receipt on obj and what was observed.
@@ -64,6 +69,7 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 	set(v1alpha2.ConditionSecretsResolved, secretsCondition(o))
 	set(v1alpha2.ConditionDeploymentUpdated, deploymentCondition(obj, o))
 	set(v1alpha2.ConditionAvailable, availableCondition(obj, o))
+	liveConditions(&st, receipt, o, set)
 
 	st.Phase = phase(obj, rendered, st.Conditions)
 	if rendered {
@@ -79,7 +85,13 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 	if st.Version.OperatorVersion != obj.Status.Version.OperatorVersion || st.Version.LlamaStackServerVersion != obj.Status.Version.LlamaStackServerVersion {
 		st.Version.LastUpdated = o.Now
 	}
+	if o.Live != nil && o.Live.Version != "" {
+		st.Version.LlamaStackServerVersion = o.Live.Version
+	}
 	st.DistributionConfig = v1alpha2.DistributionConfig{ActiveDistribution: obj.Spec.Distribution.Name, AvailableDistributions: distribution.Images()}
+	if o.Live != nil {
+		st.DistributionConfig.Providers = o.Live.Providers
+	}
 	if st.DistributionConfig.ActiveDistribution == "" {
 		st.DistributionConfig.ActiveDistribution = "custom"
 	}
@@ -92,6 +104,46 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 		st.RouteURL = routeURLOf(o.Route)
 	}
 	return st
+}
+
+// liveConditions say what the running server answered: whether it answers, whether its
+// providers are healthy (naming the ones that are not) and whether it is the version llsd
+// rendered for. Without an answer to read (no available replica) they are left out.
+func liveConditions(st *v1alpha2.LlamaStackDistributionStatus, receipt api.Receipt, o observed, set func(string, verdict)) {
+	live := o.Live
+	if live == nil {
+		for _, t := range []string{v1alpha2.ConditionServerReady, v1alpha2.ConditionProvidersHealthy, v1alpha2.ConditionServerVersionMatched} {
+			meta.RemoveStatusCondition(&st.Conditions, t)
+		}
+		return
+	}
+	if live.Err != nil {
+		set(v1alpha2.ConditionServerReady, verdict{false, v1alpha2.ReasonServerUnreachable,
+			fmt.Sprintf("the server does not answer as it should through its Service: %v", live.Err)})
+	} else {
+		set(v1alpha2.ConditionServerReady, verdict{true, v1alpha2.ReasonServerAnswered, "the server answers, version " + live.Version})
+		var unhealthy []string
+		for _, p := range live.Providers {
+			if p.Health.Status != "" && p.Health.Status != "OK" && p.Health.Status != "Not Implemented" {
+				unhealthy = append(unhealthy, fmt.Sprintf("%s provider %s (%s): %s %s", p.API, p.ProviderID, p.ProviderType, p.Health.Status, p.Health.Message))
+			}
+		}
+		if len(unhealthy) > 0 {
+			set(v1alpha2.ConditionProvidersHealthy, verdict{false, v1alpha2.ReasonProviderUnhealthy, strings.Join(unhealthy, "; ")})
+		} else {
+			set(v1alpha2.ConditionProvidersHealthy, verdict{true, v1alpha2.ReasonAllProvidersHealthy,
+				fmt.Sprintf("%d providers report no problem", len(live.Providers))})
+		}
+	}
+	if rendered := receipt.ServerVersion; rendered != "" && live.Version != "" {
+		if live.Version == rendered || strings.HasPrefix(live.Version, rendered+".") {
+			set(v1alpha2.ConditionServerVersionMatched, verdict{true, v1alpha2.ReasonVersionMatched, "the server runs " + live.Version})
+		} else {
+			set(v1alpha2.ConditionServerVersionMatched, verdict{false, v1alpha2.ReasonVersionMismatch, fmt.Sprintf(
+				"the server runs %s, and llsd rendered its config for %s: render again with spec.distribution.serverVersion "+
+					"or the image that runs, so that the config is the one that version reads", live.Version, rendered)})
+		}
+	}
 }
 
 // verdict is a condition's outcome.

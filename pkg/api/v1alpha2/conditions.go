@@ -14,6 +14,13 @@ const (
 	ConditionDeploymentUpdated = "DeploymentUpdated"
 	// ConditionAvailable: the Deployment has its minimum of available replicas.
 	ConditionAvailable = "Available"
+	// ConditionServerReady: the running server answers (its version and providers), read
+	// through its Service once a replica is available.
+	ConditionServerReady = "ServerReady"
+	// ConditionProvidersHealthy: every provider the running server reports is healthy.
+	ConditionProvidersHealthy = "ProvidersHealthy"
+	// ConditionServerVersionMatched: the running server is the version llsd rendered for.
+	ConditionServerVersionMatched = "ServerVersionMatched"
 )
 
 // The reasons of those conditions.
@@ -44,4 +51,12 @@ const (
 	// Available
 	ReasonMinimumReplicasAvailable = "MinimumReplicasAvailable"
 	ReasonDeploymentUnavailable    = "DeploymentUnavailable"
+
+	// ServerReady, ProvidersHealthy, ServerVersionMatched
+	ReasonServerAnswered      = "ServerAnswered"
+	ReasonServerUnreachable   = "ServerUnreachable"
+	ReasonAllProvidersHealthy = "AllProvidersHealthy"
+	ReasonProviderUnhealthy   = "ProviderUnhealthy"
+	ReasonVersionMatched      = "VersionMatched"
+	ReasonVersionMismatch     = "VersionMismatch"
 )
