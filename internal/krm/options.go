@@ -57,10 +57,13 @@ type RenderOptionsSpec struct {
 	// PodSecurity is the most privileged Pod Security Standard the rendered pods may meet:
 	// restricted (the default), baseline or privileged. A spec whose overrides need more
 	// (a hostPath volume, an unconfined AppArmor profile) is refused; within it, a warning.
-	PodSecurity string          `json:"podSecurity,omitempty"`
-	Ingress     IngressOptions  `json:"ingress,omitempty"`
-	Registry    RegistryOptions `json:"registry,omitempty"`
-	Limits      LimitOptions    `json:"limits,omitempty"`
+	PodSecurity string `json:"podSecurity,omitempty"`
+	// ControllerNamespace is where llsd-controller runs (llsd-system): the NetworkPolicy of a
+	// server lets it in to read the server's version and providers' health.
+	ControllerNamespace string          `json:"controllerNamespace,omitempty"`
+	Ingress             IngressOptions  `json:"ingress,omitempty"`
+	Registry            RegistryOptions `json:"registry,omitempty"`
+	Limits              LimitOptions    `json:"limits,omitempty"`
 }
 
 // LimitOptions bound the work of a render; zero fields take the defaults.
@@ -121,6 +124,7 @@ func (o RenderOptions) Validate() error {
 	check("ingress.domain", o.Spec.Ingress.Domain, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.className", o.Spec.Ingress.ClassName, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.controllerNamespace", o.Spec.Ingress.ControllerNamespace, k8svalidation.IsDNS1123Label)
+	check("controllerNamespace", o.Spec.ControllerNamespace, k8svalidation.IsDNS1123Label)
 	for name, v := range map[string]int{"llsds": o.Spec.Limits.LLSDs, "settingsBytes": o.Spec.Limits.SettingsBytes,
 		"settingsDepth": o.Spec.Limits.SettingsDepth} {
 		if v < 0 {
@@ -167,6 +171,7 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 			IngressControllerNamespace: o.Spec.Ingress.ControllerNamespace,
 			Platform:                   o.Spec.Platform,
 			PodSecurity:                o.Spec.PodSecurity,
+			ControllerNamespace:        o.Spec.ControllerNamespace,
 		},
 		RendererVersion: version,
 		Limits:          o.Spec.Limits.Limits,
@@ -185,6 +190,7 @@ const (
 	EnvPodSecurity         = "LLSD_POD_SECURITY"
 	EnvRegistryEnabled     = "LLSD_REGISTRY_ENABLED"
 	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS"
+	EnvControllerNamespace = "LLSD_CONTROLLER_NAMESPACE"
 )
 
 // Option is one render option as every front end sets it: a field of RenderOptions' spec, an
@@ -216,6 +222,8 @@ var Options = []Option{
 	{"registry.enabled", EnvRegistryEnabled, "registryEnabled", "true|false",
 		"read base configs from the images' labels (network; cached by digest)"},
 	{"registry.insecureHosts", EnvRegistryInsecure, "registryInsecureHosts", "host:port,...", "registries reached over plain HTTP"},
+	{"controllerNamespace", EnvControllerNamespace, "controllerNamespace", "namespace",
+		"where llsd-controller runs (llsd-system): NetworkPolicies let it read the servers' health"},
 }
 
 // OptionsHelp lists the options for a usage text: each field, its variable and ConfigMap key,
@@ -313,7 +321,7 @@ func (o RenderOptions) withSettings(source string, lookup func(env string) (valu
 	for env, field := range map[string]*string{
 		EnvIngressClass: &o.Spec.Ingress.ClassName, EnvIngressDomain: &o.Spec.Ingress.Domain,
 		EnvIngressControllerNS: &o.Spec.Ingress.ControllerNamespace, EnvPlatform: &o.Spec.Platform,
-		EnvPodSecurity: &o.Spec.PodSecurity,
+		EnvPodSecurity: &o.Spec.PodSecurity, EnvControllerNamespace: &o.Spec.ControllerNamespace,
 	} {
 		if v, _ := get(env); v != "" {
 			*field = v

@@ -3,6 +3,7 @@
 package render
 
 import (
+	"cmp"
 	"maps"
 	"strings"
 
@@ -30,6 +31,19 @@ type Options struct {
 	// PodSecurity is the most privileged Pod Security Standard the pods may meet:
 	// restricted (the default), baseline or privileged.
 	PodSecurity string `json:"podSecurity,omitempty"`
+	// ControllerNamespace is where llsd-controller runs (default llsd-system): the
+	// NetworkPolicy lets it ask the server for its version and providers' health.
+	ControllerNamespace string `json:"controllerNamespace,omitempty"`
+}
+
+const defaultControllerNamespace = "llsd-system"
+
+// controllerPeer is llsd-controller's pod, which reads the running server's version and
+// providers' health.
+func controllerPeer(opts Options) networkingv1.NetworkPolicyPeer {
+	peer := namespacePeer(cmp.Or(opts.ControllerNamespace, defaultControllerNamespace))
+	peer.PodSelector = &metav1.LabelSelector{MatchLabels: map[string]string{"app.kubernetes.io/name": "llsd-controller"}}
+	return peer
 }
 
 // PlatformOpenShift is Options.Platform for OpenShift clusters.
@@ -132,6 +146,7 @@ func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *
 		for _, label := range n.AllowedFrom.Labels {
 			from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: namespaceLabelSelector(label)})
 		}
+		from = append(from, controllerPeer(opts))
 		switch {
 		case routeEnabled(obj, opts):
 			from = append(from, openShiftRouterPeer)
