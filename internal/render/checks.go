@@ -41,6 +41,7 @@ func check(in Input) (field.ErrorList, []config.Warning) {
 	add(checkAllowedFrom(in))
 	warnings = append(warnings, checkTelemetry(in)...)
 	add(checkMonitoring(in))
+	warnings = append(warnings, checkEgress(in)...)
 	return errs, warnings
 }
 

@@ -128,48 +128,53 @@ func ingress(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networ
 
 // networkPolicy admits traffic to the server's port only from networking.allowedFrom: its
 // own namespace, the listed namespaces ("*" = all), namespaces carrying the listed label
-// keys, and the ingress controller when the server is exposed.
+// keys, llsd-controller, and the ingress controller when the server is exposed; with
+// networking.egress it also restricts where the server connects (egressRules).
 func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networkingv1.NetworkPolicy {
 	n := obj.Spec.Networking
-	if n == nil || n.AllowedFrom == nil {
+	if n == nil || (n.AllowedFrom == nil && n.Egress == nil) {
 		return nil
 	}
+	np := &networkingv1.NetworkPolicy{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
+		ObjectMeta: m.object(m.names.NetworkPolicy()),
+		Spec:       networkingv1.NetworkPolicySpec{PodSelector: metav1.LabelSelector{MatchLabels: m.names.Selector()}},
+	}
+	if n.AllowedFrom != nil {
+		tcp := corev1.ProtocolTCP
+		port := intstr.FromInt32(obj.Spec.Port())
+		np.Spec.PolicyTypes = append(np.Spec.PolicyTypes, networkingv1.PolicyTypeIngress)
+		np.Spec.Ingress = append([]networkingv1.NetworkPolicyIngressRule{{From: ingressPeers(obj, opts), Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &port}}}},
+			metricsIngressRule(obj)...)
+	}
+	if n.Egress != nil {
+		np.Spec.PolicyTypes = append(np.Spec.PolicyTypes, networkingv1.PolicyTypeEgress)
+		np.Spec.Egress, _ = egressRules(obj)
+	}
+	return np
+}
+
+// ingressPeers are who may connect to the server's port (networking.allowedFrom).
+func ingressPeers(obj *v1alpha2.LlamaStackDistribution, opts Options) []networkingv1.NetworkPolicyPeer {
+	n := obj.Spec.Networking
 	from := []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{}}}
 	for _, ns := range n.AllowedFrom.Namespaces {
 		if ns == "*" {
-			from = []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{}}}
-			break
+			return []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{}}}
 		}
 		from = append(from, namespacePeer(ns))
 	}
-	if len(from) > 1 || from[0].NamespaceSelector == nil {
-		for _, label := range n.AllowedFrom.Labels {
-			from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: namespaceLabelSelector(label)})
-		}
-		from = append(from, controllerPeer(opts))
-		switch {
-		case routeEnabled(obj, opts):
-			from = append(from, openShiftRouterPeer)
-		case obj.Spec.ExposeEnabled():
-			ns := opts.IngressControllerNamespace
-			if ns == "" {
-				ns = defaultIngressControllerNamespace
-			}
-			from = append(from, namespacePeer(ns))
-		}
+	for _, label := range n.AllowedFrom.Labels {
+		from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: namespaceLabelSelector(label)})
 	}
-	tcp := corev1.ProtocolTCP
-	port := intstr.FromInt32(obj.Spec.Port())
-	return &networkingv1.NetworkPolicy{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
-		ObjectMeta: m.object(m.names.NetworkPolicy()),
-		Spec: networkingv1.NetworkPolicySpec{
-			PodSelector: metav1.LabelSelector{MatchLabels: m.names.Selector()},
-			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress},
-			Ingress: append([]networkingv1.NetworkPolicyIngressRule{{From: from, Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &port}}}},
-				metricsIngressRule(obj)...),
-		},
+	from = append(from, controllerPeer(opts))
+	switch {
+	case routeEnabled(obj, opts):
+		from = append(from, openShiftRouterPeer)
+	case obj.Spec.ExposeEnabled():
+		from = append(from, namespacePeer(cmp.Or(opts.IngressControllerNamespace, defaultIngressControllerNamespace)))
 	}
+	return from
 }
 
 // namespaceLabelSelector selects namespaces by an allowedFrom label: key=value (the upstream

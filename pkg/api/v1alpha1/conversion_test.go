@@ -302,6 +302,12 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 				m.ScraperNamespaces = nil
 			}
 		},
+		func(e *v1alpha2.EgressSpec, c randfill.Continue) {
+			e.CIDRs = []string{"10.20.0.0/16", "203.0.113.7/32"}[:c.Intn(3)]
+			if len(e.CIDRs) == 0 {
+				e.CIDRs = nil
+			}
+		},
 		func(v *v1alpha2.VectorStoresSpec, c randfill.Continue) {
 			*v = v1alpha2.VectorStoresSpec{DefaultEmbeddingModel: pick(c, "", "m0"), DefaultProvider: pick(c, "", "faiss", "pgvector")}
 		},

@@ -505,6 +505,10 @@ type NetworkingSpec struct {
 	// AllowedFrom restricts which namespaces may connect (a NetworkPolicy).
 	// +optional
 	AllowedFrom *AllowedFromSpec `json:"allowedFrom,omitempty"`
+	// Egress restricts where the server may connect (the NetworkPolicy's egress): DNS, the
+	// in-cluster endpoints the spec names, and cidrs.
+	// +optional
+	Egress *EgressSpec `json:"egress,omitempty"`
 }
 
 // TLSSpec configures TLS. caBundle (outbound trust) is valid on its own.
@@ -605,6 +609,21 @@ type AllowedFromSpec struct {
 	// +kubebuilder:validation:items:MaxLength=317
 	// +kubebuilder:validation:items:Pattern=`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
 	Labels []string `json:"labels,omitempty"`
+}
+
+// EgressSpec lets the server reach DNS, the endpoints of the spec that are in the cluster
+// (<service>.<namespace>.svc names, a bare Service name of its own namespace), literal IP
+// addresses, and these networks:
+//
+//	egress: {cidrs: [10.20.0.0/16, 203.0.113.7/32]}
+type EgressSpec struct {
+	// CIDRs the server may also reach: a provider outside the cluster, a database whose
+	// address is in a Secret.
+	// +optional
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MaxLength=43
+	// +kubebuilder:validation:XValidation:rule="self.all(c, isCIDR(c))",message="each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32"
+	CIDRs []string `json:"cidrs,omitempty"`
 }
 
 // WorkloadSpec configures the Deployment and the objects around it.

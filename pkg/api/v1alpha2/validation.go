@@ -5,6 +5,7 @@ package v1alpha2
 import (
 	"fmt"
 	"maps"
+	"net/netip"
 	"slices"
 	"strings"
 
@@ -296,6 +297,19 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 	}
 	c.minimum(p.Child("port"), n.Port, 1)
 	c.maximum(p.Child("port"), n.Port, 65535)
+	if e := n.Egress; e != nil {
+		cp := p.Child("egress", "cidrs")
+		c.items(cp, len(e.CIDRs), 32)
+		for i, cidr := range e.CIDRs {
+			c.str(cp.Index(i), cidr, 0, 43, "")
+		}
+		for _, cidr := range e.CIDRs {
+			if _, err := netip.ParsePrefix(cidr); err != nil {
+				c.add(field.Invalid(cp, "array", "each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32"))
+				break
+			}
+		}
+	}
 	if t := n.TLS; t != nil {
 		tp := p.Child("tls")
 		c.optStr(tp.Child("secretName"), t.SecretName, 253, "")

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// networking.egress: the NetworkPolicy lets the server reach DNS, the endpoints of the spec a
+// rule can name, and the listed networks. A NetworkPolicy names pods, namespaces and
+// networks, never host names: an endpoint in the cluster (<service>.<namespace>.svc, or a
+// bare Service name of the server's namespace) admits its namespace (any port: a Service's
+// port is not its pods'), a literal address its /32 or /128 and port; any other host name is
+// named in a warning, as its address is not known at render time.
+
+// endpoint is an address the spec names, with its field.
+type endpoint struct {
+	field, raw string
+}
+
+// specEndpoints are the addresses the spec names: providers', the key-value store's,
+// telemetry's and MCP servers'.
+func specEndpoints(obj *v1alpha2.LlamaStackDistribution) []endpoint {
+	var out []endpoint
+	spec := &obj.Spec
+	for _, list := range spec.Providers.APIs() {
+		for i, p := range list.Providers {
+			if p.Endpoint != "" {
+				out = append(out, endpoint{field.NewPath("spec", "providers", string(list.Name)).Index(i).Child("endpoint").String(), p.Endpoint})
+			}
+		}
+	}
+	if st := spec.Storage; st != nil && st.KV != nil && st.KV.Endpoint != "" {
+		out = append(out, endpoint{"spec.storage.kv.endpoint", st.KV.Endpoint})
+	}
+	if t := spec.Telemetry; t != nil {
+		out = append(out, endpoint{"spec.telemetry.endpoint", t.Endpoint})
+	}
+	if r := spec.Resources; r != nil {
+		for i, m := range r.MCPServers {
+			out = append(out, endpoint{field.NewPath("spec", "resources", "mcpServers").Index(i).Child("url").String(), m.URL})
+		}
+	}
+	return out
+}
+
+// hostPort splits an endpoint: a URL, or host[:port][/path] (pgvector's, redis's).
+func hostPort(raw string) (host string, port int) {
+	if !strings.Contains(raw, "://") {
+		raw = "tcp://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", 0
+	}
+	port, _ = strconv.Atoi(u.Port())
+	if port == 0 {
+		port = map[string]int{"http": 80, "https": 443}[u.Scheme]
+	}
+	return u.Hostname(), port
+}
+
+// egressRules are the NetworkPolicy's egress rules and the endpoints no rule can name.
+func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPolicyEgressRule, []string) {
+	udp, tcp := corev1.ProtocolUDP, corev1.ProtocolTCP
+	dns := []networkingv1.NetworkPolicyPort{}
+	for _, port := range []int32{53, 5353} { // kube-dns, OpenShift's dns-default
+		for _, proto := range []*corev1.Protocol{&udp, &tcp} {
+			p := intstr.FromInt32(port)
+			dns = append(dns, networkingv1.NetworkPolicyPort{Protocol: proto, Port: &p})
+		}
+	}
+	rules := []networkingv1.NetworkPolicyEgressRule{{To: []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{}}}, Ports: dns}}
+	var namespaces []string
+	var unnamed []string
+	for _, e := range specEndpoints(obj) {
+		host, port := hostPort(e.raw)
+		if addr, err := netip.ParseAddr(host); err == nil {
+			bits := 32
+			if addr.Is6() {
+				bits = 128
+			}
+			rule := networkingv1.NetworkPolicyEgressRule{To: []networkingv1.NetworkPolicyPeer{{IPBlock: &networkingv1.IPBlock{CIDR: netip.PrefixFrom(addr, bits).String()}}}}
+			if port > 0 {
+				p := intstr.FromInt(port)
+				rule.Ports = []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &p}}
+			}
+			rules = append(rules, rule)
+			continue
+		}
+		if ns, ok := clusterNamespace(host, namespaceOr(obj, "")); ok {
+			if !slices.Contains(namespaces, ns) {
+				namespaces = append(namespaces, ns)
+			}
+			continue
+		}
+		unnamed = append(unnamed, fmt.Sprintf("%s (%s)", host, e.field))
+	}
+	slices.Sort(namespaces)
+	for _, ns := range namespaces {
+		peer := networkingv1.NetworkPolicyPeer{PodSelector: &metav1.LabelSelector{}}
+		if ns != obj.Namespace {
+			peer = namespacePeer(ns)
+		}
+		rules = append(rules, networkingv1.NetworkPolicyEgressRule{To: []networkingv1.NetworkPolicyPeer{peer}})
+	}
+	for _, cidr := range obj.Spec.Networking.Egress.CIDRs {
+		rules = append(rules, networkingv1.NetworkPolicyEgressRule{To: []networkingv1.NetworkPolicyPeer{{IPBlock: &networkingv1.IPBlock{CIDR: cidr}}}})
+	}
+	return rules, unnamed
+}
+
+// clusterNamespace is the namespace of an in-cluster host: <service>.<namespace>.svc[.cluster.local],
+// or a bare name (a Service of the server's namespace, own).
+func clusterNamespace(host, own string) (string, bool) {
+	labels := strings.Split(strings.TrimSuffix(host, "."), ".")
+	switch {
+	case len(labels) == 1 && own != "" && net.ParseIP(host) == nil:
+		return own, true
+	case len(labels) >= 3 && labels[2] == "svc" && (len(labels) == 3 || strings.Join(labels[3:], ".") == "cluster.local"):
+		return labels[1], true
+	}
+	return "", false
+}
+
+// checkEgress says which endpoints the egress rules cannot admit, and that the database of a
+// connection string in a Secret is one.
+func checkEgress(in Input) []config.Warning {
+	n := in.Object.Spec.Networking
+	if n == nil || n.Egress == nil {
+		return nil
+	}
+	_, unnamed := egressRules(in.Object)
+	if st := in.Object.Spec.Storage; st != nil && st.SQL != nil && st.SQL.ConnectionString != nil {
+		unnamed = append(unnamed, "the database of spec.storage.sql.connectionString (its address is in a Secret)")
+	}
+	if len(unnamed) == 0 {
+		return nil
+	}
+	return []config.Warning{{Field: "spec.networking.egress", Message: "the NetworkPolicy lets the server reach in-cluster " +
+		"services, literal addresses and cidrs, and no host name outside the cluster: " + strings.Join(unnamed, ", ") +
+		": add their networks to networking.egress.cidrs (or write in-cluster services as <service>.<namespace>.svc)"}}
+}
