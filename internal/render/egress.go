@@ -78,7 +78,7 @@ func hostPort(raw string) (host string, port int) {
 // egressRules are the NetworkPolicy's egress rules and the endpoints no rule can name.
 func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPolicyEgressRule, []string) {
 	udp, tcp := corev1.ProtocolUDP, corev1.ProtocolTCP
-	dns := []networkingv1.NetworkPolicyPort{}
+	dns := make([]networkingv1.NetworkPolicyPort, 0, 4)
 	for _, port := range []int32{53, 5353} { // kube-dns, OpenShift's dns-default
 		for _, proto := range []*corev1.Protocol{&udp, &tcp} {
 			p := intstr.FromInt32(port)
