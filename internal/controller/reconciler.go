@@ -130,27 +130,22 @@ func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStack
 
 // checkCABundle checks that the CA bundle ConfigMap exists with every key the pod mounts.
 func (r *StatusReconciler) checkCABundle(ctx context.Context, obj *v1alpha2.LlamaStackDistribution, o *observed) error {
-	tls := obj.Spec.Networking.GetTLS()
-	if tls == nil || tls.CABundle == nil {
-		return nil
-	}
-	field := "spec.networking.tls.caBundle"
-	cm, err := get(ctx, r.Reader, types.NamespacedName{Namespace: obj.Namespace, Name: tls.CABundle.ConfigMapName}, &corev1.ConfigMap{})
-	if err != nil || cm == nil {
-		o.MissingCABundle = cm == nil && err == nil
-		if o.MissingCABundle {
-			o.CABundleProblems = append(o.CABundleProblems, fmt.Sprintf("%s: ConfigMap %q not found in namespace %s: the pod cannot start without it",
-				field, tls.CABundle.ConfigMapName, obj.Namespace))
+	for _, ref := range obj.Spec.Networking.GetTLS().Bundles() {
+		field := ref.Path.String()
+		cm, err := get(ctx, r.Reader, types.NamespacedName{Namespace: obj.Namespace, Name: ref.ConfigMapName}, &corev1.ConfigMap{})
+		if err != nil {
+			return err
 		}
-		return err
-	}
-	keys := tls.CABundle.ConfigMapKeys
-	if len(keys) == 0 {
-		keys = []string{v1alpha2.DefaultCABundleKey}
-	}
-	for _, k := range keys {
-		if _, ok := cm.Data[k]; !ok {
-			o.CABundleProblems = append(o.CABundleProblems, fmt.Sprintf("%s: ConfigMap %q has no key %q", field, cm.Name, k))
+		if cm == nil {
+			o.MissingCABundle = true
+			o.CABundleProblems = append(o.CABundleProblems, fmt.Sprintf("%s: ConfigMap %q not found in namespace %s: the pod cannot start without it",
+				field, ref.ConfigMapName, obj.Namespace))
+			continue
+		}
+		for _, k := range ref.Keys() {
+			if _, ok := cm.Data[k]; !ok {
+				o.CABundleProblems = append(o.CABundleProblems, fmt.Sprintf("%s: ConfigMap %q has no key %q", field, cm.Name, k))
+			}
 		}
 	}
 	return nil

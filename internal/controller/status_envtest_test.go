@@ -284,18 +284,19 @@ kind: LlamaStackDistribution
 metadata: {name: ca}
 spec:
   distribution: {name: starter}
-  networking: {tls: {caBundle: {configMapName: corp-ca, configMapKeys: [root.pem, sub.pem]}}}
+  networking: {tls: {caBundle: {configMapName: corp-ca, configMapKeys: [root.pem, sub.pem]}, caBundles: [{configMapName: trusted-ca}]}}
 `)
 	create(t, append([]client.Object{llsd}, objs...)...)
 	eventually(t, ns, "ca", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
 		cond := hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionFalse, v1alpha2.ReasonCABundleNotFound)
 		if cond != nil {
 			assert.Contains(c, cond.Message, `spec.networking.tls.caBundle: ConfigMap "corp-ca" not found in namespace `+ns)
+			assert.Contains(c, cond.Message, `spec.networking.tls.caBundles[0]: ConfigMap "trusted-ca" not found in namespace `+ns)
 		}
 		assert.Equal(c, v1alpha2.PhaseFailed, st.Phase)
 	})
 	ca := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "corp-ca"}, Data: map[string]string{"root.pem": "PEM"}}
-	create(t, ca)
+	create(t, ca, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "trusted-ca"}, Data: map[string]string{"ca-bundle.crt": "PEM"}})
 	eventually(t, ns, "ca", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
 		cond := hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionFalse, v1alpha2.ReasonCABundleKeyNotFound)
 		if cond != nil {

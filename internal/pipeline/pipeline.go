@@ -197,16 +197,16 @@ func distributionWarnings(dist *distribution.Resolved) []config.Warning {
 // mountable rejects references a pod cannot mount: a CA bundle ConfigMap in another
 // namespace (volumes only see the pod's own namespace).
 func mountable(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
-	tls := obj.Spec.Networking.GetTLS()
-	if tls == nil || tls.CABundle == nil {
-		return nil
+	var errs field.ErrorList
+	for _, ref := range obj.Spec.Networking.GetTLS().Bundles() {
+		ns := ref.ConfigMapNamespace
+		if ns == "" || obj.Namespace == "" || ns == obj.Namespace { // without a namespace, it is decided at apply time
+			continue
+		}
+		errs = append(errs, field.Invalid(ref.Path.Child("configMapNamespace"), ns,
+			"a pod can mount only ConfigMaps of its own namespace: copy the CA bundle into the LlamaStackDistribution's namespace and remove configMapNamespace"))
 	}
-	ns := tls.CABundle.ConfigMapNamespace
-	if ns == "" || obj.Namespace == "" || ns == obj.Namespace { // without a namespace, it is decided at apply time
-		return nil
-	}
-	return field.ErrorList{field.Invalid(field.NewPath("spec", "networking", "tls", "caBundle", "configMapNamespace"), ns,
-		"a pod can mount only ConfigMaps of its own namespace: copy the CA bundle into the LlamaStackDistribution's namespace and remove configMapNamespace")}
+	return errs
 }
 
 // v1alpha1Leftovers reports what an object written in v1alpha1 asks that llsd cannot do:

@@ -227,21 +227,19 @@ func hasBackendHint(obj *v1alpha2.LlamaStackDistribution) bool {
 	return false
 }
 
-// checkCABundle refuses CA bundle keys its ConfigMap does not have, when the ConfigMap is
-// among the inputs: the pod would not start (a missing key in a ConfigMap volume).
+// checkCABundle refuses CA bundle keys their ConfigMap does not have, when it is among the
+// inputs (the pod would not start).
 func checkCABundle(in Input) field.ErrorList {
-	tls := in.Object.Spec.Networking.GetTLS()
-	if tls == nil || tls.CABundle == nil {
-		return nil
-	}
-	data, ok := in.ConfigMaps[in.Object.Namespace+"/"+tls.CABundle.ConfigMapName]
-	if !ok {
-		return nil
-	}
 	var errs field.ErrorList
-	for i, key := range caBundleKeys(tls.CABundle) {
-		if _, ok := data[key]; !ok {
-			errs = append(errs, field.NotFound(networkingPath.Child("tls", "caBundle", "configMapKeys").Index(i), key))
+	for _, src := range caSources(in.Object) {
+		data, ok := in.ConfigMaps[in.Object.Namespace+"/"+src.ConfigMapName]
+		if !ok {
+			continue
+		}
+		for i, key := range src.Keys() {
+			if _, ok := data[key]; !ok {
+				errs = append(errs, field.NotFound(src.Path.Child("configMapKeys").Index(i), key))
+			}
 		}
 	}
 	return errs

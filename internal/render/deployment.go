@@ -155,8 +155,8 @@ func llsdEnv(in Input) []corev1.EnvVar {
 		vars = append(vars, corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: configPath})
 	}
 	vars = append(vars, corev1.EnvVar{Name: in.Distribution.Profile.PortEnv, Value: strconv.Itoa(int(obj.Spec.Port()))})
-	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.CABundle != nil {
-		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: caBundleFile(tls.CABundle)})
+	if file := caBundleFile(obj); file != "" {
+		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: file})
 	}
 	vars = append(vars, telemetryEnv(obj)...)
 	vars = append(vars, metricsEnv(obj)...)
@@ -166,60 +166,91 @@ func llsdEnv(in Input) []corev1.EnvVar {
 	return vars
 }
 
-// caBundleKeys are the keys of the CA bundle ConfigMap that hold certificates.
-func caBundleKeys(ca *v1alpha2.CABundleSpec) []string {
-	if len(ca.ConfigMapKeys) > 0 {
-		return ca.ConfigMapKeys
-	}
-	return []string{v1alpha2.DefaultCABundleKey}
+// caSource is one CA bundle ConfigMap as the pod mounts it: the first at caBundleDir (volume
+// ca-bundle), the next ones at caBundleDir-1, -2, ... (volumes ca-bundle-1, -2, ...).
+type caSource struct {
+	v1alpha2.CABundleRef
+	volume, dir string
 }
 
-// caBundleFile is the file SSL_CERT_FILE names: the bundle's only key as mounted, or the
-// merge of its keys.
-func caBundleFile(ca *v1alpha2.CABundleSpec) string {
-	if keys := caBundleKeys(ca); len(keys) == 1 {
-		return path.Join(caBundleDir, keys[0])
+func caSources(obj *v1alpha2.LlamaStackDistribution) []caSource {
+	var out []caSource
+	for i, ref := range obj.Spec.Networking.GetTLS().Bundles() {
+		src := caSource{CABundleRef: ref, volume: volumeCABundle, dir: caBundleDir}
+		if i > 0 {
+			n := strconv.Itoa(i)
+			src.volume, src.dir = volumeCABundle+"-"+n, caBundleDir+"-"+n
+		}
+		out = append(out, src)
+	}
+	return out
+}
+
+// caFiles are the certificate files of every CA bundle, as mounted.
+func caFiles(obj *v1alpha2.LlamaStackDistribution) []string {
+	var files []string
+	for _, src := range caSources(obj) {
+		for _, key := range src.Keys() {
+			files = append(files, path.Join(src.dir, key))
+		}
+	}
+	return files
+}
+
+// caBundleFile is the file SSL_CERT_FILE names: the only certificate file as mounted, or the
+// merge of them all; "" without CA bundles.
+func caBundleFile(obj *v1alpha2.LlamaStackDistribution) string {
+	switch files := caFiles(obj); len(files) {
+	case 0:
+		return ""
+	case 1:
+		return files[0]
 	}
 	return caMergedFile
 }
 
-// caBundleMerge is the init container that concatenates a CA bundle of several keys into
-// one file, with the server's image and security context.
+// caBundleMerge is the init container that concatenates several CA files (keys of one
+// bundle, or several bundles) into one file, with the server's image and security context.
 func caBundleMerge(in Input) *corev1.Container {
-	tls := in.Object.Spec.Networking.GetTLS()
-	if tls == nil || tls.CABundle == nil || len(caBundleKeys(tls.CABundle)) < 2 {
+	files := caFiles(in.Object)
+	if len(files) < 2 {
 		return nil
 	}
-	command := []string{"sh", "-c", `cat "$@" > ` + caMergedFile, "sh"}
-	for _, key := range caBundleKeys(tls.CABundle) {
-		command = append(command, path.Join(caBundleDir, key))
-	}
-	return &corev1.Container{
+	c := &corev1.Container{
 		Name:            "ca-bundle",
 		Image:           in.Distribution.Image,
-		Command:         command,
+		Command:         append([]string{"sh", "-c", `cat "$@" > ` + caMergedFile, "sh"}, files...),
 		SecurityContext: containerSecurityContext(),
-		VolumeMounts: []corev1.VolumeMount{
-			{Name: volumeCABundle, MountPath: caBundleDir, ReadOnly: true},
-			{Name: volumeCAMerged, MountPath: caMergedDir},
-		},
 	}
+	for _, src := range caSources(in.Object) {
+		c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: src.volume, MountPath: src.dir, ReadOnly: true})
+	}
+	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: volumeCAMerged, MountPath: caMergedDir})
+	return c
 }
 
-// caBundleHash is the content hash of the CA bundle's keys when its ConfigMap is among the
+// caBundleHash is the content hash of the CA bundles' keys whose ConfigMaps are among the
 // inputs, else "".
 func caBundleHash(in Input) string {
-	tls := in.Object.Spec.Networking.GetTLS()
-	if tls == nil || tls.CABundle == nil {
-		return ""
-	}
-	data, ok := in.ConfigMaps[in.Object.Namespace+"/"+tls.CABundle.ConfigMapName]
-	if !ok {
-		return ""
-	}
 	bundle := map[string]string{}
-	for _, key := range caBundleKeys(tls.CABundle) {
-		bundle[key] = data[key]
+	for _, src := range caSources(in.Object) {
+		data, ok := in.ConfigMaps[in.Object.Namespace+"/"+src.ConfigMapName]
+		if !ok {
+			continue
+		}
+		for _, key := range src.Keys() {
+			bundle[path.Join(src.dir, key)] = data[key]
+		}
+	}
+	if len(bundle) == 0 {
+		return ""
+	}
+	if srcs := caSources(in.Object); len(srcs) == 1 { // one bundle: the hash of its keys, which a pod of an earlier llsd carries
+		single := map[string]string{}
+		for file, v := range bundle {
+			single[path.Base(file)] = v
+		}
+		return ConfigMapDataHash(single)
 	}
 	return ConfigMapDataHash(bundle)
 }
@@ -281,9 +312,10 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 		if tls.Enabled {
 			mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
 		}
-		if tls.CABundle != nil && len(caBundleKeys(tls.CABundle)) == 1 {
-			mounts = append(mounts, corev1.VolumeMount{Name: volumeCABundle, MountPath: caBundleDir, ReadOnly: true})
-		} else if tls.CABundle != nil {
+		switch srcs := caSources(in.Object); {
+		case len(caFiles(in.Object)) == 1:
+			mounts = append(mounts, corev1.VolumeMount{Name: srcs[0].volume, MountPath: srcs[0].dir, ReadOnly: true})
+		case len(srcs) > 0:
 			mounts = append(mounts, corev1.VolumeMount{Name: volumeCAMerged, MountPath: caMergedDir, ReadOnly: true})
 		}
 	}
@@ -330,13 +362,13 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 				Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName, Items: tlsItems(tls)},
 			}})
 		}
-		if ca := tls.CABundle; ca != nil {
-			vols = append(vols, corev1.Volume{Name: volumeCABundle, VolumeSource: corev1.VolumeSource{
-				ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: ca.ConfigMapName}},
+		for _, src := range caSources(obj) {
+			vols = append(vols, corev1.Volume{Name: src.volume, VolumeSource: corev1.VolumeSource{
+				ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: src.ConfigMapName}},
 			}})
-			if len(caBundleKeys(ca)) > 1 {
-				vols = append(vols, corev1.Volume{Name: volumeCAMerged, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
-			}
+		}
+		if len(caFiles(obj)) > 1 {
+			vols = append(vols, corev1.Volume{Name: volumeCAMerged, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 		}
 	}
 	return vols

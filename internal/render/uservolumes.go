@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -189,6 +190,9 @@ func volumePurpose(name string) string {
 		return "the CA bundle"
 	case volumeProviders:
 		return "the external providers' packages"
+	}
+	if strings.HasPrefix(name, volumeCABundle+"-") {
+		return "a CA bundle"
 	}
 	return "mounted by llsd"
 }

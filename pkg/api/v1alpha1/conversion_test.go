@@ -370,6 +370,10 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 					t.CertificateKey, t.PrivateKeyKey = "fullchain.pem", "privkey.pem"
 				}
 			}
+			t.CABundles = nil
+			if c.Bool() {
+				t.CABundles = []v1alpha2.CABundleSpec{{ConfigMapName: "trusted-ca"}}
+			}
 		},
 		func(e *v1alpha2.ExposeSpec, c randfill.Continue) {
 			e.Enabled = ptrTo(c.Bool())

@@ -6,6 +6,8 @@ import (
 	"cmp"
 	"strings"
 	"unicode"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Effective values used when a field is unset. They are not written into the object, so a
@@ -174,4 +176,36 @@ func (n *NetworkingSpec) GetExpose() *ExposeSpec {
 // TLSKeys are the keys of the TLS Secret that hold the certificate and the private key.
 func (t *TLSSpec) TLSKeys() (certificate, privateKey string) {
 	return cmp.Or(t.CertificateKey, "tls.crt"), cmp.Or(t.PrivateKeyKey, "tls.key")
+}
+
+// CABundleRef is one CA bundle ConfigMap of networking.tls with the field that names it.
+//
+// +kubebuilder:object:generate=false
+type CABundleRef struct {
+	Path *field.Path
+	*CABundleSpec
+}
+
+// Bundles are the CA bundle ConfigMaps, caBundle first, then caBundles.
+func (t *TLSSpec) Bundles() []CABundleRef {
+	if t == nil {
+		return nil
+	}
+	tls := field.NewPath("spec", "networking", "tls")
+	var out []CABundleRef
+	if t.CABundle != nil {
+		out = append(out, CABundleRef{tls.Child("caBundle"), t.CABundle})
+	}
+	for i := range t.CABundles {
+		out = append(out, CABundleRef{tls.Child("caBundles").Index(i), &t.CABundles[i]})
+	}
+	return out
+}
+
+// Keys are the keys of the ConfigMap that hold certificates: configMapKeys, else ca-bundle.crt.
+func (b *CABundleSpec) Keys() []string {
+	if len(b.ConfigMapKeys) > 0 {
+		return b.ConfigMapKeys
+	}
+	return []string{DefaultCABundleKey}
 }

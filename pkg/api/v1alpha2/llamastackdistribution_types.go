@@ -538,6 +538,13 @@ type TLSSpec struct {
 	// CABundle is a ConfigMap of CA certificates the server trusts for outbound calls.
 	// +optional
 	CABundle *CABundleSpec `json:"caBundle,omitempty"`
+	// CABundles are more ConfigMaps of CA certificates the server trusts, joined with
+	// caBundle's into one bundle: a team's CA next to the cluster's (on OpenShift, a
+	// ConfigMap labelled config.openshift.io/inject-trusted-cabundle=true gets the cluster's
+	// trusted CAs in ca-bundle.crt).
+	// +optional
+	// +kubebuilder:validation:MaxItems=8
+	CABundles []CABundleSpec `json:"caBundles,omitempty"`
 }
 
 // CABundleSpec names a ConfigMap of CA certificates.

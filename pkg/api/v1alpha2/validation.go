@@ -321,8 +321,9 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 		if !t.Enabled && t.SecretName != "" {
 			c.add(field.Forbidden(tp.Child("secretName"), "secretName is only valid when TLS is enabled: set enabled: true or remove secretName"))
 		}
-		if b := t.CABundle; b != nil {
-			bp := tp.Child("caBundle")
+		c.items(tp.Child("caBundles"), len(t.CABundles), 8)
+		for _, ref := range t.Bundles() {
+			b, bp := ref.CABundleSpec, ref.Path
 			if c.required(bp.Child("configMapName"), b.ConfigMapName) {
 				c.str(bp.Child("configMapName"), b.ConfigMapName, 1, 253, "")
 			}
