@@ -174,8 +174,9 @@ type caSource struct {
 }
 
 func caSources(obj *v1alpha2.LlamaStackDistribution) []caSource {
-	var out []caSource
-	for i, ref := range obj.Spec.Networking.GetTLS().Bundles() {
+	bundles := obj.Spec.Networking.GetTLS().Bundles()
+	out := make([]caSource, 0, len(bundles))
+	for i, ref := range bundles {
 		src := caSource{CABundleRef: ref, volume: volumeCABundle, dir: caBundleDir}
 		if i > 0 {
 			n := strconv.Itoa(i)
