@@ -7,28 +7,23 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/llamastack/llsd/internal/pipeline"
-	"github.com/llamastack/llsd/pkg/api"
 )
 
 func TestMonitoringNeedsAServerWithMetrics(t *testing.T) {
 	for _, tc := range []struct {
 		reason, spec, field, says string
 	}{
-		{"OGX 1.1 serves no metrics", `distribution: {name: starter, serverVersion: "1.1"}
+		{"OGX 1.1 serves no metrics", `  distribution: {name: starter, serverVersion: "1.1"}
   monitoring: {}`, "spec.monitoring", "OGX 1.1 serves no Prometheus metrics (OGX 1.2 to OGX 1.3 do)"},
-		{"the API port is not the metrics port", `distribution: {name: starter}
+		{"the API port is not the metrics port", `  distribution: {name: starter}
   networking: {port: 9000}
   monitoring: {port: 9000}`, "spec.monitoring.port", "the metrics endpoint needs a port of its own"},
-		{"overrides.env cannot set what monitoring sets", `distribution: {name: starter}
+		{"overrides.env cannot set what monitoring sets", `  distribution: {name: starter}
   monitoring: {}
   workload: {overrides: {env: [{name: OGX_METRICS_HOST, value: 127.0.0.1}]}}`, "spec.workload.overrides.env[0].name", "OGX_METRICS_HOST is set by spec.monitoring"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			obj, errs := api.Decode([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: m, namespace: ai}\nspec:\n  " + tc.spec + "\n"))
-			require.Empty(t, errs)
-			_, errs = pipeline.Render(obj, pipeline.Options{})
+			_, errs, _ := renderSpec(t, tc.spec+"\n")
 			require.Len(t, errs, 1, "%v", errs)
 			assert.Equal(t, tc.field, errs[0].Field)
 			assert.Contains(t, errs[0].Error(), tc.says)
@@ -39,21 +34,11 @@ func TestMonitoringNeedsAServerWithMetrics(t *testing.T) {
 // Behind a NetworkPolicy, a scraper outside the namespace is let in only when its namespace is
 // listed: without one, a warning says so.
 func TestMonitoringBehindANetworkPolicyNamesTheScraper(t *testing.T) {
-	obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
-kind: LlamaStackDistribution
-metadata: {name: m, namespace: ai}
-spec:
-  distribution: {name: starter}
+	_, errs, warnings := renderSpec(t, `  distribution: {name: starter}
   networking: {allowedFrom: {namespaces: [apps]}}
   monitoring: {}
-`))
+`)
 	require.Empty(t, errs)
-	res, errs := pipeline.Render(obj, pipeline.Options{})
-	require.Empty(t, errs)
-	var said []string
-	for _, w := range res.Warnings {
-		said = append(said, w.String())
-	}
-	assert.Contains(t, said, "spec.monitoring.scraperNamespaces: the NetworkPolicy admits the metrics port only from the server's own namespace: "+
+	assert.Contains(t, warnings, "spec.monitoring.scraperNamespaces: the NetworkPolicy admits the metrics port only from the server's own namespace: "+
 		"list the namespace Prometheus runs in (monitoring, openshift-user-workload-monitoring, ...)")
 }
