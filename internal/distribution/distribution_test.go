@@ -180,3 +180,44 @@ func TestFingerprintOfUpstreamConfigs(t *testing.T) {
 		"inference": []any{map[string]any{"provider_id": "vllm", "provider_type": "remote::vllm"}}}})
 	assert.False(t, ok, "a minimal config looks the same in 0.6 and 0.7: the fingerprint must not guess")
 }
+
+// Every supported version has marks, and each structure a profile's marks name, alone in a
+// config, tells that version: the fingerprint table is the profiles'.
+func TestEveryProfileHasMarksThatTellIt(t *testing.T) {
+	for _, p := range profile.All() {
+		marks := p.Marks
+		assert.NotEmpty(t, marks.Evidence, "%s has no marks", p)
+		for _, m := range []profile.Mark{marks.First, marks.Last} {
+			var configs []map[string]any
+			provider := func(api string, entry map[string]any) map[string]any {
+				return map[string]any{"distro_name": "x", "providers": map[string]any{api: []any{entry}}}
+			}
+			for _, api := range m.APIs {
+				configs = append(configs, provider(api, map[string]any{"provider_id": "p", "provider_type": "inline::x"}))
+			}
+			for _, typ := range m.ProviderTypes {
+				configs = append(configs, provider("inference", map[string]any{"provider_id": "p", "provider_type": typ}))
+			}
+			for _, k := range m.ProviderKeys {
+				api, key, _ := strings.Cut(k, ".")
+				configs = append(configs, provider(api, map[string]any{"provider_id": "p", "provider_type": "inline::x", "config": map[string]any{key: 1}}))
+			}
+			for _, k := range m.ServerKeys {
+				configs = append(configs, map[string]any{"distro_name": "x", "server": map[string]any{k: true}})
+			}
+			for _, path := range m.Stores {
+				store, key, _ := strings.Cut(path, ".")
+				value := any(map[string]any{"backend": "b"})
+				if key != "" {
+					value = map[string]any{key: "t"}
+				}
+				configs = append(configs, map[string]any{"distro_name": "x", "storage": map[string]any{"stores": map[string]any{store: value}}})
+			}
+			for _, cfg := range configs {
+				got, evidence, ok := distribution.Fingerprint(cfg)
+				assert.True(t, ok, "%s: %v", p, cfg)
+				assert.Equal(t, p.Version, got, "%s: %v tells %s (%s)", p, cfg, got, evidence)
+			}
+		}
+	}
+}

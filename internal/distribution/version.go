@@ -4,6 +4,8 @@ package distribution
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/llamastack/llsd/internal/configyaml"
@@ -84,45 +86,83 @@ func imageRepository(image string) string {
 	return ref
 }
 
-// Fingerprint infers the server version from the structure of a config (the keys and
-// providers each release added or removed), for base configs that come without a version label
-// or tag. ok is false when the structure does not tell (a minimal config looks the same in 0.6 and 0.7). Within
-// OGX 1.x it is the oldest version that has what the config uses (1.x promises that a config
-// of 1.N loads on every later 1.x).
+// Fingerprint infers the server version from the structure of a config, for base configs that
+// come without a version label or tag: the formats before 0.6 (eras), then what only a
+// supported version and older ones have (the profiles' Marks.Last, oldest first), then what a
+// version brought (Marks.First, newest first). ok is false when the structure does not tell
+// (a minimal config looks the same in 0.6 and 0.7). Within OGX 1.x it is the oldest version
+// that has what the config uses (1.x promises that a config of 1.N loads on every later 1.x).
 func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
-	providers, _ := cfg["providers"].(map[string]any)
-	types := providerTypes(providers)
-	has := func(key string) bool { _, ok := cfg[key]; return ok }
-	switch {
-	case has("routing_table") || has("api_providers"):
-		return "0.1", "top-level routing_table/api_providers (the pre-2024 format)", true
-	case has("metadata_store") || has("inference_store") || has("models"):
-		return "0.2", "top-level metadata_store/inference_store/models (before the 0.3 storage refactor)", true
-	case has("telemetry"):
-		return "0.3", "top-level telemetry block (0.3 only)", true
-	case !has("distro_name") && has("image_name"):
-		return "0.4", "image_name without distro_name (distro_name arrived in 0.5)", true
-	case types["remote::meta"] || types["remote::deepseek"] || types["remote::mistral"] || types["remote::neo4j"]:
-		return "1.3", "the meta, deepseek, mistral or neo4j providers (OGX 1.3)", true
-	case types["inline::unstructured"] || types["remote::unstructured-api"] || hasConfigKey(providers["responses"], "memory_config") ||
-		hasAnyKey(cfg["server"], "insecure", "tenancy", "tls_config", "hsts_max_age"):
-		return "1.2", "the unstructured file processors, responses memory_config or server insecure/tenancy/tls_config (OGX 1.2)", true
-	case providers["skills"] != nil || types["remote::nimble-search"] || hasConfigKey(providers["messages"], "kvstore"):
-		return "1.1", "the skills API, nimble-search or a messages kvstore (OGX 1.1)", true
-	case hasConfigKey(providers["batches"], "sqlstore") || hasConfigKey(providers["interactions"], "store") ||
-		hasConfigKey(providers["responses"], "moderation_endpoint") || hasAnyKey(stores(cfg)["prompts"], "table_name") ||
-		hasAnyKey(stores(cfg), "vector_stores"):
-		return "1.0", "a batches sqlstore, an interactions store, responses moderation_endpoint or SQL prompts and vector_stores " +
-			"stores (OGX 1.0 or later: set spec.distribution.serverVersion to name a later one)", true
-	case providers["messages"] != nil || providers["interactions"] != nil || hasString(cfg, ogxBrand().MatchString):
-		return "0.8", "the messages/interactions APIs or OGX names (~/.ogx, ogx databases; 0.8)", true
-	case providers["agents"] != nil || providers["post_training"] != nil || types["inline::meta-reference"] ||
-		types["inline::rag-runtime"] || types["remote::tgi"]:
-		return "0.6", "the agents/post_training APIs or meta-reference/rag-runtime/tgi providers (0.6 and older)", true
-	case providers["responses"] != nil || types["inline::builtin"] || types["inline::file-search"]:
-		return "0.7", "the responses API or builtin/file-search providers (0.7)", true
+	for _, e := range eras {
+		if slices.ContainsFunc(e.keys, func(k string) bool { _, ok := cfg[k]; return ok }) && (e.unless == "" || !has(cfg, e.unless)) {
+			return e.version, e.evidence, true
+		}
+	}
+	all := profile.All()
+	for _, p := range all {
+		if hasMark(cfg, p.Marks.Last) {
+			return p.Version, p.Marks.Evidence, true
+		}
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		if p := all[i]; hasMark(cfg, p.Marks.First) {
+			return p.Version, p.Marks.Evidence, true
+		}
 	}
 	return "", "", false
+}
+
+// eras are the config formats before the supported versions, oldest first: any of keys at the
+// top level, unless the key unless is there too.
+var eras = []struct {
+	version  Version
+	keys     []string
+	unless   string
+	evidence string
+}{
+	{"0.1", []string{"routing_table", "api_providers"}, "", "top-level routing_table/api_providers (the pre-2024 format)"},
+	{"0.2", []string{"metadata_store", "inference_store", "models"}, "", "top-level metadata_store/inference_store/models (before the 0.3 storage refactor)"},
+	{"0.3", []string{"telemetry"}, "", "top-level telemetry block (0.3 only)"},
+	{"0.4", []string{"image_name"}, "distro_name", "image_name without distro_name (distro_name arrived in 0.5)"},
+}
+
+func has(cfg map[string]any, key string) bool {
+	_, ok := cfg[key]
+	return ok
+}
+
+// hasMark reports whether the config has any structure of the mark.
+func hasMark(cfg map[string]any, m profile.Mark) bool {
+	providers, _ := cfg["providers"].(map[string]any)
+	types := providerTypes(providers)
+	for _, api := range m.APIs {
+		if providers[api] != nil {
+			return true
+		}
+	}
+	if slices.ContainsFunc(m.ProviderTypes, func(t string) bool { return types[t] }) {
+		return true
+	}
+	for _, k := range m.ProviderKeys {
+		api, key, _ := strings.Cut(k, ".")
+		if hasConfigKey(providers[api], key) {
+			return true
+		}
+	}
+	if hasAnyKey(cfg["server"], m.ServerKeys...) {
+		return true
+	}
+	for _, path := range m.Stores {
+		var at any = stores(cfg)
+		for part := range strings.SplitSeq(path, ".") {
+			mm, _ := at.(map[string]any)
+			at = mm[part]
+		}
+		if at != nil {
+			return true
+		}
+	}
+	return m.Strings != "" && hasString(cfg, regexp.MustCompile(m.Strings).MatchString)
 }
 
 // hasConfigKey reports whether a provider of a list has key in its config.
@@ -153,9 +193,6 @@ func stores(cfg map[string]any) map[string]any {
 	s, _ := storage["stores"].(map[string]any)
 	return s
 }
-
-// ogxBrand matches the defaults the OGX rename (0.8) introduced.
-var ogxBrand = lazyre.New(`~/\.ogx|:=ogx\}|ogx_kvstore`)
 
 // hasString reports whether match holds for some string value in the tree.
 func hasString(tree any, match func(string) bool) bool {

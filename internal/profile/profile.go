@@ -66,6 +66,9 @@ type Profile struct {
 	// MetricsEndpoint: the server serves Prometheus metrics on a port of its own when
 	// OGX_METRICS_ENDPOINT_ENABLED is set (OGX_METRICS_PORT, OGX_METRICS_HOST; 1.2 on).
 	MetricsEndpoint bool
+	// Marks tell this version's configs by their structure (distribution.Fingerprint), for
+	// base configs that come without a version label or tag.
+	Marks Marks
 	// Upstream locates this version's server data in testdata/server (written from the server's
 	// source by hack/serverdata), read by hack/importbase, hack/providerfields and tests.
 	Upstream Upstream
@@ -82,6 +85,33 @@ type Upstream struct {
 	Configs string
 	// Server is the release whose schema and provider fields describe the version.
 	Server string
+}
+
+// Marks are what a config of one version has and the versions around it do not: First what the
+// version brought (newer 1.x versions keep it: a config that uses it is of this version or
+// later), Last what it is the last supported version to have (a config that uses it is of this
+// version or older).
+type Marks struct {
+	// Evidence says what was seen, for messages.
+	Evidence    string
+	First, Last Mark
+}
+
+// Mark is a set of structures, any of which a config may have.
+type Mark struct {
+	// APIs are provider sections (providers.<api>).
+	APIs []string
+	// ProviderTypes are provider types of any section.
+	ProviderTypes []string
+	// ProviderKeys are "<api>.<key>": a provider of the API with the config key.
+	ProviderKeys []string
+	// ServerKeys are keys of server.
+	ServerKeys []string
+	// Stores are dotted paths under storage.stores ("prompts.table_name": the prompts store has a table_name).
+	Stores []string
+	// Strings is a regular expression some string of the config matches (default paths,
+	// database names).
+	Strings string
 }
 
 // Field is one config key of a provider.

@@ -16,6 +16,8 @@ var v06 = &Profile{
 	MultiWorkerHost:   "::",
 	ToolGroups:        map[string]string{"websearch": "builtin::websearch", "rag": "builtin::rag", "wolfram_alpha": "builtin::wolfram_alpha"},
 	Upstream:          Upstream{Configs: "v0.6.0", Server: "v0.6.0"},
+	Marks: Marks{Evidence: "the agents/post_training APIs or meta-reference/rag-runtime/tgi providers (0.6 and older)",
+		Last: Mark{APIs: []string{"agents", "post_training"}, ProviderTypes: []string{"inline::meta-reference", "inline::rag-runtime", "remote::tgi"}}},
 	Dependencies: withVectorIO(map[string][]string{
 		"agents inline::meta-reference":         {"inference", "vector_io", "tool_runtime", "tool_groups", "conversations", "prompts", "files", "connectors"},
 		"batches inline::reference":             {"inference", "files", "models"},

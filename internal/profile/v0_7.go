@@ -14,6 +14,8 @@ var v07 = &Profile{
 	PortEnv:           "LLAMA_STACK_PORT",
 	ModelTypes:        []string{"llm", "embedding", "rerank"},
 	Upstream:          Upstream{Configs: "v0.7.1", Server: "v0.7.1"},
+	Marks: Marks{Evidence: "the responses API or builtin/file-search providers (0.7)",
+		First: Mark{APIs: []string{"responses"}, ProviderTypes: []string{"inline::builtin", "inline::file-search"}}},
 	Dependencies: withVectorIO(map[string][]string{
 		"batches inline::reference":        {"inference", "files", "models"},
 		"eval inline::builtin":             {"datasetio", "datasets", "scoring", "inference", "responses"},

@@ -22,6 +22,8 @@ var v08 = &Profile{
 	// The provider fields of main at d1b6632 (0.8.0 plus inline::auto and markitdown file
 	// processors): the schema llsd validates 0.8 configs with is main's too.
 	Upstream: Upstream{Configs: "v0.8.0", Server: "main-d1b6632"},
+	Marks: Marks{Evidence: "the messages/interactions APIs or OGX names (~/.ogx, ogx databases; 0.8)",
+		First: Mark{APIs: []string{"messages", "interactions"}, Strings: `~/\.ogx|:=ogx\}|ogx_kvstore`}},
 	Dependencies: withVectorIO(map[string][]string{
 		"batches inline::reference":        {"inference", "files", "models"},
 		"file_processors *":                {"files"},

@@ -47,13 +47,24 @@ func ogx1(version, release, configs string, repositories []string, p *Profile) *
 var (
 	// 1.0 images were published to docker.io/ogx only (the release workflow at v1.0.0).
 	v10 = ogx1("1.0", "1.0.0", "v1.0.0", []string{"docker.io/ogx/distribution-", "docker.io/ogxai/distribution-"},
-		&Profile{Dependencies: ogx1Dependencies(false)})
+		&Profile{Dependencies: ogx1Dependencies(false), Marks: Marks{
+			Evidence: "a batches sqlstore, an interactions store, responses moderation_endpoint or SQL prompts and vector_stores " +
+				"stores (OGX 1.0 or later: set spec.distribution.serverVersion to name a later one)",
+			First: Mark{ProviderKeys: []string{"batches.sqlstore", "interactions.store", "responses.moderation_endpoint"},
+				Stores: []string{"prompts.table_name", "vector_stores"}}}})
 	v11 = ogx1("1.1", "1.1.0", "v1.1.0", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
-		&Profile{Dependencies: ogx1Dependencies(true)})
+		&Profile{Dependencies: ogx1Dependencies(true), Marks: Marks{
+			Evidence: "the skills API, nimble-search or a messages kvstore (OGX 1.1)",
+			First:    Mark{APIs: []string{"skills"}, ProviderTypes: []string{"remote::nimble-search"}, ProviderKeys: []string{"messages.kvstore"}}}})
 	// 1.2.1, not 1.2.0: 1.2.0's entrypoint does not pass --insecure. llsd writes
 	// server.insecure itself, so a 1.2.0 image starts too.
 	v12 = ogx1("1.2", "1.2.1", "v1.2.1", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
-		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true, MetricsEndpoint: true})
+		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true, MetricsEndpoint: true, Marks: Marks{
+			Evidence: "the unstructured file processors, responses memory_config or server insecure/tenancy/tls_config (OGX 1.2)",
+			First: Mark{ProviderTypes: []string{"inline::unstructured", "remote::unstructured-api"}, ProviderKeys: []string{"responses.memory_config"},
+				ServerKeys: []string{"insecure", "tenancy", "tls_config", "hsts_max_age"}}}})
 	v13 = ogx1("1.3", "1.3.0", "v1.3.0", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
-		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true, MetricsEndpoint: true})
+		&Profile{Dependencies: ogx1Dependencies(true), TLSRequired: true, MetricsEndpoint: true, Marks: Marks{
+			Evidence: "the meta, deepseek, mistral or neo4j providers (OGX 1.3)",
+			First:    Mark{ProviderTypes: []string{"remote::meta", "remote::deepseek", "remote::mistral", "remote::neo4j"}}}})
 )
