@@ -17,6 +17,7 @@ import (
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/internal/suggest"
 )
 
@@ -141,7 +142,7 @@ func (c *ownConfigCheck) models(tree map[string]any, providerIDs map[string]bool
 
 // localURL finds http(s) URLs to the pod itself, written or as the default of an unset
 // variable: ${env.OLLAMA_URL:=http://localhost:11434}.
-var localURL = lazyre.New(`^(?:\$\{env\.([A-Za-z0-9_]+):=)?(https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/][^}]*)\}?$`)
+var localURL = lazyre.New(`^(?:\$\{env\.([A-Za-z0-9_]+):=)?(https?://(?:[^@/\s]*@)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/][^}]*)\}?$`)
 
 // localhost warns about the URLs of a provider's config that reach the pod itself.
 func (c *ownConfigCheck) localhost(api string, i int, config any) {
@@ -154,7 +155,7 @@ func (c *ownConfigCheck) localhost(api string, i int, config any) {
 		if m[1] != "" {
 			how = "falls back to, since the pod has no " + m[1] + ","
 		}
-		c.warn("providers.%s[%d].config.%s %s %s: in the pod that is the server itself; use the service's address", api, i, path, how, m[2])
+		c.warn("providers.%s[%d].config.%s %s %s: in the pod that is the server itself; use the service's address", api, i, path, how, redact.URL(m[2]))
 	})
 }
 
