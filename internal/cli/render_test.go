@@ -247,9 +247,11 @@ func TestRenderRefusesWhatWouldBeIgnored(t *testing.T) {
 		{"options of a misspelt kind", "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOption\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
 			"kind: RenderOptions"},
 	} {
-		dir := t.TempDir()
-		writeFile(t, dir, "in.yaml", tc.doc)
-		assertRefused(t, dir, tc.want, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "in.yaml", tc.doc)
+			assertRefused(t, dir, tc.want, tc.reason)
+		})
 	}
 }
 
@@ -295,9 +297,11 @@ func TestRenderLimits(t *testing.T) {
 		{"settings of 20,000 keys", withSettings("{" + wide.String() + "}"), "settings: Too long: may not be more than 65536 bytes"},
 		{"2,001 LlamaStackDistributions", many.String(), "2001 LlamaStackDistributions in one render, more than the limit of 2000"},
 	} {
-		dir := t.TempDir()
-		writeFile(t, dir, "in.yaml", tc.doc)
-		assertRefused(t, dir, tc.want, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "in.yaml", tc.doc)
+			assertRefused(t, dir, tc.want, tc.reason)
+		})
 	}
 
 	code, _, stderr := run(t, "render", os.DevNull, "/dev/zero")

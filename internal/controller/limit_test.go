@@ -25,13 +25,15 @@ func TestLimitBody(t *testing.T) {
 		{"a declared length over the limit is refused unread", "01234567890", 11, http.StatusRequestEntityTooLarge},
 		{"an undeclared length (chunked) over the limit is refused after limit+1 bytes", strings.Repeat("x", 1000), -1, http.StatusRequestEntityTooLarge},
 	} {
-		r := httptest.NewRequest(http.MethodPost, "/convert", strings.NewReader(tc.body))
-		r.ContentLength = tc.contentLength
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		assert.Equal(t, tc.code, w.Code, tc.reason)
-		if tc.code == http.StatusOK {
-			assert.Equal(t, tc.body, w.Body.String(), tc.reason)
-		}
+		t.Run(tc.reason, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/convert", strings.NewReader(tc.body))
+			r.ContentLength = tc.contentLength
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			assert.Equal(t, tc.code, w.Code, tc.reason)
+			if tc.code == http.StatusOK {
+				assert.Equal(t, tc.body, w.Body.String(), tc.reason)
+			}
+		})
 	}
 }

@@ -65,15 +65,17 @@ func TestBoundedServerDropsSlowClients(t *testing.T) {
 		{"nothing after the handshake", ""},
 		{"idle after a request", "GET /convert HTTP/1.1\r\nHost: x\r\n\r\n"},
 	} {
-		conn, err := tls.Dial("tcp", addr, cfg)
-		require.NoError(t, err, tc.reason)
-		_, err = conn.Write([]byte(tc.send))
-		require.NoError(t, err, tc.reason)
-		// The server ends the connection; the deadline only keeps a failing test from hanging.
-		require.NoError(t, conn.SetReadDeadline(time.Now().Add(30*time.Second)))
-		_, err = io.Copy(io.Discard, conn)
-		assert.NoError(t, err, "%s: the server did not close the connection", tc.reason)
-		conn.Close()
+		t.Run(tc.reason, func(t *testing.T) {
+			conn, err := tls.Dial("tcp", addr, cfg)
+			require.NoError(t, err, tc.reason)
+			_, err = conn.Write([]byte(tc.send))
+			require.NoError(t, err, tc.reason)
+			// The server ends the connection; the deadline only keeps a failing test from hanging.
+			require.NoError(t, conn.SetReadDeadline(time.Now().Add(30*time.Second)))
+			_, err = io.Copy(io.Discard, conn)
+			assert.NoError(t, err, "%s: the server did not close the connection", tc.reason)
+			conn.Close()
+		})
 	}
 }
 

@@ -43,13 +43,15 @@ func TestCheckInput(t *testing.T) {
 		{"data keys are not metadata", "apiVersion: v1\nkind: ConfigMap\ndata:\n" + strings.Repeat("  k: v\n", 1), ""},
 		{"a syntax error is the reader's to report", "a: [", ""},
 	} {
-		_, err := krm.CheckInput([]byte(tc.input), 0)
-		if tc.want == "" {
-			assert.NoError(t, err, tc.reason)
-			continue
-		}
-		require.ErrorIs(t, err, krm.ErrTooMany, tc.reason)
-		assert.Contains(t, err.Error(), tc.want, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			_, err := krm.CheckInput([]byte(tc.input), 0)
+			if tc.want == "" {
+				assert.NoError(t, err, tc.reason)
+				return
+			}
+			require.ErrorIs(t, err, krm.ErrTooMany, tc.reason)
+			assert.Contains(t, err.Error(), tc.want, tc.reason)
+		})
 	}
 	n, err := krm.CheckInput([]byte(documents(3, "{}")), krm.MaxDocuments-3)
 	assert.NoError(t, err, "documents of several files add up")

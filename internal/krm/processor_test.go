@@ -96,9 +96,11 @@ func TestRenderOptionsAreValidated(t *testing.T) {
 			"spec.imageOverrides[startr]: no distribution has this name (did you mean starter?)"},
 		{"a platform llsd does not know", "platform: OpenShift", `spec.platform "OpenShift": use kubernetes or openshift`},
 	} {
-		_, err := krm.ParseOptions([]byte("apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: o}\nspec: {" + tc.spec + "}\n"))
-		require.Error(t, err, tc.reason)
-		assert.Contains(t, err.Error(), tc.want, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			_, err := krm.ParseOptions([]byte("apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: o}\nspec: {" + tc.spec + "}\n"))
+			require.Error(t, err, tc.reason)
+			assert.Contains(t, err.Error(), tc.want, tc.reason)
+		})
 	}
 }
 
@@ -134,21 +136,23 @@ func TestOwnershipMarker(t *testing.T) {
 			"Ingress chat-ingress was generated from LlamaStackDistribution chat, which no longer asks for it: it is removed", fn.Warning},
 		{"the ConfigMap of an older config", generated("ConfigMap", "chat-config-0123456789"), "", ""},
 	} {
-		rl := &fn.ResourceList{Items: mustItems(t, llsd+tc.item)}
-		_, err := krm.Processor{Version: "test"}.Process(rl)
-		require.NoError(t, err)
-		var got []string
-		for _, r := range rl.Results {
-			if r.Severity == tc.severity {
-				got = append(got, r.Message)
+		t.Run(tc.reason, func(t *testing.T) {
+			rl := &fn.ResourceList{Items: mustItems(t, llsd+tc.item)}
+			_, err := krm.Processor{Version: "test"}.Process(rl)
+			require.NoError(t, err)
+			var got []string
+			for _, r := range rl.Results {
+				if r.Severity == tc.severity {
+					got = append(got, r.Message)
+				}
 			}
-		}
-		if tc.want == "" {
-			assert.Empty(t, rl.Results, tc.reason)
-			continue
-		}
-		require.Len(t, got, 1, "%s: %v", tc.reason, rl.Results)
-		assert.Contains(t, got[0], tc.want, tc.reason)
+			if tc.want == "" {
+				assert.Empty(t, rl.Results, tc.reason)
+				return
+			}
+			require.Len(t, got, 1, "%s: %v", tc.reason, rl.Results)
+			assert.Contains(t, got[0], tc.want, tc.reason)
+		})
 	}
 }
 
@@ -174,21 +178,23 @@ func TestNothingIsIgnored(t *testing.T) {
 		{"a misspelt kind", "", "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistrubution, metadata: {name: chat}, spec: {distribution: {name: starter}}}\n",
 			"kind LlamaStackDistrubution is not a kind of llamastack.io (did you mean LlamaStackDistribution?)"},
 	} {
-		input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + tc.items
-		if tc.config != "" {
-			input += "functionConfig: " + tc.config + "\n"
-		}
-		rl, err := fn.ParseResourceList([]byte(input))
-		require.NoError(t, err)
-		ok, err := krm.Processor{Version: "test"}.Process(rl)
-		require.NoError(t, err)
-		if tc.want == "" {
-			assert.True(t, ok, "%s: %v", tc.reason, rl.Results)
-			continue
-		}
-		assert.False(t, ok, tc.reason)
-		require.NotEmpty(t, rl.Results, tc.reason)
-		assert.Contains(t, rl.Results[0].Message, tc.want, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + tc.items
+			if tc.config != "" {
+				input += "functionConfig: " + tc.config + "\n"
+			}
+			rl, err := fn.ParseResourceList([]byte(input))
+			require.NoError(t, err)
+			ok, err := krm.Processor{Version: "test"}.Process(rl)
+			require.NoError(t, err)
+			if tc.want == "" {
+				assert.True(t, ok, "%s: %v", tc.reason, rl.Results)
+				return
+			}
+			assert.False(t, ok, tc.reason)
+			require.NotEmpty(t, rl.Results, tc.reason)
+			assert.Contains(t, rl.Results[0].Message, tc.want, tc.reason)
+		})
 	}
 	// The ConfigMap's platform took effect: OpenShift leaves the user to the SCC.
 	rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + llsd +

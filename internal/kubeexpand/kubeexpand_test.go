@@ -23,7 +23,9 @@ func TestReferences(t *testing.T) {
 		{"a lone $ is text", "$ $x ${A}", nil},
 		{"the server's own syntax is no kubelet reference", "${env.A}", nil},
 	} {
-		assert.Equal(t, tc.want, kubeexpand.References(tc.value), tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			assert.Equal(t, tc.want, kubeexpand.References(tc.value), tc.reason)
+		})
 	}
 }
 

@@ -87,7 +87,9 @@ func TestModelIdentifier(t *testing.T) {
 		{"0.8: always the model id", v08, "vllm", "llama", "meta-llama/Llama-3.1-8B", "vllm/llama"},
 		{"0.8: a model id that already carries the provider is not prefixed twice", v08, "vllm", "vllm/llama", "", "vllm/llama"},
 	} {
-		assert.Equal(t, tc.want, tc.p.ModelIdentifier(tc.provider, tc.model, tc.providerModel), tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			assert.Equal(t, tc.want, tc.p.ModelIdentifier(tc.provider, tc.model, tc.providerModel), tc.reason)
+		})
 	}
 }
 
@@ -111,17 +113,19 @@ func TestCompatible(t *testing.T) {
 		{"older than every profile", "0.5", "", false},
 		{"0.x has no stability promise", "0.9", "", false},
 	} {
-		p, note, ok := profile.Compatible(profile.Version(tc.version))
-		if tc.want == "" {
-			assert.False(t, ok, tc.reason)
-			continue
-		}
-		require.True(t, ok, tc.reason)
-		assert.Equal(t, profile.Version(tc.want), p.Version, tc.reason)
-		assert.Equal(t, tc.note, note != "", tc.reason)
-		if tc.note {
-			assert.Contains(t, note, "OGX "+tc.version+" is newer than the newest OGX llsd knows (1.3)", tc.reason)
-		}
+		t.Run(tc.reason, func(t *testing.T) {
+			p, note, ok := profile.Compatible(profile.Version(tc.version))
+			if tc.want == "" {
+				assert.False(t, ok, tc.reason)
+				return
+			}
+			require.True(t, ok, tc.reason)
+			assert.Equal(t, profile.Version(tc.want), p.Version, tc.reason)
+			assert.Equal(t, tc.note, note != "", tc.reason)
+			if tc.note {
+				assert.Contains(t, note, "OGX "+tc.version+" is newer than the newest OGX llsd knows (1.3)", tc.reason)
+			}
+		})
 	}
 }
 

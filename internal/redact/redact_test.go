@@ -25,10 +25,12 @@ func TestRedact(t *testing.T) {
 		{"a percent-encoded parameter name", "https://h/v1?api%5Fkey=" + secret, "https://h/v1?api%5Fkey=xxxxx"},
 		{"a key after a semicolon", "https://h/v1;a=1;apikey=" + secret, "https://h/v1;a=1;apikey=xxxxx"},
 	} {
-		got := URL(tc.endpoint)
-		assert.Equal(t, tc.want, got, tc.reason)
-		assert.NotContains(t, got, secret, tc.reason)
-		assert.Equal(t, tc.want != tc.endpoint, HasCredentials(tc.endpoint), tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			got := URL(tc.endpoint)
+			assert.Equal(t, tc.want, got, tc.reason)
+			assert.NotContains(t, got, secret, tc.reason)
+			assert.Equal(t, tc.want != tc.endpoint, HasCredentials(tc.endpoint), tc.reason)
+		})
 	}
 }
 
@@ -59,7 +61,9 @@ func TestText(t *testing.T) {
 		{"two URLs", "OLLAMA_URL=http://a:" + secret + "@o:11434 and redis://:" + secret + "@r:6379", "OLLAMA_URL=http://xxxxx@o:11434 and redis://xxxxx@r:6379"},
 		{"nothing to hide", "set spec.storage.kv {type: redis}", "set spec.storage.kv {type: redis}"},
 	} {
-		assert.Equal(t, tc.want, Text(tc.message), tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			assert.Equal(t, tc.want, Text(tc.message), tc.reason)
+		})
 	}
 }
 

@@ -131,13 +131,15 @@ func TestRenderRefusesWhatTheClusterWould(t *testing.T) {
 			map[string]map[string]string{"ai/ca": {"a.pem": "-----BEGIN CERTIFICATE-----"}},
 			[]string{`spec.networking.tls.caBundle.configMapKeys[1]: Not found: "b.pem"`}},
 	} {
-		_, problems := renderSpec(t, "s", tc.spec, tc.configMaps)
-		for _, want := range tc.want {
-			assert.True(t, containsLine(problems, want), "%s: want %q in\n%s", tc.reason, want, strings.Join(problems, "\n"))
-		}
-		if tc.want == nil {
-			assert.Empty(t, problems, tc.reason)
-		}
+		t.Run(tc.reason, func(t *testing.T) {
+			_, problems := renderSpec(t, "s", tc.spec, tc.configMaps)
+			for _, want := range tc.want {
+				assert.True(t, containsLine(problems, want), "%s: want %q in\n%s", tc.reason, want, strings.Join(problems, "\n"))
+			}
+			if tc.want == nil {
+				assert.Empty(t, problems, tc.reason)
+			}
+		})
 	}
 }
 

@@ -19,11 +19,13 @@ func TestContainerNamesFitWhateverTheID(t *testing.T) {
 		{"a short id is kept", "install-", "acme", "install-acme"},
 		{"a long id is cut and hashed", "install-", long, ""},
 	} {
-		got := containerName(tc.prefix, tc.id)
-		assert.Empty(t, k8svalidation.IsDNS1123Label(got), "%s: %q", tc.reason, got)
-		if tc.want != "" {
-			assert.Equal(t, tc.want, got, tc.reason)
-		}
+		t.Run(tc.reason, func(t *testing.T) {
+			got := containerName(tc.prefix, tc.id)
+			assert.Empty(t, k8svalidation.IsDNS1123Label(got), "%s: %q", tc.reason, got)
+			if tc.want != "" {
+				assert.Equal(t, tc.want, got, tc.reason)
+			}
+		})
 	}
 	assert.NotEqual(t, containerName("provider-", long), containerName("provider-", other))
 }

@@ -38,9 +38,11 @@ func TestSubstituteLikeTheServer(t *testing.T) {
 			[]any{map[string]any{"provider_id": "kept"}}},
 		{"a model whose id resolves empty is dropped", []any{map[string]any{"model_id": "${env.UNSET:=}"}}, []any{}},
 	} {
-		got, err := servercheck.Substitute(tc.in, getenv)
-		require.NoError(t, err, tc.reason)
-		assert.Equal(t, tc.want, got, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			got, err := servercheck.Substitute(tc.in, getenv)
+			require.NoError(t, err, tc.reason)
+			assert.Equal(t, tc.want, got, tc.reason)
+		})
 	}
 	_, err := servercheck.Substitute(map[string]any{"a": []any{"${env.UNSET}"}}, getenv)
 	assert.EqualError(t, err, "environment variable 'UNSET' not set or empty at a[0]")

@@ -148,8 +148,10 @@ func TestStartupCatchesTheReferenceConfigs(t *testing.T) {
 		{20, "0.7", []string{"H7"}, "a quota the probes consume"},
 		{21, "0.7", []string{"R7"}, "datasets need a datasetio provider named localfs"},
 	} {
-		problems := servercheck.Startup(tc.version, configyaml.DeepCopy(configs[tc.n]).(map[string]any), pod)
-		assert.Equal(t, tc.rules, rules(problems, false), "config %d on %s: %s\n%v", tc.n, tc.version, tc.reason, problems)
+		t.Run(tc.reason, func(t *testing.T) {
+			problems := servercheck.Startup(tc.version, configyaml.DeepCopy(configs[tc.n]).(map[string]any), pod)
+			assert.Equal(t, tc.rules, rules(problems, false), "config %d on %s: %s\n%v", tc.n, tc.version, tc.reason, problems)
+		})
 	}
 	network := servercheck.Startup("0.7", configs[12], pod)
 	assert.Equal(t, []string{"N2"}, rules(network, true), "config 12: an Ollama model is checked against Ollama, which only a running server can do")
@@ -189,11 +191,13 @@ func TestStartupCatchesTheOGX1ReferenceConfigs(t *testing.T) {
 		{16, "1.0", []string{"R5"}, "a vector store names its model by provider_id/provider_model_id (1.x R1)", false},
 		{17, "1.2", []string{"OGX-P4"}, "inline::chromadb cannot start", false},
 	} {
-		// /data/ogx stands for a writable volume.
-		pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.ogx", "/data", "/data/ogx"},
-			Insecure: atLeast12(tc.version) && !tc.noFlag}
-		problems := servercheck.Startup(tc.version, configyaml.DeepCopy(configs[tc.n]).(map[string]any), pod)
-		assert.Equal(t, tc.rules, rules(problems, false), "config %d on %s: %s\n%v", tc.n, tc.version, tc.reason, problems)
+		t.Run(tc.reason, func(t *testing.T) {
+			// /data/ogx stands for a writable volume.
+			pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.ogx", "/data", "/data/ogx"},
+				Insecure: atLeast12(tc.version) && !tc.noFlag}
+			problems := servercheck.Startup(tc.version, configyaml.DeepCopy(configs[tc.n]).(map[string]any), pod)
+			assert.Equal(t, tc.rules, rules(problems, false), "config %d on %s: %s\n%v", tc.n, tc.version, tc.reason, problems)
+		})
 	}
 }
 
@@ -283,13 +287,15 @@ func TestStartupRules(t *testing.T) {
 		}, nil, []string{"K4"}},
 		{"neither distro_name nor image_name", func(cfg map[string]any) { delete(cfg, "distro_name") }, nil, []string{"V1"}},
 	} {
-		cfg := base()
-		tc.edit(cfg)
-		env := func(name string) string { return tc.env[name] }
-		p := pod
-		p.Getenv = env
-		problems := servercheck.Startup("0.7", cfg, p)
-		assert.Equal(t, tc.rules, rules(problems, false), "%s\n%v", tc.reason, problems)
+		t.Run(tc.reason, func(t *testing.T) {
+			cfg := base()
+			tc.edit(cfg)
+			env := func(name string) string { return tc.env[name] }
+			p := pod
+			p.Getenv = env
+			problems := servercheck.Startup("0.7", cfg, p)
+			assert.Equal(t, tc.rules, rules(problems, false), "%s\n%v", tc.reason, problems)
+		})
 	}
 }
 

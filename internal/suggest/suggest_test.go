@@ -21,11 +21,13 @@ func TestNearest(t *testing.T) {
 		{"nothing alike", "temperature", "", false},
 		{"a short name far from all", "xy", "", false},
 	} {
-		got, ok := Nearest(tc.name, keys)
-		assert.Equal(t, tc.found, ok, tc.reason)
-		if tc.found {
-			assert.Equal(t, tc.want, got, tc.reason)
-		}
+		t.Run(tc.reason, func(t *testing.T) {
+			got, ok := Nearest(tc.name, keys)
+			assert.Equal(t, tc.found, ok, tc.reason)
+			if tc.found {
+				assert.Equal(t, tc.want, got, tc.reason)
+			}
+		})
 	}
 	assert.Equal(t, " (did you mean configMapKeys?)", DidYouMean("configMapKey", []string{"configMapName", "configMapKeys"}))
 	assert.Empty(t, DidYouMean("zzz", nil))

@@ -40,6 +40,8 @@ func TestSpokeText(t *testing.T) {
 			"set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes (only llamastack.io/v1alpha2 has spec.workload.storage.accessModes, spec.storage.sql)"},
 		{"not a path", "the spec is fine", "the spec is fine"},
 	} {
-		assert.Equal(t, tc.spoke, SpokeText(tc.hub), tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			assert.Equal(t, tc.spoke, SpokeText(tc.hub), tc.reason)
+		})
 	}
 }

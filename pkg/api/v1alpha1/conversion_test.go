@@ -453,13 +453,15 @@ func TestConversionValidatesRestoredFields(t *testing.T) {
 			`{"spec":{"distribution":{"name":"starter"},"disabled":["bogus"]},"fingerprint":"x"}`,
 			`spec.disabled[0]: Unsupported value: "bogus"`},
 	} {
-		src := &v1alpha1.LlamaStackDistribution{}
-		src.Name = "s"
-		src.Annotations = map[string]string{v1alpha1.V1alpha2FieldsAnnotation: tc.annotation}
-		src.Spec.Server.Distribution.Name = "starter"
-		err := src.ConvertTo(&v1alpha2.LlamaStackDistribution{})
-		require.Error(t, err, tc.reason)
-		assert.Contains(t, err.Error(), tc.want, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			src := &v1alpha1.LlamaStackDistribution{}
+			src.Name = "s"
+			src.Annotations = map[string]string{v1alpha1.V1alpha2FieldsAnnotation: tc.annotation}
+			src.Spec.Server.Distribution.Name = "starter"
+			err := src.ConvertTo(&v1alpha2.LlamaStackDistribution{})
+			require.Error(t, err, tc.reason)
+			assert.Contains(t, err.Error(), tc.want, tc.reason)
+		})
 	}
 }
 
@@ -487,11 +489,13 @@ func TestAnnotationCannotHideASpec(t *testing.T) {
 		{"the fingerprint of the visible spec, as anyone can compute it", v1alpha1.Fingerprint(&visible.Spec)},
 		{"a fingerprint that does not match", "x"},
 	} {
-		forged := visible.DeepCopy()
-		forged.Annotations = map[string]string{v1alpha1.V1alpha1FieldsAnnotation: mustJSON(t, map[string]any{"spec": hidden, "fingerprint": tc.fingerprint})}
-		read := &v1alpha1.LlamaStackDistribution{}
-		mustNot(t, read.ConvertFrom(forged))
-		assert.Equal(t, honest.Spec, read.Spec, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			forged := visible.DeepCopy()
+			forged.Annotations = map[string]string{v1alpha1.V1alpha1FieldsAnnotation: mustJSON(t, map[string]any{"spec": hidden, "fingerprint": tc.fingerprint})}
+			read := &v1alpha1.LlamaStackDistribution{}
+			mustNot(t, read.ConvertFrom(forged))
+			assert.Equal(t, honest.Spec, read.Spec, tc.reason)
+		})
 	}
 }
 
@@ -523,22 +527,24 @@ func TestConversionRefusesWhatAV1alpha2CreateRefuses(t *testing.T) {
 			`{"spec":{"distribution":{"name":"starter"},"overrideConfig":{"configMapName":"run"},"providers":{"inference":[{"provider":"vllm"}]}},"fingerprint":"x"}`,
 			`spec.server.userConfig: Forbidden: overrideConfig and providers are mutually exclusive`},
 	} {
-		src := &v1alpha1.LlamaStackDistribution{}
-		src.Name = "s"
-		src.Spec.Replicas = 1
-		src.Spec.Server.Distribution.Name = "starter"
-		src.Spec.Server.ContainerSpec.Name = v1alpha1.DefaultContainerName
-		if strings.Contains(tc.reason, "userConfig") {
-			src.Spec.Server.UserConfig = &v1alpha1.UserConfigSpec{ConfigMapName: "run"}
-		}
-		annotation := tc.annotation
-		if strings.Contains(annotation, "%s") {
-			annotation = fmt.Sprintf(annotation, v1alpha1.Fingerprint(&src.Spec))
-		}
-		src.Annotations = map[string]string{v1alpha1.V1alpha2FieldsAnnotation: annotation}
-		err := src.ConvertTo(&v1alpha2.LlamaStackDistribution{})
-		require.Error(t, err, tc.reason)
-		assert.Contains(t, err.Error(), tc.want, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			src := &v1alpha1.LlamaStackDistribution{}
+			src.Name = "s"
+			src.Spec.Replicas = 1
+			src.Spec.Server.Distribution.Name = "starter"
+			src.Spec.Server.ContainerSpec.Name = v1alpha1.DefaultContainerName
+			if strings.Contains(tc.reason, "userConfig") {
+				src.Spec.Server.UserConfig = &v1alpha1.UserConfigSpec{ConfigMapName: "run"}
+			}
+			annotation := tc.annotation
+			if strings.Contains(annotation, "%s") {
+				annotation = fmt.Sprintf(annotation, v1alpha1.Fingerprint(&src.Spec))
+			}
+			src.Annotations = map[string]string{v1alpha1.V1alpha2FieldsAnnotation: annotation}
+			err := src.ConvertTo(&v1alpha2.LlamaStackDistribution{})
+			require.Error(t, err, tc.reason)
+			assert.Contains(t, err.Error(), tc.want, tc.reason)
+		})
 	}
 }
 
