@@ -97,6 +97,9 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 	if p.APIKey != nil {
 		g.applyCredential(config, settings, id, providerType, fm, p, path.Child("apiKey"))
 	}
+	if p.ClientCertificate != nil {
+		g.applyClientCertificate(config, api, id, providerType, path.Child("clientCertificate"))
+	}
 	for _, key := range slices.Sorted(maps.Keys(p.SecretRefs)) {
 		keyPath := path.Child("secretRefs").Key(key)
 		if p.APIKey != nil && key == fm.Credential {
@@ -272,6 +275,22 @@ func (g *generator) providerDefaults(api, id, providerType string, fm fieldMap) 
 		}
 	}
 	return config
+}
+
+// applyClientCertificate points the provider's network.tls at the client certificate and key
+// the pod mounts (ClientTLSDir/<id>), for mutual TLS; the server loads them at start.
+func (g *generator) applyClientCertificate(config map[string]any, api, id, providerType string, path *field.Path) {
+	fields, _ := g.prof.Fields(api, providerType)
+	if !slices.Contains(profile.FieldNames(fields), "network") {
+		g.errs = append(g.errs, field.Invalid(path, "object", fmt.Sprintf(
+			"%s has no network settings in %s, where a client certificate goes: mutual TLS needs a provider with them "+
+				"(the remote inference providers)", providerType, g.prof)))
+		return
+	}
+	network := ensureMap(config, "network")
+	tls := ensureMap(network, "tls")
+	dir := ClientTLSDir + "/" + id
+	tls["client_cert"], tls["client_key"] = dir+"/tls.crt", dir+"/tls.key"
 }
 
 // baseConfigOf is the config of the base's provider of a type, before the spec replaced it.

@@ -8,6 +8,9 @@ const (
 	ConfigDir = "/etc/llama-stack"
 	// TLSDir holds the networking.tls Secret (tls.crt, tls.key).
 	TLSDir = "/etc/llama-stack/tls"
+	// ClientTLSDir holds, under <provider id>/, each provider's client certificate (tls.crt,
+	// tls.key) for mutual TLS.
+	ClientTLSDir = "/etc/llama-stack/client-tls"
 )
 
 // applyServer writes the server block: port and workers when the spec sets them (with the

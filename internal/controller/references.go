@@ -36,6 +36,10 @@ func secretRefs(obj *v1alpha2.LlamaStackDistribution) []secretRef {
 			p := &api.Providers[i]
 			path := field.NewPath("spec", "providers", string(api.Name)).Index(i)
 			add(path.Child("apiKey"), p.APIKey)
+			if cc := p.ClientCertificate; cc != nil {
+				certificate, key := cc.Keys()
+				refs = append(refs, secretRef{Field: path.Child("clientCertificate").String(), Name: cc.SecretName, Keys: []string{certificate, key}})
+			}
 			for _, k := range slices.Sorted(maps.Keys(p.SecretRefs)) {
 				s := p.SecretRefs[k]
 				add(path.Child("secretRefs").Key(k), &s)

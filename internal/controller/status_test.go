@@ -98,7 +98,7 @@ metadata: {name: chat}
 spec:
   distribution: {name: starter}
   providers:
-    inference: [{provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: vllm, key: token}}}]
+    inference: [{provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: vllm, key: token}}, clientCertificate: {secretName: vllm-client}}]
   externalProviders:
     inference:
     - providerId: acme
@@ -119,6 +119,7 @@ spec:
 	}
 	assert.Equal(t, []string{
 		"spec.providers.inference[0].apiKey vllm token",
+		"spec.providers.inference[0].clientCertificate vllm-client tls.crt,tls.key",
 		"spec.externalProviders.inference[0].secretRefs[api_key] acme key",
 		"spec.telemetry.headers[authorization] otel token",
 		"spec.storage.sql.connectionString pg url",

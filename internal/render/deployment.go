@@ -39,6 +39,7 @@ const (
 	volumeStorage   = "lls-storage"
 	volumeTLS       = "tls"
 	volumeCABundle  = "ca-bundle"
+	volumeClientTLS = "client-tls"
 	volumeCache     = "cache"
 	volumeCAMerged  = "ca-bundle-merged"
 	volumeProviders = "providers"
@@ -256,6 +257,22 @@ func caBundleHash(in Input) string {
 	return ConfigMapDataHash(bundle)
 }
 
+// clientCertificates are the providers that present a client certificate (mutual TLS).
+func clientCertificates(obj *v1alpha2.LlamaStackDistribution) []v1alpha2.ProviderSpec {
+	var out []v1alpha2.ProviderSpec
+	for _, list := range obj.Spec.Providers.APIs() {
+		for _, p := range list.Providers {
+			if p.ClientCertificate != nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// clientTLSVolume is the volume of a provider's client certificate.
+func clientTLSVolume(id string) string { return containerName(volumeClientTLS+"-", id) }
+
 // tlsItems mount a Secret's own certificate and key keys as the tls.crt and tls.key the
 // config names; nil (every key, as named) for a kubernetes.io/tls Secret.
 func tlsItems(tls *v1alpha2.TLSSpec) []corev1.KeyToPath {
@@ -309,6 +326,9 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 	if hasExternalProviders(in.Object) {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeProviders, MountPath: providersDir, ReadOnly: true})
 	}
+	for _, p := range clientCertificates(in.Object) {
+		mounts = append(mounts, corev1.VolumeMount{Name: clientTLSVolume(p.EffectiveID()), MountPath: config.ClientTLSDir + "/" + p.EffectiveID(), ReadOnly: true})
+	}
 	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil {
 		if tls.Enabled {
 			mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
@@ -356,6 +376,12 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 	)
 	if hasExternalProviders(obj) {
 		vols = append(vols, corev1.Volume{Name: volumeProviders, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+	}
+	for _, p := range clientCertificates(obj) {
+		certificate, key := p.ClientCertificate.Keys()
+		vols = append(vols, corev1.Volume{Name: clientTLSVolume(p.EffectiveID()), VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
+			SecretName: p.ClientCertificate.SecretName, Items: []corev1.KeyToPath{{Key: certificate, Path: "tls.crt"}, {Key: key, Path: "tls.key"}},
+		}}})
 	}
 	if tls := obj.Spec.Networking.GetTLS(); tls != nil {
 		if tls.Enabled {

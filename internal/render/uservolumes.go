@@ -194,5 +194,8 @@ func volumePurpose(name string) string {
 	if strings.HasPrefix(name, volumeCABundle+"-") {
 		return "a CA bundle"
 	}
+	if strings.HasPrefix(name, volumeClientTLS+"-") {
+		return "a provider's client certificate"
+	}
 	return "mounted by llsd"
 }

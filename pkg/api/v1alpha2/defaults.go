@@ -209,3 +209,8 @@ func (b *CABundleSpec) Keys() []string {
 	}
 	return []string{DefaultCABundleKey}
 }
+
+// Keys are the Secret's keys that hold the certificate and the private key.
+func (c *ClientCertificateSpec) Keys() (certificate, privateKey string) {
+	return cmp.Or(c.CertificateKey, "tls.crt"), cmp.Or(c.PrivateKeyKey, "tls.key")
+}

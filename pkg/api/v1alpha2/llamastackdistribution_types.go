@@ -301,6 +301,31 @@ type ProviderSpec struct {
 	// +kubebuilder:validation:Type=object
 	// +kubebuilder:pruning:PreserveUnknownFields
 	Settings *apiextensionsv1.JSON `json:"settings,omitempty"`
+
+	// ClientCertificate is the certificate and key the server presents to the provider
+	// (mutual TLS), from a Secret: network.tls.client_cert and client_key of the providers that
+	// have network settings (the remote inference providers).
+	// +optional
+	ClientCertificate *ClientCertificateSpec `json:"clientCertificate,omitempty"`
+}
+
+// ClientCertificateSpec names a Secret holding a certificate and its key: tls.crt and tls.key
+// (a kubernetes.io/tls Secret), or the keys named.
+type ClientCertificateSpec struct {
+	// SecretName of the Secret.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	SecretName string `json:"secretName"`
+	// CertificateKey is the Secret's key holding the PEM certificate; tls.crt when unset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	CertificateKey string `json:"certificateKey,omitempty"`
+	// PrivateKeyKey is the Secret's key holding the PEM private key; tls.key when unset.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[-._a-zA-Z0-9]+$`
+	PrivateKeyKey string `json:"privateKeyKey,omitempty"`
 }
 
 // SecretKeySource points at a key of a Secret in the LlamaStackDistribution's namespace.

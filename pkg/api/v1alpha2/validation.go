@@ -130,6 +130,14 @@ func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
 	c.secret(ps.APIKey, p.Child("apiKey"))
 	c.secretMap(p.Child("secretRefs"), ps.SecretRefs, 32, configKeyPattern, secretRefsKeyMessage)
 	c.settings(p.Child("settings"), ps.Settings)
+	if cc := ps.ClientCertificate; cc != nil {
+		cp := p.Child("clientCertificate")
+		if c.required(cp.Child("secretName"), cc.SecretName) {
+			c.str(cp.Child("secretName"), cc.SecretName, 1, 253, "")
+		}
+		c.optStr(cp.Child("certificateKey"), cc.CertificateKey, 253, secretKeyPattern)
+		c.optStr(cp.Child("privateKeyKey"), cc.PrivateKeyKey, 253, secretKeyPattern)
+	}
 }
 
 // secretRefsKeyMessage is the CEL rule's message for a secretRefs key that is no config key.
