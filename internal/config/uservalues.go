@@ -58,6 +58,14 @@ func (g *generator) checkUserValues() {
 		for i, s := range r.Shields {
 			check(resourcesPath.Child("shields").Index(i), s, false, "")
 		}
+		for i, m := range r.MCPServers {
+			p := resourcesPath.Child("mcpServers").Index(i)
+			check(p.Child("url"), m.URL, false, "")
+			check(p.Child("label"), m.Label, false, "")
+		}
+	}
+	if vs := g.spec.VectorStores; vs != nil {
+		check(vectorStoresPath.Child("defaultEmbeddingModel"), vs.DefaultEmbeddingModel, false, "")
 	}
 	walkSettings := func(settings *field.Path, tree map[string]any) {
 		configyaml.WalkStrings(tree, func(at configyaml.Path, s string) {

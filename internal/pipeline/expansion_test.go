@@ -82,6 +82,12 @@ spec:
 		"telemetry service name": func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Telemetry.ServiceName = v },
 		"state mount path":       func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Workload.Storage.MountPath = "/data/" + v },
 		"redis endpoint":         func(s *v1alpha2.LlamaStackDistributionSpec, v string) { s.Storage.KV.Endpoint = "redis-" + v + ":6379" },
+		"MCP server URL": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
+			s.Resources = &v1alpha2.ResourcesSpec{MCPServers: []v1alpha2.MCPServerSpec{{ID: "tools", URL: "http://tools:8080/" + v}}}
+		},
+		"MCP server label": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
+			s.Resources = &v1alpha2.ResourcesSpec{MCPServers: []v1alpha2.MCPServerSpec{{ID: "tools", URL: "http://tools:8080/mcp", Label: v}}}
+		},
 		"external provider path": func(s *v1alpha2.LlamaStackDistributionSpec, v string) {
 			s.ExternalProviders = &v1alpha2.ExternalProvidersSpec{Inference: []v1alpha2.ExternalProviderRef{{
 				ProviderID: "ext", Image: "registry.example.com/ext:1", Module: "ext", ProviderType: "remote::ext", Path: "/opt/" + v}}}
