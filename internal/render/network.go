@@ -167,6 +167,9 @@ func ingressPeers(obj *v1alpha2.LlamaStackDistribution, opts Options) []networki
 	for _, label := range n.AllowedFrom.Labels {
 		from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: namespaceLabelSelector(label)})
 	}
+	for _, cidr := range n.AllowedFrom.CIDRs {
+		from = append(from, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: cidr}})
+	}
 	from = append(from, controllerPeer(opts))
 	switch {
 	case routeEnabled(obj, opts):

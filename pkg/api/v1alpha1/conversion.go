@@ -209,6 +209,9 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		}
 		dst.Networking.TLS.CABundles = tls.CABundles
 	}
+	if a := saved.Networking; a != nil && a.AllowedFrom != nil && len(a.AllowedFrom.CIDRs) > 0 && dst.Networking != nil && dst.Networking.AllowedFrom != nil {
+		dst.Networking.AllowedFrom.CIDRs = a.AllowedFrom.CIDRs
+	}
 	if saved.Networking != nil && saved.Networking.Egress != nil {
 		ensureNetworking(dst)
 		dst.Networking.Egress = saved.Networking.Egress
@@ -224,7 +227,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 // hubOnlyPaths are the fields restoreHubOnlySpec takes from the annotation.
 var hubOnlyPaths = []string{
 	"spec.providers", "spec.resources", "spec.storage", "spec.disabled", "spec.externalProviders",
-	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.tls.certificateKey", "spec.networking.tls.privateKeyKey", "spec.networking.egress", "spec.networking.tls.caBundles", "spec.networking.expose.hostname",
+	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.tls.certificateKey", "spec.networking.tls.privateKeyKey", "spec.networking.egress", "spec.networking.tls.caBundles", "spec.networking.allowedFrom.cidrs", "spec.networking.expose.hostname",
 	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
 	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
 	"spec.workload.storage.accessModes", "spec.overrideConfig.key",

@@ -200,6 +200,9 @@ func validSharedFields(serializer.CodecFactory) []any {
 				if c.Bool() {
 					a.Labels = []string{pick(c, "team", "team=a")}
 				}
+				if c.Bool() {
+					a.CIDRs = []string{"203.0.113.0/24"}
+				}
 			}
 		},
 		func(b *v1alpha2.CABundleSpec, c randfill.Continue) {

@@ -641,6 +641,13 @@ type AllowedFromSpec struct {
 	// +kubebuilder:validation:items:MaxLength=317
 	// +kubebuilder:validation:items:Pattern=`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
 	Labels []string `json:"labels,omitempty"`
+	// CIDRs are networks outside the pod network allowed to connect (a load balancer's or an
+	// office's addresses).
+	// +optional
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MaxLength=43
+	// +kubebuilder:validation:XValidation:rule="self.all(c, isCIDR(c))",message="each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32"
+	CIDRs []string `json:"cidrs,omitempty"`
 }
 
 // EgressSpec lets the server reach DNS, the endpoints of the spec that are in the cluster

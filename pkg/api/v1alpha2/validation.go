@@ -306,17 +306,7 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 	c.minimum(p.Child("port"), n.Port, 1)
 	c.maximum(p.Child("port"), n.Port, 65535)
 	if e := n.Egress; e != nil {
-		cp := p.Child("egress", "cidrs")
-		c.items(cp, len(e.CIDRs), 32)
-		for i, cidr := range e.CIDRs {
-			c.str(cp.Index(i), cidr, 0, 43, "")
-		}
-		for _, cidr := range e.CIDRs {
-			if _, err := netip.ParsePrefix(cidr); err != nil {
-				c.add(field.Invalid(cp, "array", "each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32"))
-				break
-			}
-		}
+		c.cidrs(p.Child("egress", "cidrs"), e.CIDRs)
 	}
 	if t := n.TLS; t != nil {
 		tp := p.Child("tls")
@@ -372,6 +362,21 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 		}
 		for i, l := range a.Labels {
 			c.str(ap.Child("labels").Index(i), l, 1, 317, labelPattern)
+		}
+		c.cidrs(ap.Child("cidrs"), a.CIDRs)
+	}
+}
+
+// cidrs checks a list of networks: at most 32, each a CIDR (the CEL rule reports the list once).
+func (c *checks) cidrs(p *field.Path, cidrs []string) {
+	c.items(p, len(cidrs), 32)
+	for i, cidr := range cidrs {
+		c.str(p.Index(i), cidr, 0, 43, "")
+	}
+	for _, cidr := range cidrs {
+		if _, err := netip.ParsePrefix(cidr); err != nil {
+			c.add(field.Invalid(p, "array", "each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32"))
+			return
 		}
 	}
 }
