@@ -130,7 +130,7 @@ func (r *StatusReconciler) observe(ctx context.Context, obj *v1alpha2.LlamaStack
 
 // checkCABundle checks that the CA bundle ConfigMap exists with every key the pod mounts.
 func (r *StatusReconciler) checkCABundle(ctx context.Context, obj *v1alpha2.LlamaStackDistribution, o *observed) error {
-	for _, ref := range obj.Spec.Networking.GetTLS().Bundles() {
+	for _, ref := range api.CABundles(obj) {
 		field := ref.Path.String()
 		cm, err := get(ctx, r.Reader, types.NamespacedName{Namespace: obj.Namespace, Name: ref.ConfigMapName}, &corev1.ConfigMap{})
 		if err != nil {

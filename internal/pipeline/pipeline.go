@@ -198,7 +198,7 @@ func distributionWarnings(dist *distribution.Resolved) []config.Warning {
 // namespace (volumes only see the pod's own namespace).
 func mountable(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
 	var errs field.ErrorList
-	for _, ref := range obj.Spec.Networking.GetTLS().Bundles() {
+	for _, ref := range api.CABundles(obj) {
 		ns := ref.ConfigMapNamespace
 		if ns == "" || obj.Namespace == "" || ns == obj.Namespace { // without a namespace, it is decided at apply time
 			continue

@@ -161,7 +161,9 @@ func renderedServer(res *pipeline.Result) ([]byte, *appsv1.Deployment) {
 	for _, o := range res.Objects {
 		switch o := o.(type) {
 		case *corev1.ConfigMap:
-			config = []byte(o.Data[render.ConfigKey])
+			if c, ok := o.Data[render.ConfigKey]; ok { // not the trusted-CA ConfigMap
+				config = []byte(c)
+			}
 		case *appsv1.Deployment:
 			dep = o
 		}

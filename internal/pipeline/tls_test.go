@@ -60,3 +60,15 @@ func TestEgressNamesWhatItCannotAdmit(t *testing.T) {
 		"the database of spec.storage.sql.connectionString (its address is in a Secret): add their networks to "+
 		"networking.egress.cidrs (or write in-cluster services as <service>.<namespace>.svc)")
 }
+
+// Only OpenShift fills a ConfigMap with the cluster's trusted CAs: elsewhere the render says
+// what to do instead.
+func TestClusterTrustedCAsNeedOpenShift(t *testing.T) {
+	_, errs, _ := renderSpec(t, `  distribution: {name: starter}
+  networking:
+    tls: {clusterTrustedCAs: true}
+`)
+	require.Len(t, errs, 1)
+	assert.Equal(t, "spec.networking.tls.clusterTrustedCAs", errs[0].Field)
+	assert.Contains(t, errs[0].Detail, "list a ConfigMap of your cluster's CAs")
+}

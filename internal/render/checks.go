@@ -38,6 +38,11 @@ func check(in Input) (field.ErrorList, []config.Warning) {
 	add(checkScale(in))
 	add(checkExpose(in))
 	errs = append(errs, checkCABundle(in)...)
+	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil && tls.ClusterTrustedCAs && in.Options.Platform != PlatformOpenShift {
+		errs = append(errs, field.Invalid(networkingPath.Child("tls", "clusterTrustedCAs"), true,
+			"only OpenShift fills a ConfigMap with the cluster's trusted CAs: set the render option platform: openshift there, "+
+				"or elsewhere list a ConfigMap of your cluster's CAs (trust-manager's bundle, say) in networking.tls.caBundles"))
+	}
 	add(checkAllowedFrom(in))
 	warnings = append(warnings, checkTelemetry(in)...)
 	add(checkMonitoring(in))

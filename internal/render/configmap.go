@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
 // Keys of the generated ConfigMap.
@@ -33,4 +34,23 @@ func configMap(m meta, res *config.Result) (*corev1.ConfigMap, string) {
 	}
 	cm.Annotations["argocd.argoproj.io/sync-options"] = "PruneLast=true"
 	return cm, hash
+}
+
+// injectTrustedCABundle is the label OpenShift's cluster network operator looks for: it fills
+// the ConfigMap's ca-bundle.crt with the CAs the cluster trusts, and keeps it current.
+const injectTrustedCABundle = "config.openshift.io/inject-trusted-cabundle"
+
+// trustedCAConfigMap is the ConfigMap the cluster fills with its trusted CAs
+// (networking.tls.clusterTrustedCAs). It has no data of its own: the cluster's are not drift
+// for a GitOps tool that applies only the fields it manages, and it is not immutable.
+func trustedCAConfigMap(m meta, obj *v1alpha2.LlamaStackDistribution) *corev1.ConfigMap {
+	if tls := obj.Spec.Networking.GetTLS(); tls == nil || !tls.ClusterTrustedCAs {
+		return nil
+	}
+	cm := &corev1.ConfigMap{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: m.object(m.names.TrustedCA()),
+	}
+	cm.Labels[injectTrustedCABundle] = "true"
+	return cm
 }

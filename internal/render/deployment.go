@@ -175,7 +175,7 @@ type caSource struct {
 }
 
 func caSources(obj *v1alpha2.LlamaStackDistribution) []caSource {
-	bundles := obj.Spec.Networking.GetTLS().Bundles()
+	bundles := api.CABundles(obj)
 	out := make([]caSource, 0, len(bundles))
 	for i, ref := range bundles {
 		src := caSource{CABundleRef: ref, volume: volumeCABundle, dir: caBundleDir}

@@ -95,6 +95,9 @@ func Render(in Input) (Output, field.ErrorList) {
 		out.ConfigMapName, out.ConfigHash = cm.Name, hash
 		out.Objects = append(out.Objects, cm)
 	}
+	if cm := trustedCAConfigMap(m, in.Object); cm != nil {
+		out.Objects = append(out.Objects, cm)
+	}
 	if sa := serviceAccount(m, in.Object); sa != nil {
 		out.Objects = append(out.Objects, sa)
 	}

@@ -2,7 +2,12 @@
 
 package api
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
 
 // Labels, annotations and names of the objects a render generates. Names and selector
 // labels are the upstream operator's, so rendered objects can take over Deployments it
@@ -40,6 +45,7 @@ func (n Names) Route() string          { return n.llsd + "-route" }
 func (n Names) NetworkPolicy() string  { return n.llsd + "-network-policy" }
 func (n Names) ServiceMonitor() string { return n.llsd + "-monitor" }
 func (n Names) PrometheusRule() string { return n.llsd + "-alerts" }
+func (n Names) TrustedCA() string      { return n.llsd + "-trusted-ca" }
 
 // ConfigMap is named by the config's hash: a new config is a new, immutable ConfigMap.
 func (n Names) ConfigMap(hash string) string { return n.llsd + "-config-" + hash[:10] }
@@ -51,7 +57,7 @@ func (n Names) Generates(kind, name string) bool {
 	switch kind {
 	case "ConfigMap":
 		hash, ok := strings.CutPrefix(name, n.llsd+"-config-")
-		return ok && len(hash) == 10 && strings.Trim(hash, "0123456789abcdef") == ""
+		return ok && len(hash) == 10 && strings.Trim(hash, "0123456789abcdef") == "" || name == n.TrustedCA()
 	case "ServiceAccount":
 		return name == n.ServiceAccount()
 	case "PersistentVolumeClaim":
@@ -95,4 +101,16 @@ func (n Names) PodLabels() map[string]string {
 		l[k] = v
 	}
 	return l
+}
+
+// CABundles are the CA bundle ConfigMaps of obj's networking.tls: caBundle, caBundles, and the
+// ConfigMap llsd writes for the cluster's trusted CAs (clusterTrustedCAs).
+func CABundles(obj *v1alpha2.LlamaStackDistribution) []v1alpha2.CABundleRef {
+	tls := obj.Spec.Networking.GetTLS()
+	refs := tls.Bundles()
+	if tls != nil && tls.ClusterTrustedCAs {
+		refs = append(refs, v1alpha2.CABundleRef{Path: field.NewPath("spec", "networking", "tls", "clusterTrustedCAs"),
+			CABundleSpec: &v1alpha2.CABundleSpec{ConfigMapName: NamesOf(obj.Name).TrustedCA()}})
+	}
+	return refs
 }

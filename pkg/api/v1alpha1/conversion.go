@@ -202,12 +202,12 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		dst.Networking.TLS.Enabled, dst.Networking.TLS.SecretName = tls.Enabled, tls.SecretName
 		dst.Networking.TLS.CertificateKey, dst.Networking.TLS.PrivateKeyKey = tls.CertificateKey, tls.PrivateKeyKey
 	}
-	if tls := saved.Networking.GetTLS(); tls != nil && len(tls.CABundles) > 0 {
+	if tls := saved.Networking.GetTLS(); tls != nil && (len(tls.CABundles) > 0 || tls.ClusterTrustedCAs) {
 		ensureNetworking(dst)
 		if dst.Networking.TLS == nil {
 			dst.Networking.TLS = &v1alpha2.TLSSpec{}
 		}
-		dst.Networking.TLS.CABundles = tls.CABundles
+		dst.Networking.TLS.CABundles, dst.Networking.TLS.ClusterTrustedCAs = tls.CABundles, tls.ClusterTrustedCAs
 	}
 	if a := saved.Networking; a != nil && a.AllowedFrom != nil && len(a.AllowedFrom.CIDRs) > 0 && dst.Networking != nil && dst.Networking.AllowedFrom != nil {
 		dst.Networking.AllowedFrom.CIDRs = a.AllowedFrom.CIDRs
@@ -227,7 +227,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 // hubOnlyPaths are the fields restoreHubOnlySpec takes from the annotation.
 var hubOnlyPaths = []string{
 	"spec.providers", "spec.resources", "spec.storage", "spec.disabled", "spec.externalProviders",
-	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.tls.certificateKey", "spec.networking.tls.privateKeyKey", "spec.networking.egress", "spec.networking.tls.caBundles", "spec.networking.allowedFrom.cidrs", "spec.networking.expose.hostname",
+	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.tls.certificateKey", "spec.networking.tls.privateKeyKey", "spec.networking.egress", "spec.networking.tls.caBundles", "spec.networking.allowedFrom.cidrs", "spec.networking.tls.clusterTrustedCAs", "spec.networking.expose.hostname",
 	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
 	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
 	"spec.workload.storage.accessModes", "spec.overrideConfig.key",

@@ -570,6 +570,12 @@ type TLSSpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxItems=8
 	CABundles []CABundleSpec `json:"caBundles,omitempty"`
+	// ClusterTrustedCAs trusts the CAs an OpenShift cluster trusts (its proxy's and the
+	// platform's): llsd writes a ConfigMap <name>-trusted-ca labelled
+	// config.openshift.io/inject-trusted-cabundle, which the cluster fills, and joins it to
+	// the CA bundle. OpenShift only (render option platform: openshift).
+	// +optional
+	ClusterTrustedCAs bool `json:"clusterTrustedCAs,omitempty"`
 }
 
 // CABundleSpec names a ConfigMap of CA certificates.
