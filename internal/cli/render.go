@@ -75,6 +75,7 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
 		return nil, 1
 	}
+	r.failed += report(krm.DuplicatesAcross(lists), "", stderr)
 	var out fn.KubeObjects
 	for _, rl := range lists {
 		for _, item := range rl.Items {

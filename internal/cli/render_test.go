@@ -457,3 +457,26 @@ func TestRenderReadsTheBaseConfigConfigMap(t *testing.T) {
 	assert.Contains(t, out, "llamastack.io/config-source: configmap")
 	assert.Contains(t, out, "llamastack.io/base-config: ConfigMap base key run.yaml")
 }
+
+// Two directories, each with its own RenderOptions, are rendered apart, yet an object defined
+// in both would generate the same objects twice: refused by render and validate alike, naming
+// both files.
+func TestOneLLSDPerNameAcrossDirectories(t *testing.T) {
+	root := t.TempDir()
+	llsd := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: chat, namespace: ai}\nspec: {distribution: {name: starter}}\n"
+	options := "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\nspec: {platform: kubernetes}\n"
+	for _, dir := range []string{"team-a", "team-b"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, dir), 0o755))
+		writeFile(t, filepath.Join(root, dir), "llsd.yaml", llsd)
+		writeFile(t, filepath.Join(root, dir), "options.yaml", options)
+	}
+	for _, command := range []string{"render", "validate"} {
+		code, out, stderr := run(t, command, root)
+		assert.Equal(t, 1, code, command)
+		assert.Contains(t, stderr, "LlamaStackDistribution ai/chat appears twice ("+filepath.Join(root, "team-a", "llsd.yaml")+" and "+
+			filepath.Join(root, "team-b", "llsd.yaml")+")", command)
+		if command == "render" {
+			assert.Empty(t, out, "no partial output")
+		}
+	}
+}

@@ -547,3 +547,26 @@ func stringMap(o *fn.SubObject) map[string]string {
 	}
 	return out
 }
+
+// DuplicatesAcross reports each LlamaStackDistribution that appears in more than one of lists
+// (packages rendered each with its own options, where Process sees one list at a time); a
+// duplicate within one list is Process's to report.
+func DuplicatesAcross(lists []*fn.ResourceList) fn.Results {
+	seen := map[string]*fn.KubeObject{}
+	var out fn.Results
+	for _, rl := range lists {
+		inList := map[string]bool{}
+		for _, item := range rl.Items {
+			if !isLLSD(item) || IsGenerated(item) {
+				continue
+			}
+			k := key(item)
+			if first, ok := seen[k]; ok && !inList[k] {
+				out = append(out, duplicateResult(first, item))
+				continue
+			}
+			seen[k], inList[k] = item, true
+		}
+	}
+	return out
+}
