@@ -43,6 +43,8 @@ func Main(args []string, stderr io.Writer) int {
 	flags.BoolVar(&opts.LeaderElection, "leader-elect", false, "one replica writes status; all serve the webhook")
 	flags.StringVar(&opts.LeaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader lease (default: the pod's)")
 	flags.DurationVar(&opts.SecretRecheck, "secret-recheck", 0, "how often missing Secrets and overrideConfig ConfigMaps are looked up again (default 30s)")
+	flags.DurationVar(&opts.ProbeInterval, "server-probe-interval", 0, "how often each running server is asked for its version and providers' health\n(default 1m; up to ten times that while it does not answer)")
+	flags.DurationVar(&opts.ProbeTimeout, "server-probe-timeout", 0, "how long one request to a running server may take (default 5s)")
 	flags.StringVar(&certs.SecretName, "self-signed-certs", "", "without cert-manager: keep a self-signed CA and serving certificate in this\nSecret of the controller's namespace, write them to --cert-dir and the CA into the CRD")
 	flags.StringVar(&certs.Namespace, "namespace", "llsd-system", "the controller's namespace (for --self-signed-certs)")
 	flags.StringVar(&certs.ServiceName, "webhook-service", "llsd-webhook", "the webhook Service (for --self-signed-certs)")
