@@ -68,11 +68,7 @@ func (c *Client) BaseConfig(image string) (*BaseConfig, error) {
 // fetch reads the labels of one image (the platform's image of an index) and the config
 // they point to.
 func (c *Client) fetch(ref name.Digest, opts []remote.Option) (*labelled, error) {
-	desc, err := remote.Get(ref, opts...)
-	if err != nil {
-		return nil, err
-	}
-	img, err := desc.Image() // resolves an index to the platform's image
+	img, err := remote.Image(ref, opts...) // an index resolves to the platform's image
 	if err != nil {
 		return nil, err
 	}

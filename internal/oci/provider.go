@@ -74,11 +74,7 @@ func (c *Client) ProviderPackage(image string) (*ProviderPackage, error) {
 	if p, ok := c.Cache.provider(digest.DigestStr()); ok {
 		return p, nil
 	}
-	desc, err := remote.Get(digest, opts...)
-	if err != nil {
-		return nil, classify(image, err)
-	}
-	img, err := desc.Image() // the platform's image of an index
+	img, err := remote.Image(digest, opts...) // an index resolves to the platform's image
 	if err != nil {
 		return nil, classify(image, err)
 	}
