@@ -31,28 +31,43 @@ type Cache struct {
 	Dir string
 }
 
-func (c *Cache) file(digest string) string {
-	return filepath.Join(c.Dir, strings.ReplaceAll(digest, ":", "-")+".json")
+// entry is the file, below dir, that keeps what was read from digest.
+func entry(dir, digest string) string {
+	return filepath.Join(dir, strings.ReplaceAll(digest, ":", "-")+".json")
 }
 
 func (c *Cache) get(digest string) (*labelled, bool) {
-	if c == nil || c.Dir == "" {
-		return nil, false
-	}
-	data, err := os.ReadFile(c.file(digest))
-	if err != nil {
-		return nil, false
-	}
-	var l labelled
-	if json.Unmarshal(data, &l) != nil {
-		return nil, false // a damaged entry is read again from the registry and rewritten
-	}
-	return &l, true
+	return readJSON[labelled](c, entry("", digest))
 }
 
 // put stores an entry; failing to cache (read-only home in a container) is not an error.
 func (c *Cache) put(digest string, l *labelled) {
-	if data, err := json.Marshal(l); err == nil && c != nil {
-		c.write(filepath.Base(c.file(digest)), data)
+	c.writeJSON(entry("", digest), l)
+}
+
+// read returns a cache file; a missing cache or file is a miss.
+func (c *Cache) read(rel string) ([]byte, bool) {
+	if c == nil || c.Dir == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(filepath.Join(c.Dir, rel))
+	return data, err == nil
+}
+
+func readJSON[T any](c *Cache, rel string) (*T, bool) {
+	data, ok := c.read(rel)
+	if !ok {
+		return nil, false
+	}
+	var v T
+	if json.Unmarshal(data, &v) != nil {
+		return nil, false // a damaged entry is read again from the registry and rewritten
+	}
+	return &v, true
+}
+
+func (c *Cache) writeJSON(rel string, v any) {
+	if data, err := json.Marshal(v); err == nil {
+		c.write(rel, data)
 	}
 }

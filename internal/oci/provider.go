@@ -217,24 +217,14 @@ func (o OfflineCache) ProviderPackage(image string) (*ProviderPackage, error) {
 // The provider entries and the digest of each image reference sit next to the label entries.
 
 func (c *Cache) provider(digest string) (*ProviderPackage, bool) {
-	if c == nil || c.Dir == "" || digest == "" {
+	if digest == "" {
 		return nil, false
 	}
-	data, err := os.ReadFile(filepath.Join(c.Dir, "providers", strings.ReplaceAll(digest, ":", "-")+".json"))
-	if err != nil {
-		return nil, false
-	}
-	var p ProviderPackage
-	if json.Unmarshal(data, &p) != nil {
-		return nil, false
-	}
-	return &p, true
+	return readJSON[ProviderPackage](c, entry("providers", digest))
 }
 
 func (c *Cache) putProvider(digest string, p *ProviderPackage) {
-	if data, err := json.Marshal(p); err == nil {
-		c.write(filepath.Join("providers", strings.ReplaceAll(digest, ":", "-")+".json"), data)
-	}
+	c.writeJSON(entry("providers", digest), p)
 }
 
 // rememberDigest records the digest a reference (a tag) named when it was last read.
@@ -243,13 +233,7 @@ func (c *Cache) rememberDigest(image, digest string) {
 }
 
 func (c *Cache) digestOf(image string) string {
-	if c == nil || c.Dir == "" {
-		return ""
-	}
-	data, err := os.ReadFile(filepath.Join(c.Dir, "refs", refFile(image)))
-	if err != nil {
-		return ""
-	}
+	data, _ := c.read(filepath.Join("refs", refFile(image)))
 	return strings.TrimSpace(string(data))
 }
 
