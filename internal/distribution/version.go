@@ -4,7 +4,6 @@ package distribution
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -162,7 +161,7 @@ func hasMark(cfg map[string]any, m profile.Mark) bool {
 			return true
 		}
 	}
-	return m.Strings != "" && hasString(cfg, regexp.MustCompile(m.Strings).MatchString)
+	return m.Strings != nil && hasString(cfg, m.Strings.MatchString)
 }
 
 // hasConfigKey reports whether a provider of a list has key in its config.

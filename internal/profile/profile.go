@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -111,7 +112,7 @@ type Mark struct {
 	Stores []string
 	// Strings is a regular expression some string of the config matches (default paths,
 	// database names).
-	Strings string
+	Strings *regexp.Regexp
 }
 
 // Field is one config key of a provider.

@@ -2,6 +2,8 @@
 
 package profile
 
+import "regexp"
+
 // v08 is OGX 0.8 (tag v0.8.0), the first release after llama-stack renamed itself OGX: the
 // ogx CLI and entrypoint, OGX_PORT, ~/.ogx, the messages and interactions APIs; datasetio,
 // scoring and eval are gone. Registered models are identified by provider_id/model_id.
@@ -23,7 +25,7 @@ var v08 = &Profile{
 	// processors): the schema llsd validates 0.8 configs with is main's too.
 	Upstream: Upstream{Configs: "v0.8.0", Server: "main-d1b6632"},
 	Marks: Marks{Evidence: "the messages/interactions APIs or OGX names (~/.ogx, ogx databases; 0.8)",
-		First: Mark{APIs: []string{"messages", "interactions"}, Strings: `~/\.ogx|:=ogx\}|ogx_kvstore`}},
+		First: Mark{APIs: []string{"messages", "interactions"}, Strings: regexp.MustCompile(`~/\.ogx|:=ogx\}|ogx_kvstore`)}},
 	Dependencies: withVectorIO(map[string][]string{
 		"batches inline::reference":        {"inference", "files", "models"},
 		"file_processors *":                {"files"},
