@@ -6,13 +6,16 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"sync"
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/llamastack/llsd/internal/redact"
@@ -129,10 +132,8 @@ func (p *prober) ask(ctx context.Context, base string) liveServer {
 	live := liveServer{Version: version.Version}
 	for _, d := range providers.Data {
 		live.Providers = append(live.Providers, v1alpha2.ProviderInfo{API: d.API, ProviderID: d.ProviderID, ProviderType: d.ProviderType,
+			Config: apiextensionsv1.JSON{Raw: []byte("{}")}, // a provider's config stays out of the status
 			Health: v1alpha2.ProviderHealthStatus{Status: d.Health.Status, Message: redact.Text(truncate(d.Health.Message, 256))}})
-	}
-	for i := range live.Providers {
-		live.Providers[i].Config.Raw = []byte("{}") // a provider's config stays out of the status
 	}
 	return live
 }
@@ -147,7 +148,11 @@ func (p *prober) get(ctx context.Context, url string, into any) error {
 	}
 	resp, err := p.client.Do(req)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", pathOf(url), unwrapURLError(err))
+		var uerr *neturl.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err // the wrapper repeats the URL
+		}
+		return fmt.Errorf("GET %s: %w", pathOf(url), err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -164,14 +169,6 @@ func pathOf(url string) string {
 		return url[i:]
 	}
 	return url
-}
-
-// unwrapURLError drops the url.Error wrapper, which repeats the URL.
-func unwrapURLError(err error) error {
-	if u, ok := err.(interface{ Unwrap() error }); ok && strings.HasPrefix(err.Error(), "Get ") {
-		return u.Unwrap()
-	}
-	return err
 }
 
 func truncate(s string, n int) string {

@@ -72,6 +72,7 @@ func TestAskingTheServer(t *testing.T) {
 	srv.Close()
 	live, _ := newProber(time.Second, time.Minute).probe(context.Background(), types.NamespacedName{Name: "x"}, srv.URL, time.Now())
 	assert.ErrorContains(t, live.Err, "connection refused", "a server that is down")
+	assert.NotContains(t, live.Err.Error(), srv.URL, "the condition names the path, not the URL twice")
 }
 
 // An object's server is asked at most once per interval, and less often while it does not
