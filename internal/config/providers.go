@@ -9,7 +9,6 @@ import (
 	"maps"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -481,13 +480,8 @@ func parsePostgresEndpoint(endpoint string) (host string, port int64, db string,
 	if err != nil || u.Host == "" {
 		return "", 0, "", fmt.Errorf("use host:port/database, for example pgvector.db.svc:5432/vectors")
 	}
-	port = 5432
-	if p := u.Port(); p != "" {
-		n, err := strconv.ParseInt(p, 10, 64)
-		if err != nil || n < 1 || n > 65535 {
-			return "", 0, "", fmt.Errorf("port %q is not a number between 1 and 65535", p)
-		}
-		port = n
+	if port, err = urlPort(u, 5432); err != nil {
+		return "", 0, "", err
 	}
 	host = u.Hostname()
 	if host == "" {

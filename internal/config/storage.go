@@ -206,15 +206,24 @@ func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	if strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
 		return "", 0, fmt.Errorf("the server's redis backend has no database index or options: use host:port")
 	}
-	port := int64(6379)
-	if p := u.Port(); p != "" {
-		n, err := strconv.ParseInt(p, 10, 64)
-		if err != nil || n < 1 || n > 65535 {
-			return "", 0, fmt.Errorf("port %q is not a number between 1 and 65535", p)
-		}
-		port = n
+	port, err := urlPort(u, 6379)
+	if err != nil {
+		return "", 0, err
 	}
 	return u.Hostname(), port, nil
+}
+
+// urlPort is the port u names, or def when it names none.
+func urlPort(u *url.URL, def int64) (int64, error) {
+	p := u.Port()
+	if p == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(p, 10, 64)
+	if err != nil || n < 1 || n > 65535 {
+		return 0, fmt.Errorf("port %q is not a number between 1 and 65535", p)
+	}
+	return n, nil
 }
 
 // localBackends lists the storage backends of the server's stores (metadata, conversations,
