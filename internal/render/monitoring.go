@@ -193,7 +193,7 @@ func checkMonitoring(in Input) (field.ErrorList, []config.Warning) {
 		return nil, nil
 	}
 	var errs field.ErrorList
-	if p := in.Distribution.Profile; in.Distribution != nil && p != nil && !p.MetricsEndpoint {
+	if p := in.Distribution.Profile; !p.MetricsEndpoint {
 		errs = append(errs, field.Invalid(monitoringPath, "object", fmt.Sprintf(
 			"%s serves no Prometheus metrics (%s do): set spec.distribution.serverVersion to one of them, or remove "+
 				"spec.monitoring (spec.telemetry exports metrics over OTLP on every version)", p, profile.Having(func(q *profile.Profile) bool { return q.MetricsEndpoint }))))
