@@ -125,9 +125,10 @@ func (o RenderOptions) Validate() error {
 	check("ingress.className", o.Spec.Ingress.ClassName, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.controllerNamespace", o.Spec.Ingress.ControllerNamespace, k8svalidation.IsDNS1123Label)
 	check("controllerNamespace", o.Spec.ControllerNamespace, k8svalidation.IsDNS1123Label)
-	for name, v := range map[string]int{"llsds": o.Spec.Limits.LLSDs, "settingsBytes": o.Spec.Limits.SettingsBytes,
-		"settingsDepth": o.Spec.Limits.SettingsDepth} {
-		if v < 0 {
+	limits := map[string]int{"llsds": o.Spec.Limits.LLSDs, "settingsBytes": o.Spec.Limits.SettingsBytes,
+		"settingsDepth": o.Spec.Limits.SettingsDepth}
+	for _, name := range slices.Sorted(maps.Keys(limits)) {
+		if v := limits[name]; v < 0 {
 			problems = append(problems, fmt.Sprintf("spec.limits.%s %d: a limit is a positive number (0 or unset: the default)", name, v))
 		}
 	}

@@ -95,6 +95,10 @@ func TestRenderOptionsAreValidated(t *testing.T) {
 		{"an override of a distribution that does not exist", "imageOverrides: {startr: registry/x:0.7.1}",
 			"spec.imageOverrides[startr]: no distribution has this name (did you mean starter?)"},
 		{"a platform llsd does not know", "platform: OpenShift", `spec.platform "OpenShift": use kubernetes or openshift`},
+		{"negative limits: each is named, always in the same order", "limits: {settingsDepth: -3, llsds: -1, settingsBytes: -2}",
+			"spec.limits.llsds -1: a limit is a positive number (0 or unset: the default); " +
+				"spec.limits.settingsBytes -2: a limit is a positive number (0 or unset: the default); " +
+				"spec.limits.settingsDepth -3: a limit is a positive number (0 or unset: the default)"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, err := krm.ParseOptions([]byte("apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: o}\nspec: {" + tc.spec + "}\n"))
