@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -87,5 +88,9 @@ func TestStatusFromTheRunningServer(t *testing.T) {
 		if cond != nil {
 			assert.Contains(c, cond.Message, "GET /v1/version: 502 Bad Gateway")
 		}
+		assert.Nil(c, meta.FindStatusCondition(st.Conditions, v1alpha2.ConditionProvidersHealthy),
+			"a server that does not answer says nothing of its providers' health")
+		assert.Nil(c, meta.FindStatusCondition(st.Conditions, v1alpha2.ConditionServerVersionMatched),
+			"nor of its version")
 	})
 }

@@ -108,7 +108,9 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 
 // liveConditions say what the running server answered: whether it answers, whether its
 // providers are healthy (naming the ones that are not) and whether it is the version llsd
-// rendered for. Without an answer to read (no available replica) they are left out.
+// rendered for. A condition the answer does not tell is left out, not kept from an earlier
+// answer: all three without an available replica, the providers' health when the server
+// did not list them, the version match when it named no version.
 func liveConditions(st *v1alpha2.LlamaStackDistributionStatus, receipt api.Receipt, o observed, set func(string, verdict)) {
 	live := o.Live
 	if live == nil {
@@ -120,6 +122,7 @@ func liveConditions(st *v1alpha2.LlamaStackDistributionStatus, receipt api.Recei
 	if live.Err != nil {
 		set(v1alpha2.ConditionServerReady, verdict{false, v1alpha2.ReasonServerUnreachable,
 			fmt.Sprintf("the server does not answer as it should through its Service: %v", live.Err)})
+		meta.RemoveStatusCondition(&st.Conditions, v1alpha2.ConditionProvidersHealthy)
 	} else {
 		set(v1alpha2.ConditionServerReady, verdict{true, v1alpha2.ReasonServerAnswered, "the server answers, version " + live.Version})
 		var unhealthy []string
@@ -135,14 +138,16 @@ func liveConditions(st *v1alpha2.LlamaStackDistributionStatus, receipt api.Recei
 				fmt.Sprintf("%d providers report no problem", len(live.Providers))})
 		}
 	}
-	if rendered := receipt.ServerVersion; rendered != "" && live.Version != "" {
-		if live.Version == rendered || strings.HasPrefix(live.Version, rendered+".") {
-			set(v1alpha2.ConditionServerVersionMatched, verdict{true, v1alpha2.ReasonVersionMatched, "the server runs " + live.Version})
-		} else {
-			set(v1alpha2.ConditionServerVersionMatched, verdict{false, v1alpha2.ReasonVersionMismatch, fmt.Sprintf(
-				"the server runs %s, and llsd rendered its config for %s: render again with spec.distribution.serverVersion "+
-					"or the image that runs, so that the config is the one that version reads", live.Version, rendered)})
-		}
+	rendered := receipt.ServerVersion
+	switch {
+	case rendered == "" || live.Version == "":
+		meta.RemoveStatusCondition(&st.Conditions, v1alpha2.ConditionServerVersionMatched)
+	case live.Version == rendered || strings.HasPrefix(live.Version, rendered+"."):
+		set(v1alpha2.ConditionServerVersionMatched, verdict{true, v1alpha2.ReasonVersionMatched, "the server runs " + live.Version})
+	default:
+		set(v1alpha2.ConditionServerVersionMatched, verdict{false, v1alpha2.ReasonVersionMismatch, fmt.Sprintf(
+			"the server runs %s, and llsd rendered its config for %s: render again with spec.distribution.serverVersion "+
+				"or the image that runs, so that the config is the one that version reads", live.Version, rendered)})
 	}
 }
 
