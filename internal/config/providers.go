@@ -251,10 +251,12 @@ func (g *generator) providerDefaults(api, id, providerType string, fm fieldMap) 
 		config[fm.DBPath] = g.sqliteDir() + "/" + id + ".db"
 	}
 	base := g.baseConfigOf(api, providerType)
-	if dir, ok := base[fm.DirPath]; ok && fm.DirPath != "" {
+	if fm.DirPath != "" {
+		dir, ok := base[fm.DirPath] // the base's provider of this type keeps its files where they were
+		if !ok {
+			dir = g.sqliteDir() + "/" + api + "/" + id
+		}
 		config[fm.DirPath] = dir
-	} else if fm.DirPath != "" {
-		config[fm.DirPath] = g.sqliteDir() + "/" + api + "/" + id
 	}
 	fields, _ := g.prof.Fields(api, providerType)
 	for _, f := range fields {
