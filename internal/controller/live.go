@@ -50,6 +50,7 @@ type prober struct {
 }
 
 type probeState struct {
+	uid     types.UID // the object asked for; one recreated under the same name starts afresh
 	last    liveServer
 	next    time.Time
 	backoff time.Duration
@@ -75,13 +76,16 @@ func newProber(timeout, interval time.Duration) *prober {
 
 // probe returns what the server at base said, asking it only when the object's interval
 // (doubled after each failure, up to ten intervals) has passed; after reports when to ask next.
-func (p *prober) probe(ctx context.Context, key types.NamespacedName, base string, now time.Time) (live liveServer, after time.Duration) {
+func (p *prober) probe(ctx context.Context, key types.NamespacedName, uid types.UID, base string, now time.Time) (live liveServer, after time.Duration) {
 	p.mu.Lock()
 	st, known := p.seen[key]
 	p.mu.Unlock()
-	if known && now.Before(st.next) {
+	if known && st.uid != uid {
+		st = probeState{}
+	} else if known && now.Before(st.next) {
 		return st.last, st.next.Sub(now)
 	}
+	st.uid = uid
 	live = p.ask(ctx, base)
 	st.last = live
 	wait := p.interval
@@ -101,7 +105,7 @@ func (p *prober) probe(ctx context.Context, key types.NamespacedName, base strin
 	return live, wait
 }
 
-// forget drops an object's state (its server is gone or not available).
+// forget drops an object's state (the object is gone, or its server is not available).
 func (p *prober) forget(key types.NamespacedName) {
 	p.mu.Lock()
 	delete(p.seen, key)

@@ -56,7 +56,7 @@ func TestAskingTheServer(t *testing.T) {
 				srv.Config.Handler = tc.handler
 			}
 			p := newProber(200*time.Millisecond, time.Minute)
-			live, _ := p.probe(context.Background(), types.NamespacedName{Name: "x"}, srv.URL, time.Now())
+			live, _ := p.probe(context.Background(), types.NamespacedName{Name: "x"}, "uid-1", srv.URL, time.Now())
 			assert.Equal(t, tc.version, live.Version)
 			if tc.err == "" {
 				require.NoError(t, live.Err)
@@ -70,7 +70,7 @@ func TestAskingTheServer(t *testing.T) {
 	}
 	srv, _ := standIn(t, healthy)
 	srv.Close()
-	live, _ := newProber(time.Second, time.Minute).probe(context.Background(), types.NamespacedName{Name: "x"}, srv.URL, time.Now())
+	live, _ := newProber(time.Second, time.Minute).probe(context.Background(), types.NamespacedName{Name: "x"}, "uid-1", srv.URL, time.Now())
 	assert.ErrorContains(t, live.Err, "connection refused", "a server that is down")
 	assert.NotContains(t, live.Err.Error(), srv.URL, "the condition names the path, not the URL twice")
 }
@@ -81,18 +81,31 @@ func TestAskingIsSpacedOut(t *testing.T) {
 	srv, requests := standIn(t, "")
 	p := newProber(time.Second, time.Minute)
 	key, now := types.NamespacedName{Name: "x"}, time.Now()
-	_, after := p.probe(context.Background(), key, srv.URL, now)
+	_, after := p.probe(context.Background(), key, "uid-1", srv.URL, now)
 	assert.Equal(t, time.Minute, after)
-	_, after = p.probe(context.Background(), key, srv.URL, now.Add(30*time.Second))
+	_, after = p.probe(context.Background(), key, "uid-1", srv.URL, now.Add(30*time.Second))
 	assert.Equal(t, int32(2), requests.Load(), "one visit (two requests) within the interval")
 	assert.Equal(t, 30*time.Second, after)
 
 	srv.Close()
 	var backoffs []time.Duration
 	for i, at := 0, now.Add(time.Minute); i < 6; i++ {
-		_, after = p.probe(context.Background(), key, srv.URL, at)
+		_, after = p.probe(context.Background(), key, "uid-1", srv.URL, at)
 		backoffs = append(backoffs, after)
 		at = at.Add(after)
 	}
 	assert.Equal(t, []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 10 * time.Minute, 10 * time.Minute}, backoffs)
+}
+
+// An object deleted and created again under the same name (a GitOps tool that replaces it) is
+// asked at once: it never shows what its predecessor's server said, nor waits out its backoff.
+func TestARecreatedObjectIsAskedAfresh(t *testing.T) {
+	srv, requests := standIn(t, "")
+	p := newProber(time.Second, time.Minute)
+	key, now := types.NamespacedName{Name: "x"}, time.Now()
+	_, _ = p.probe(context.Background(), key, "uid-1", srv.URL, now)
+	live, after := p.probe(context.Background(), key, "uid-2", srv.URL, now.Add(time.Second))
+	assert.Equal(t, int32(4), requests.Load(), "the new object's server is asked within the old one's interval")
+	assert.NoError(t, live.Err)
+	assert.Equal(t, time.Minute, after, "a full interval from the new answer")
 }

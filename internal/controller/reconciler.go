@@ -57,6 +57,9 @@ type StatusReconciler struct {
 func (r *StatusReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var obj v1alpha2.LlamaStackDistribution
 	if err := r.Client.Get(ctx, req.NamespacedName, &obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.liveProber().forget(req.NamespacedName) // what its server said goes with it
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	o, err := r.observe(ctx, &obj)
@@ -202,15 +205,20 @@ func get[T client.Object](ctx context.Context, c client.Reader, key types.Namesp
 // prober; otherwise it forgets the server.
 func (r *StatusReconciler) askServer(ctx context.Context, obj *v1alpha2.LlamaStackDistribution, o *observed) {
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
-	r.liveOnce.Do(func() { r.live = newProber(r.ProbeTimeout, r.ProbeInterval) })
 	if o.Deployment == nil || o.Deployment.Status.AvailableReplicas == 0 || o.Service == nil {
-		r.live.forget(key)
+		r.liveProber().forget(key)
 		return
 	}
 	base := serviceURL(obj, o.Service)
 	if r.ServerURL != nil {
 		base = r.ServerURL(obj)
 	}
-	live, after := r.live.probe(ctx, key, base, o.Now.Time)
+	live, after := r.liveProber().probe(ctx, key, obj.UID, base, o.Now.Time)
 	o.Live, o.liveAfter = &live, after
+}
+
+// liveProber is the reconciler's prober, made on first use with its options.
+func (r *StatusReconciler) liveProber() *prober {
+	r.liveOnce.Do(func() { r.live = newProber(r.ProbeTimeout, r.ProbeInterval) })
+	return r.live
 }
