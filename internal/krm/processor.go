@@ -244,12 +244,12 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.Ku
 // renderItem renders one LLSD into its canonical form and objects, or error results.
 func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
 	obj, errs := api.Decode([]byte(item.String()))
-	var res *pipeline.Result
-	if len(errs) == 0 {
-		res, errs = pipeline.Render(obj, opts)
-	}
 	if len(errs) > 0 {
-		return nil, fieldResults(item, errs)
+		return nil, fieldResults(item, errs, false) // decoding reports the fields as the user wrote them
+	}
+	res, errs := pipeline.Render(obj, opts)
+	if len(errs) > 0 {
+		return nil, fieldResults(item, errs, true)
 	}
 	var results fn.Results
 	for _, w := range res.Warnings {
@@ -383,14 +383,20 @@ func duplicateResult(first, again *fn.KubeObject) *fn.Result {
 	}
 }
 
-func fieldResults(item *fn.KubeObject, errs field.ErrorList) fn.Results {
+// fieldResults are the error results of an item; converted says the errors are about its
+// v1alpha2 conversion, whose paths and messages are turned back into those the user wrote.
+func fieldResults(item *fn.KubeObject, errs field.ErrorList, converted bool) fn.Results {
 	results := make(fn.Results, 0, len(errs))
 	for _, e := range errs {
+		message, path := redact.Error(e).ErrorBody(), e.Field
+		if converted {
+			message, path = writtenText(item, message), writtenPath(item, path)
+		}
 		results = append(results, &fn.Result{
-			Message:     writtenText(item, redact.Error(e).ErrorBody()),
+			Message:     message,
 			Severity:    fn.Error,
 			ResourceRef: ref(item),
-			Field:       &fn.Field{Path: writtenPath(item, e.Field)},
+			Field:       &fn.Field{Path: path},
 			File:        file(item),
 		})
 	}

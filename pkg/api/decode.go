@@ -197,12 +197,15 @@ func strictDecode(doc map[string]any, obj any) field.ErrorList {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
 	strictErrs, err := sigsjson.UnmarshalStrict(data, obj, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
-	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &typeErr) {
-		return field.ErrorList{field.Invalid(fieldString(typeErr.Field), fmt.Sprint(typeErr.Value),
-			fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.Kind().String())))}
-	}
 	if err != nil {
+		if errs := valueErrors(doc, reflect.TypeOf(obj), nil); len(errs) > 0 {
+			return errs
+		}
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return field.ErrorList{field.Invalid(fieldString(typeErr.Field), fmt.Sprint(typeErr.Value),
+				fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.Kind().String())))}
+		}
 		return field.ErrorList{field.Invalid(field.NewPath(""), "", err.Error())}
 	}
 	var errs field.ErrorList
@@ -231,6 +234,13 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 	parent, name := splitFieldPath(path)
 	valid := fieldNames(reflect.TypeOf(obj), parent)
 	hint := "unknown field " + strconv.Quote(name) + suggest.DidYouMean(name, valid)
+	deeper := ""
+	if suggest.DidYouMean(name, valid) == "" {
+		deeper = deeperField(reflect.TypeOf(obj), parent, name)
+	}
+	if deeper != "" {
+		return hint + " (did you mean " + deeper + "?)"
+	}
 	if where, ok := v1alpha1Fields[path]; ok && doc["apiVersion"] == v1alpha2.GroupVersion.String() {
 		hint += fmt.Sprintf(": %s is a field of llamastack.io/v1alpha1; in v1alpha2 its content is in %s", path, where)
 		if server, ok := mapValue(doc, "spec", "server"); ok {
@@ -251,6 +261,10 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 		return hint + fmt.Sprintf(": %s is a field of llamastack.io/v1alpha2, not v1alpha1: to use it, write the object in v1alpha2 "+
 			"(llsd render prints a v1alpha1 object's v1alpha2 form)", name)
 	}
+	if hubPath := deeperField(reflect.TypeFor[v1alpha2.LlamaStackDistribution](), parent, name); hubPath != "" && doc["apiVersion"] == v1alpha1.GroupVersion.String() {
+		return hint + fmt.Sprintf(": llamastack.io/v1alpha2 has it, at %s; v1alpha1 does not: to use it, write the object in v1alpha2 "+
+			"(llsd render prints a v1alpha1 object's v1alpha2 form)", hubPath)
+	}
 	if providerEntryField().MatchString(path) {
 		return hint + ": a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"
 	}
@@ -259,6 +273,54 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 	}
 	return hint
 }
+
+// deeperField is the one path below parent, at most three levels down, whose last field is
+// called name: "spec.image" in a v1alpha1 object is spec.server.distribution.image. Empty when
+// there is none or more than one at the nearest level.
+func deeperField(t reflect.Type, parent []string, name string) string {
+	t = elem(t)
+	for _, seg := range parent {
+		f, ok := jsonField(t, seg)
+		if !ok {
+			return ""
+		}
+		t = elem(f.Type)
+	}
+	type node struct {
+		t    reflect.Type
+		path []string
+	}
+	level := []node{{t, parent}}
+	for range 3 {
+		var next []node
+		var found []string
+		for _, n := range level {
+			for _, child := range fieldNames(n.t, nil) {
+				f, _ := jsonField(n.t, child)
+				ct := elem(f.Type)
+				path := append(slices.Clone(n.path), child)
+				if child == name && len(n.path) > len(parent) {
+					found = append(found, strings.Join(path, "."))
+				}
+				// not into Kubernetes' own types: a Volume's fields are not what a typo meant
+				if ct.Kind() == reflect.Struct && strings.HasPrefix(ct.PkgPath(), apiPackages) {
+					next = append(next, node{ct, path})
+				}
+			}
+		}
+		if len(found) == 1 {
+			return found[0]
+		}
+		if len(found) > 1 {
+			return ""
+		}
+		level = next
+	}
+	return ""
+}
+
+// apiPackages is the import path prefix of llsd's API types.
+var apiPackages = reflect.TypeFor[v1alpha2.LlamaStackDistribution]().PkgPath()[:len("github.com/llamastack/llsd/pkg/api")]
 
 // splitFieldPath splits "spec.networking.tls.caBundle.configMapKey" into the parent's
 // segments (indexes dropped) and the last name.

@@ -98,6 +98,21 @@ func TestDecodeErrors(t *testing.T) {
 			doc:    header + "spec:\n  distribution: {name: starter}\n  server: {providers: {inference: {provider: vllm}}}",
 			field:  "spec.server", detail: "spec.server is a field of llamastack.io/v1alpha1; in v1alpha2 its content is in spec.distribution, spec.networking and spec.workload (write spec.providers: one level up)",
 		},
+		"a field one level too high": {
+			reason: "a documentation page wrote spec.image; the image is the distribution's",
+			doc:    header + "spec:\n  image: registry.example.com/stack:v1",
+			field:  "spec.image", detail: `unknown field "image" (did you mean spec.distribution.image?)`,
+		},
+		"... in v1alpha1": {
+			reason: "v1alpha1 keeps the distribution under spec.server",
+			doc:    "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec:\n  image: registry.example.com/stack:v1",
+			field:  "spec.image", detail: `unknown field "image" (did you mean spec.server.distribution.image?)`,
+		},
+		"a pod field only v1alpha2 has": {
+			reason: "tolerations are v1alpha2's spec.workload.pod.tolerations; v1alpha1 has no place for them",
+			doc:    "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec:\n  tolerations: [{key: gpu, operator: Exists}]",
+			field:  "spec.tolerations", detail: "llamastack.io/v1alpha2 has it, at spec.workload.pod.tolerations; v1alpha1 does not",
+		},
 		"wrong type": {
 			reason: "a string where a number belongs names the field and the type",
 			doc:    header + "spec:\n  distribution: {name: starter}\n  networking: {port: eighty}",
@@ -122,6 +137,24 @@ func TestDecodeErrors(t *testing.T) {
 			assert.Contains(t, errs[0].Error(), tc.detail, tc.reason)
 		})
 	}
+}
+
+// A reference page's placeholders ("replicas: integer", "cpu: string") are reported all at
+// once, each at its own path: a quantity's own parser says neither which field nor where.
+func TestDecodeReportsEveryBadValue(t *testing.T) {
+	doc := "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: s}\n" +
+		"spec:\n  replicas: integer\n  server:\n    distribution: {name: starter}\n" +
+		"    containerSpec: {resources: {requests: {cpu: string, memory: 1Gi}}}\n    storage: {size: big}\n"
+	_, errs := api.Decode([]byte(doc))
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	assert.Equal(t, []string{
+		`spec.replicas: Invalid value: "integer": must be of type integer`,
+		`spec.server.containerSpec.resources.requests[cpu]: Invalid value: "string": must be a quantity such as 500m, 2, 512Mi or 10Gi`,
+		`spec.server.storage.size: Invalid value: "big": must be a quantity such as 500m, 2, 512Mi or 10Gi`,
+	}, got)
 }
 
 // TestUpstreamSampleRoundTrips decodes upstream-style v1alpha1 samples, converts them to
