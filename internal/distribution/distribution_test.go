@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -220,4 +221,28 @@ func TestEveryProfileHasMarksThatTellIt(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A distribution upstream retired (the operator's early names: ollama, tgi, vllm-gpu, ...) is
+// refused with the one to use instead, which llsd deploys.
+func TestRetiredNamesSayWhatToUse(t *testing.T) {
+	entries, err := distribution.Catalog()
+	require.NoError(t, err)
+	use := regexp.MustCompile(`use distribution\.name: ([a-z-]+)`)
+	retired := 0
+	for name, e := range entries {
+		if e.Removed == "" {
+			continue
+		}
+		retired++
+		t.Run(name, func(t *testing.T) {
+			_, ferr := distribution.Resolve(v1alpha2.DistributionSpec{Name: name}, distribution.Options{})
+			require.NotNil(t, ferr)
+			assert.Equal(t, "spec.distribution.name", ferr.Field)
+			m := use.FindStringSubmatch(ferr.Detail)
+			require.NotNil(t, m, "%s: the error names no distribution to use: %s", name, ferr.Detail)
+			assert.Contains(t, distribution.Names(), m[1])
+		})
+	}
+	assert.GreaterOrEqual(t, retired, 12)
 }
