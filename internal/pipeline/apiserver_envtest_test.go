@@ -83,12 +83,17 @@ func dryRunApply(t *testing.T, o client.Object) error {
 	if err != nil {
 		return err
 	}
+	return dryRunApplyManifest(t, manifest)
+}
+
+// dryRunApplyManifest is dryRunApply for an object read from YAML.
+func dryRunApplyManifest(t *testing.T, manifest map[string]any) error {
 	u := &unstructured.Unstructured{Object: manifest}
 	if u.GetNamespace() == "" {
 		u.SetNamespace("default")
 	}
 	ensureNamespace(t, u.GetNamespace())
-	err = apiServer.Patch(context.Background(), u, client.Apply, client.FieldOwner("llsd"), client.ForceOwnership, client.DryRunAll, client.FieldValidation("Strict"))
+	err := apiServer.Patch(context.Background(), u, client.Apply, client.FieldOwner("llsd"), client.ForceOwnership, client.DryRunAll, client.FieldValidation("Strict"))
 	if err != nil {
 		return fmt.Errorf("the API server rejects %s %s: %w", u.GetKind(), u.GetName(), err)
 	}

@@ -178,16 +178,22 @@ func checkStarts(t *testing.T, res *pipeline.Result) {
 		return // overrideConfig: the user's config
 	}
 	require.NotNil(t, dep)
-	version := res.LLSD.Annotations[api.AnnotationServerVersion]
+	var warnings []string
+	for _, w := range res.Warnings {
+		warnings = append(warnings, w.String())
+	}
+	checkServerStarts(t, res.LLSD.Annotations[api.AnnotationServerVersion], config, dep, warnings)
+}
+
+// checkServerStarts runs the start-up oracle on a config.yaml as the rendered Deployment runs it,
+// for a server version: what only a contact with another service decides needs a warning.
+func checkServerStarts(t *testing.T, version string, config []byte, dep *appsv1.Deployment, warnings []string) {
+	t.Helper()
 	if _, known := servercheck.Releases[version]; !known && strings.HasPrefix(version, "1.") {
 		version = "1.3" // a newer 1.x: the server promises to load what 1.3 loads
 	}
 	problems, err := servercheck.CheckDeployment(version, config, dep, api.ContainerName)
 	require.NoError(t, err)
-	var warnings []string
-	for _, w := range res.Warnings {
-		warnings = append(warnings, w.String())
-	}
 	for _, p := range problems {
 		if p.Network {
 			assert.True(t, mentions(warnings, p.Subject), "%v needs a render warning about %q; warnings: %v", p, p.Subject, warnings)

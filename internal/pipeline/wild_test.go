@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/internal/krm"
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/api"
+)
+
+// wildDir holds LlamaStackDistribution files other projects published, byte for byte, with
+// their provenance and expected outcome in corpus.yaml.
+var wildDir = filepath.Join("testdata", "wild")
+
+// wildCorpus is corpus.yaml.
+type wildCorpus struct {
+	Sources map[string]wildSource `json:"sources"`
+	Inputs  []wildInput           `json:"inputs"`
+}
+
+type wildSource struct {
+	Repository string `json:"repository"`
+	Commit     string `json:"commit"`
+	License    string `json:"license"`
+}
+
+// wildInput is one public file and what llsd does with it.
+type wildInput struct {
+	File   string `json:"file"`
+	Source string `json:"source"`
+	Path   string `json:"path"`
+	// Lines is the code block of a Markdown page the file holds, "first-last".
+	Lines  string `json:"lines,omitempty"`
+	Reason string `json:"reason"`
+	// Errors each appear in one error of the render ("field: message"); none means it renders.
+	Errors []string `json:"errors,omitempty"`
+	// Warnings each appear in one warning.
+	Warnings []string `json:"warnings,omitempty"`
+	// Fix is what the errors say to do, as a JSON merge patch per LlamaStackDistribution
+	// name: applied, the file renders.
+	Fix map[string]json.RawMessage `json:"fix,omitempty"`
+}
+
+func readWildCorpus(t *testing.T) wildCorpus {
+	raw, err := os.ReadFile(filepath.Join(wildDir, "corpus.yaml"))
+	require.NoError(t, err)
+	var c wildCorpus
+	require.NoError(t, yaml.UnmarshalStrict(raw, &c))
+	return c
+}
+
+// wildRender is what `llsd render` makes of one file: its output and its results as the user
+// reads them.
+type wildRender struct {
+	items    fn.KubeObjects
+	errors   []string
+	warnings []string
+}
+
+func renderWild(t *testing.T, data []byte, fix map[string]json.RawMessage) wildRender {
+	items, err := fn.ParseKubeObjects(data)
+	require.NoError(t, err)
+	patched := 0
+	for i, item := range items {
+		patch, ok := fix[item.GetName()]
+		if !ok || item.GetKind() != "LlamaStackDistribution" {
+			continue
+		}
+		doc, err := yaml.YAMLToJSON([]byte(item.String()))
+		require.NoError(t, err)
+		doc, err = jsonpatch.MergePatch(doc, patch)
+		require.NoError(t, err)
+		items[i], err = fn.ParseKubeObject(doc)
+		require.NoError(t, err)
+		patched++
+	}
+	require.Equal(t, len(fix), patched, "every fix names a LlamaStackDistribution of the file")
+	rl := &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject(), Items: items}
+	_, _ = krm.Processor{Version: "test", Standalone: true}.Process(rl)
+	out := wildRender{items: rl.Items}
+	for _, r := range rl.Results {
+		line := r.Message
+		if r.Field != nil && r.Field.Path != "" {
+			line = r.Field.Path + ": " + r.Message
+		}
+		if r.Severity == fn.Error {
+			out.errors = append(out.errors, line)
+		} else {
+			out.warnings = append(out.warnings, line)
+		}
+	}
+	return out
+}
+
+// Every public file of the corpus renders, or is refused with errors whose fix, applied,
+// renders; what renders gives a server that starts (its API-server acceptance is
+// TestWildLLSDsAreAccepted).
+func TestWildLLSDs(t *testing.T) {
+	corpus := readWildCorpus(t)
+	listed := map[string]bool{}
+	for _, in := range corpus.Inputs {
+		listed[in.File] = true
+		t.Run(in.File, func(t *testing.T) {
+			require.Contains(t, corpus.Sources, in.Source)
+			require.NotEmpty(t, in.Reason)
+			data, err := os.ReadFile(filepath.Join(wildDir, in.File))
+			require.NoError(t, err)
+			got := renderWild(t, data, nil)
+			for _, want := range in.Errors {
+				assert.True(t, mentions(got.errors, want), "no error says %q; errors:\n%s", want, strings.Join(got.errors, "\n"))
+			}
+			for _, want := range in.Warnings {
+				assert.True(t, mentions(got.warnings, want), "no warning says %q; warnings:\n%s", want, strings.Join(got.warnings, "\n"))
+			}
+			if len(in.Errors) == 0 {
+				require.Empty(t, got.errors, in.Reason)
+				assertServersStart(t, got)
+				return
+			}
+			require.NotEmpty(t, in.Fix, "a refused file says how its fix is applied")
+			fixed := renderWild(t, data, in.Fix)
+			require.Empty(t, fixed.errors, "the fix does not render: %s", in.Reason)
+			assertServersStart(t, fixed)
+		})
+	}
+	files, err := filepath.Glob(filepath.Join(wildDir, "*", "*.yaml"))
+	require.NoError(t, err)
+	for _, f := range files {
+		rel, _ := filepath.Rel(wildDir, f)
+		assert.True(t, listed[rel], "%s is not in corpus.yaml", rel)
+	}
+}
+
+// The API server accepts every object the corpus renders, as written or fixed.
+func TestWildLLSDsAreAccepted(t *testing.T) {
+	testenv.Need(t, testenv.MissingAssets())
+	for _, in := range readWildCorpus(t).Inputs {
+		t.Run(in.File, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(wildDir, in.File))
+			require.NoError(t, err)
+			got := renderWild(t, data, in.Fix)
+			require.Empty(t, got.errors)
+			for _, item := range got.items {
+				var manifest map[string]any
+				require.NoError(t, yaml.Unmarshal([]byte(item.String()), &manifest))
+				require.NoError(t, dryRunApplyManifest(t, manifest))
+			}
+		})
+	}
+}
+
+// assertServersStart runs the start-up oracle on the config each rendered LlamaStackDistribution
+// generated, as its Deployment runs it.
+func assertServersStart(t *testing.T, r wildRender) {
+	t.Helper()
+	rendered := 0
+	for _, llsd := range r.items {
+		if llsd.GetKind() != "LlamaStackDistribution" {
+			continue
+		}
+		rendered++
+		configMap := llsd.GetAnnotation(api.AnnotationConfigMap)
+		var config []byte
+		var dep *appsv1.Deployment
+		for _, o := range r.items {
+			if o.GetAnnotation(api.AnnotationGeneratedFrom) != llsd.GetName() || o.GetNamespace() != llsd.GetNamespace() {
+				continue
+			}
+			switch {
+			case o.GetKind() == "ConfigMap" && o.GetName() == configMap:
+				value, _, err := o.NestedString("data", render.ConfigKey)
+				require.NoError(t, err)
+				config = []byte(value)
+			case o.GetKind() == "Deployment":
+				dep = &appsv1.Deployment{}
+				require.NoError(t, yaml.Unmarshal([]byte(o.String()), dep))
+			}
+		}
+		require.NotNil(t, dep, "no Deployment for %s", llsd.GetName())
+		if config == nil {
+			continue // the user's own config, which llsd checks only as far as warnings go
+		}
+		checkServerStarts(t, llsd.GetAnnotation(api.AnnotationServerVersion), config, dep, r.warnings)
+	}
+	require.NotZero(t, rendered, "no LlamaStackDistribution rendered")
+}
