@@ -34,31 +34,31 @@ type rule struct {
 // package under a prefix ending in /) and the llsd packages it must not reach, directly or
 // through another llsd package.
 var rules = append([]rule{
-	{"pkg/api/", "the API is the contract everything else reads: it depends on nothing of llsd's",
-		[]string{"internal/profile", "internal/configyaml", "internal/distribution", "internal/config", "internal/render", "internal/pipeline", "internal/krm", "internal/controller", "internal/oci", "internal/cli"}},
-	{"internal/profile", "server facts are data", product},
-	{"internal/lazyre", "a helper every package may use", append([]string{"internal/suggest"}, product...)},
-	{"internal/memo", "a helper every package may use", product},
-	{"internal/configyaml", "the YAML codec knows no spec", product},
-	{"internal/oci", "reading image labels knows no spec", product},
-	{"internal/config", "generation is pure: it knows no Kubernetes object and no front end",
-		[]string{"internal/render", "internal/pipeline", "internal/krm", "internal/controller", "internal/cli"}},
-	{"internal/render", "objects come from a generated config, never from a front end", []string{"internal/pipeline", "internal/krm", "internal/controller", "internal/cli"}},
-	{"internal/pipeline", "one render, whatever runs it", []string{"internal/krm", "internal/controller", "internal/cli"}},
-	{"internal/krm", "the KRM function is one front end", []string{"internal/controller", "internal/cli"}},
-	{"internal/controller", "the controller never renders: it reads the receipt",
-		[]string{"internal/config", "internal/render", "internal/pipeline", "internal/krm", "internal/cli"}},
-	{"internal/servercheck", "the oracle restates the server's rules and shares none of the generator's",
-		[]string{"internal/profile", "internal/distribution", "internal/config", "internal/render", "internal/pipeline", "internal/krm", "pkg/api"}},
-	{"fn", "the KRM function binary does not link the controller", []string{"internal/controller"}},
-	{"cmd/llsd", "the KRM function binary does not link the controller", []string{"internal/controller"}},
+	{pkg: "pkg/api/", reason: "the API is the contract everything else reads: it depends on nothing of llsd's",
+		forbidden: []string{"internal/profile", "internal/configyaml", "internal/distribution", "internal/config", "internal/render", "internal/pipeline", "internal/krm", "internal/controller", "internal/oci", "internal/cli"}},
+	{pkg: "internal/profile", reason: "server facts are data", forbidden: product},
+	{pkg: "internal/lazyre", reason: "a helper every package may use", forbidden: append([]string{"internal/suggest"}, product...)},
+	{pkg: "internal/memo", reason: "a helper every package may use", forbidden: product},
+	{pkg: "internal/configyaml", reason: "the YAML codec knows no spec", forbidden: product},
+	{pkg: "internal/oci", reason: "reading image labels knows no spec", forbidden: product},
+	{pkg: "internal/config", reason: "generation is pure: it knows no Kubernetes object and no front end",
+		forbidden: []string{"internal/render", "internal/pipeline", "internal/krm", "internal/controller", "internal/cli"}},
+	{pkg: "internal/render", reason: "objects come from a generated config, never from a front end", forbidden: []string{"internal/pipeline", "internal/krm", "internal/controller", "internal/cli"}},
+	{pkg: "internal/pipeline", reason: "one render, whatever runs it", forbidden: []string{"internal/krm", "internal/controller", "internal/cli"}},
+	{pkg: "internal/krm", reason: "the KRM function is one front end", forbidden: []string{"internal/controller", "internal/cli"}},
+	{pkg: "internal/controller", reason: "the controller never renders: it reads the receipt",
+		forbidden: []string{"internal/config", "internal/render", "internal/pipeline", "internal/krm", "internal/cli"}},
+	{pkg: "internal/servercheck", reason: "the oracle restates the server's rules and shares none of the generator's",
+		forbidden: []string{"internal/profile", "internal/distribution", "internal/config", "internal/render", "internal/pipeline", "internal/krm", "pkg/api"}},
+	{pkg: "fn", reason: "the KRM function binary does not link the controller", forbidden: []string{"internal/controller"}},
+	{pkg: "cmd/llsd", reason: "the KRM function binary does not link the controller", forbidden: []string{"internal/controller"}},
 }, productRules()...)
 
 // productRules keep production code from reaching test support.
 func productRules() []rule {
 	var out []rule
 	for _, pkg := range product {
-		out = append(out, rule{pkg, "production code never reaches test support", testSupport})
+		out = append(out, rule{pkg: pkg, reason: "production code never reaches test support", forbidden: testSupport})
 	}
 	return out
 }

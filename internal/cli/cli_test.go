@@ -36,15 +36,15 @@ func TestValidate(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		"valid": {"a valid file passes", []string{"validate", write("good.yaml", good)}, 0, "1 LlamaStackDistribution(s) checked, 0 invalid", ""},
-		"invalid with path": {"an invalid object names file, object, field and fix",
-			[]string{"validate", write("stream.yaml", good+"---\n"+other+"---\n"+bad)}, 1, "2 LlamaStackDistribution(s) checked, 1 invalid",
-			"stream.yaml: LlamaStackDistribution bad: spec.networking.tls.secretName: Required value: secretName is required when TLS is enabled: name a kubernetes.io/tls Secret"},
-		"what render refuses": {"a spec the API server accepts but llsd cannot render into a server that starts",
-			[]string{"validate", write("typo.yaml", renderRefuses)}, 1, "1 LlamaStackDistribution(s) checked, 1 invalid",
-			"typo.yaml: LlamaStackDistribution typo: spec.providers.inference[0].settings[url]: Invalid value: \"url\": remote::vllm has no config key url"},
-		"nothing to check": {"a directory without LLSDs is an error, not a silent pass", []string{"validate", write("cm.yaml", other)}, 1, "", "no LlamaStackDistribution found"},
-		"unknown command":  {"typos are reported", []string{"valdate"}, 2, "", `unknown command "valdate"`},
+		"valid": {reason: "a valid file passes", args: []string{"validate", write("good.yaml", good)}, code: 0, stdout: "1 LlamaStackDistribution(s) checked, 0 invalid", stderr: ""},
+		"invalid with path": {reason: "an invalid object names file, object, field and fix",
+			args: []string{"validate", write("stream.yaml", good+"---\n"+other+"---\n"+bad)}, code: 1, stdout: "2 LlamaStackDistribution(s) checked, 1 invalid",
+			stderr: "stream.yaml: LlamaStackDistribution bad: spec.networking.tls.secretName: Required value: secretName is required when TLS is enabled: name a kubernetes.io/tls Secret"},
+		"what render refuses": {reason: "a spec the API server accepts but llsd cannot render into a server that starts",
+			args: []string{"validate", write("typo.yaml", renderRefuses)}, code: 1, stdout: "1 LlamaStackDistribution(s) checked, 1 invalid",
+			stderr: "typo.yaml: LlamaStackDistribution typo: spec.providers.inference[0].settings[url]: Invalid value: \"url\": remote::vllm has no config key url"},
+		"nothing to check": {reason: "a directory without LLSDs is an error, not a silent pass", args: []string{"validate", write("cm.yaml", other)}, code: 1, stdout: "", stderr: "no LlamaStackDistribution found"},
+		"unknown command":  {reason: "typos are reported", args: []string{"valdate"}, code: 2, stdout: "", stderr: `unknown command "valdate"`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -67,14 +67,14 @@ func TestCommandLine(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}{
-		{"render --help is help, not a file named --help", []string{"render", "--help"}, "", 0, "Usage: llsd render PATH...", ""},
-		{"validate -h", []string{"validate", "-h"}, "", 0, "Usage: llsd validate PATH...", ""},
-		{"an unknown flag", []string{"render", "--output=json"}, "", 2, "", "llsd render: unknown flag --output=json"},
-		{"no path", []string{"render"}, "", 2, "", "name at least one file or directory (- for stdin)"},
-		{"- reads standard input", []string{"render", "-"}, stack, 0, "kind: Deployment", ""},
-		{"validate from standard input", []string{"validate", "-"}, stack, 0, "1 LlamaStackDistribution(s) checked, 0 invalid", ""},
-		{"--version", []string{"--version"}, "", 0, "llsd ", ""},
-		{"help", []string{"help"}, "", 0, "Run llsd COMMAND --help", ""},
+		{reason: "render --help is help, not a file named --help", args: []string{"render", "--help"}, stdin: "", code: 0, stdout: "Usage: llsd render PATH...", stderr: ""},
+		{reason: "validate -h", args: []string{"validate", "-h"}, stdin: "", code: 0, stdout: "Usage: llsd validate PATH...", stderr: ""},
+		{reason: "an unknown flag", args: []string{"render", "--output=json"}, stdin: "", code: 2, stdout: "", stderr: "llsd render: unknown flag --output=json"},
+		{reason: "no path", args: []string{"render"}, stdin: "", code: 2, stdout: "", stderr: "name at least one file or directory (- for stdin)"},
+		{reason: "- reads standard input", args: []string{"render", "-"}, stdin: stack, code: 0, stdout: "kind: Deployment", stderr: ""},
+		{reason: "validate from standard input", args: []string{"validate", "-"}, stdin: stack, code: 0, stdout: "1 LlamaStackDistribution(s) checked, 0 invalid", stderr: ""},
+		{reason: "--version", args: []string{"--version"}, stdin: "", code: 0, stdout: "llsd ", stderr: ""},
+		{reason: "help", args: []string{"help"}, stdin: "", code: 0, stdout: "Run llsd COMMAND --help", stderr: ""},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := cli.Main(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr)

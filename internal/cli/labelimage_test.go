@@ -21,12 +21,12 @@ func TestLabelImageUsage(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"help is not an error", []string{"label-image", "--help"}, 0, "Usage: llsd label-image [flags] SRC DST"},
-		{"two images are needed", []string{"label-image", "only-one"}, 2, "Usage: llsd label-image"},
-		{"a server version must be a version", []string{"label-image", "--server-version", "2", "a", "b"}, 2,
-			`--server-version "2" is not a version such as 0.7.1`},
-		{"an unreachable source says so", []string{"label-image", "127.0.0.1:1/acme/x:1", "127.0.0.1:1/acme/x:2"}, 1,
-			"cannot reach the registry of 127.0.0.1:1/acme/x:1"},
+		{reason: "help is not an error", args: []string{"label-image", "--help"}, code: 0, stderr: "Usage: llsd label-image [flags] SRC DST"},
+		{reason: "two images are needed", args: []string{"label-image", "only-one"}, code: 2, stderr: "Usage: llsd label-image"},
+		{reason: "a server version must be a version", args: []string{"label-image", "--server-version", "2", "a", "b"}, code: 2,
+			stderr: `--server-version "2" is not a version such as 0.7.1`},
+		{reason: "an unreachable source says so", args: []string{"label-image", "127.0.0.1:1/acme/x:1", "127.0.0.1:1/acme/x:2"}, code: 1,
+			stderr: "cannot reach the registry of 127.0.0.1:1/acme/x:1"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			code, stdout, stderr := run(t, tc.args...)

@@ -80,20 +80,20 @@ func TestLauncherSplitsThePostgresConnectionString(t *testing.T) {
 		reason, dsn string
 		want        map[string]string
 	}{
-		{"URL with a percent-encoded password and sslmode",
-			"postgresql://llama:p%40ss%3Aw0rd%25@db.example.com:6543/stack?sslmode=verify-full&sslrootcert=/etc/ca/root.crt",
-			map[string]string{"HOST": "db.example.com", "PORT": "6543", "DB": "stack", "USER": "llama",
+		{reason: "URL with a percent-encoded password and sslmode",
+			dsn: "postgresql://llama:p%40ss%3Aw0rd%25@db.example.com:6543/stack?sslmode=verify-full&sslrootcert=/etc/ca/root.crt",
+			want: map[string]string{"HOST": "db.example.com", "PORT": "6543", "DB": "stack", "USER": "llama",
 				"PASSWORD": "p%40ss%3Aw0rd%25", "PGSSLMODE": "verify-full", "PGSSLROOTCERT": "/etc/ca/root.crt"}},
-		{"postgres:// scheme, default port, database defaults to the user",
-			"postgres://app:secret-pw@pg.svc",
-			map[string]string{"HOST": "pg.svc", "PORT": "5432", "DB": "app", "USER": "app", "PASSWORD": "secret-pw"}},
-		{"libpq key=value with a quoted password holding a space, a quote and an @",
-			`host=pg.svc port=5433 dbname=llama user=stack password='it\'s a p@ss' sslmode=require`,
-			map[string]string{"HOST": "pg.svc", "PORT": "5433", "DB": "llama", "USER": "stack",
+		{reason: "postgres:// scheme, default port, database defaults to the user",
+			dsn:  "postgres://app:secret-pw@pg.svc",
+			want: map[string]string{"HOST": "pg.svc", "PORT": "5432", "DB": "app", "USER": "app", "PASSWORD": "secret-pw"}},
+		{reason: "libpq key=value with a quoted password holding a space, a quote and an @",
+			dsn: `host=pg.svc port=5433 dbname=llama user=stack password='it\'s a p@ss' sslmode=require`,
+			want: map[string]string{"HOST": "pg.svc", "PORT": "5433", "DB": "llama", "USER": "stack",
 				"PASSWORD": "it%27s%20a%20p%40ss", "PGSSLMODE": "require"}},
-		{"IPv6 host in brackets, as the server's SQLAlchemy URL needs it",
-			"postgresql://u:pw-1@[fd00::1]:5432/db",
-			map[string]string{"HOST": "[fd00::1]", "PORT": "5432", "DB": "db", "USER": "u", "PASSWORD": "pw-1"}},
+		{reason: "IPv6 host in brackets, as the server's SQLAlchemy URL needs it",
+			dsn:  "postgresql://u:pw-1@[fd00::1]:5432/db",
+			want: map[string]string{"HOST": "[fd00::1]", "PORT": "5432", "DB": "db", "USER": "u", "PASSWORD": "pw-1"}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			got, stderr, err := startPod(t, res, map[string]string{"url": tc.dsn})

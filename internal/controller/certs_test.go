@@ -24,13 +24,13 @@ func TestCertUsable(t *testing.T) {
 		at     time.Time
 		want   bool
 	}{
-		{"fresh", data, names, now, true},
-		{"eleven months on: still more than 30 days left", data, names, now.Add(330 * 24 * time.Hour), true},
-		{"within 30 days of expiry: renew", data, names, now.Add(340 * 24 * time.Hour), false},
-		{"another service name", data, dnsNames(CertOptions{Namespace: "elsewhere", ServiceName: "llsd-webhook"}), now, false},
-		{"a CA that did not sign it", map[string][]byte{"ca.crt": other["ca.crt"], "tls.crt": data["tls.crt"], "tls.key": data["tls.key"]}, names, now, false},
-		{"no key", map[string][]byte{"ca.crt": data["ca.crt"], "tls.crt": data["tls.crt"]}, names, now, false},
-		{"empty Secret", map[string][]byte{}, names, now, false},
+		{reason: "fresh", data: data, names: names, at: now, want: true},
+		{reason: "eleven months on: still more than 30 days left", data: data, names: names, at: now.Add(330 * 24 * time.Hour), want: true},
+		{reason: "within 30 days of expiry: renew", data: data, names: names, at: now.Add(340 * 24 * time.Hour), want: false},
+		{reason: "another service name", data: data, names: dnsNames(CertOptions{Namespace: "elsewhere", ServiceName: "llsd-webhook"}), at: now, want: false},
+		{reason: "a CA that did not sign it", data: map[string][]byte{"ca.crt": other["ca.crt"], "tls.crt": data["tls.crt"], "tls.key": data["tls.key"]}, names: names, at: now, want: false},
+		{reason: "no key", data: map[string][]byte{"ca.crt": data["ca.crt"], "tls.crt": data["tls.crt"]}, names: names, at: now, want: false},
+		{reason: "empty Secret", data: map[string][]byte{}, names: names, at: now, want: false},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			assert.Equal(t, tc.want, certUsable(tc.data, tc.names, tc.at))

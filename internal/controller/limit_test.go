@@ -21,9 +21,9 @@ func TestLimitBody(t *testing.T) {
 		contentLength int64
 		code          int
 	}{
-		{"a body within the limit reaches the handler", "0123456789", 10, http.StatusOK},
-		{"a declared length over the limit is refused unread", "01234567890", 11, http.StatusRequestEntityTooLarge},
-		{"an undeclared length (chunked) over the limit is refused after limit+1 bytes", strings.Repeat("x", 1000), -1, http.StatusRequestEntityTooLarge},
+		{reason: "a body within the limit reaches the handler", body: "0123456789", contentLength: 10, code: http.StatusOK},
+		{reason: "a declared length over the limit is refused unread", body: "01234567890", contentLength: 11, code: http.StatusRequestEntityTooLarge},
+		{reason: "an undeclared length (chunked) over the limit is refused after limit+1 bytes", body: strings.Repeat("x", 1000), contentLength: -1, code: http.StatusRequestEntityTooLarge},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodPost, "/convert", strings.NewReader(tc.body))

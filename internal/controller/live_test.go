@@ -42,13 +42,13 @@ func TestAskingTheServer(t *testing.T) {
 		version string
 		err     string
 	}{
-		{"the server's answers", nil, "1.3.0", ""},
-		{"an answer that is not the server's", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("<html>proxy</html>")) },
-			"", "GET /v1/version: not the server's answer"},
-		{"an error status", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) },
-			"", "GET /v1/version: 503 Service Unavailable"},
-		{"a server that does not answer in time", func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
-			"", "GET /v1/version: "},
+		{reason: "the server's answers", handler: nil, version: "1.3.0", err: ""},
+		{reason: "an answer that is not the server's", handler: func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("<html>proxy</html>")) },
+			version: "", err: "GET /v1/version: not the server's answer"},
+		{reason: "an error status", handler: func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) },
+			version: "", err: "GET /v1/version: 503 Service Unavailable"},
+		{reason: "a server that does not answer in time", handler: func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+			version: "", err: "GET /v1/version: "},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			srv, _ := standIn(t, healthy)

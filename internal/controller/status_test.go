@@ -59,19 +59,19 @@ func TestURLs(t *testing.T) {
 		got    any
 		want   any
 	}{
-		{"plain HTTP service", serviceURL(&v1alpha2.LlamaStackDistribution{}, svc), "http://chat-service.ai.svc.cluster.local:8321"},
-		{"TLS service", serviceURL(tlsOn, svc), "https://chat-service.ai.svc.cluster.local:8321"},
-		{"no Service yet", serviceURL(tlsOn, nil), ""},
-		{"an Ingress without an address has no route yet", routeURL(ingress("chat.example.com", "", "", true)), (*string)(nil)},
-		{"the rule's host, once the Ingress has an address", routeURL(ingress("chat.example.com", "", "10.0.0.1", true)), str("https://chat.example.com")},
-		{"no host rule: the load balancer's name", routeURL(ingress("", "lb.example.net", "", false)), str("http://lb.example.net")},
-		{"no host rule: the load balancer's IP", routeURL(ingress("", "", "10.0.0.1", false)), str("http://10.0.0.1")},
-		{"no Route", routeURLOf(nil), (*string)(nil)},
-		{"a Route no router has admitted yet", routeURLOf(route(true)), (*string)(nil)},
-		{"a Route one router refused", routeURLOf(route(true, routerSays("chat.apps.example.com", "False"))), (*string)(nil)},
-		{"the host a router admitted, over TLS", routeURLOf(route(true, routerSays("taken.example.com", "False"),
-			routerSays("chat-route-ai.apps.example.com", "True"))), str("https://chat-route-ai.apps.example.com")},
-		{"a Route without TLS", routeURLOf(route(false, routerSays("chat.apps.example.com", "True"))), str("http://chat.apps.example.com")},
+		{reason: "plain HTTP service", got: serviceURL(&v1alpha2.LlamaStackDistribution{}, svc), want: "http://chat-service.ai.svc.cluster.local:8321"},
+		{reason: "TLS service", got: serviceURL(tlsOn, svc), want: "https://chat-service.ai.svc.cluster.local:8321"},
+		{reason: "no Service yet", got: serviceURL(tlsOn, nil), want: ""},
+		{reason: "an Ingress without an address has no route yet", got: routeURL(ingress("chat.example.com", "", "", true)), want: (*string)(nil)},
+		{reason: "the rule's host, once the Ingress has an address", got: routeURL(ingress("chat.example.com", "", "10.0.0.1", true)), want: str("https://chat.example.com")},
+		{reason: "no host rule: the load balancer's name", got: routeURL(ingress("", "lb.example.net", "", false)), want: str("http://lb.example.net")},
+		{reason: "no host rule: the load balancer's IP", got: routeURL(ingress("", "", "10.0.0.1", false)), want: str("http://10.0.0.1")},
+		{reason: "no Route", got: routeURLOf(nil), want: (*string)(nil)},
+		{reason: "a Route no router has admitted yet", got: routeURLOf(route(true)), want: (*string)(nil)},
+		{reason: "a Route one router refused", got: routeURLOf(route(true, routerSays("chat.apps.example.com", "False"))), want: (*string)(nil)},
+		{reason: "the host a router admitted, over TLS", got: routeURLOf(route(true, routerSays("taken.example.com", "False"),
+			routerSays("chat-route-ai.apps.example.com", "True"))), want: str("https://chat-route-ai.apps.example.com")},
+		{reason: "a Route without TLS", got: routeURLOf(route(false, routerSays("chat.apps.example.com", "True"))), want: str("http://chat.apps.example.com")},
 	} {
 		t.Run(tc.reason, func(t *testing.T) { assert.Equal(t, tc.want, tc.got) })
 	}

@@ -22,10 +22,10 @@ func TestExamples(t *testing.T) {
 		dir    string
 		render func(t *testing.T, dir string) []byte
 	}{
-		{"kustomize/transformer", kustomizeBuild},
-		{"kustomize/generator", kustomizeBuild},
-		{"kpt", kptRender},
-		{"openshift", kustomizeBuild},
+		{dir: "kustomize/transformer", render: kustomizeBuild},
+		{dir: "kustomize/generator", render: kustomizeBuild},
+		{dir: "kpt", render: kptRender},
+		{dir: "openshift", render: kustomizeBuild},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			src := filepath.Join(examples, tc.dir)

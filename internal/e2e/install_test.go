@@ -29,14 +29,14 @@ func TestInstallManifests(t *testing.T) {
 		want    []string
 		check   func(t *testing.T, out string, d *appsv1.Deployment)
 	}{
-		{"cert-manager", []string{"Certificate/llsd-webhook", "Issuer/llsd-selfsigned"}, func(t *testing.T, out string, d *appsv1.Deployment) {
+		{overlay: "cert-manager", want: []string{"Certificate/llsd-webhook", "Issuer/llsd-selfsigned"}, check: func(t *testing.T, out string, d *appsv1.Deployment) {
 			assert.Contains(t, out, "cert-manager.io/inject-ca-from: llsd-system/llsd-webhook")
 			assert.Contains(t, d.Spec.Template.Spec.Volumes[len(d.Spec.Template.Spec.Volumes)-1].Secret.SecretName, "llsd-webhook-tls")
 		}},
-		{"self-signed", []string{"Role/llsd-controller-certs", "ClusterRole/llsd-controller-certs"}, func(t *testing.T, _ string, d *appsv1.Deployment) {
+		{overlay: "self-signed", want: []string{"Role/llsd-controller-certs", "ClusterRole/llsd-controller-certs"}, check: func(t *testing.T, _ string, d *appsv1.Deployment) {
 			assert.Contains(t, d.Spec.Template.Spec.Containers[0].Args, "--self-signed-certs=llsd-webhook-tls")
 		}},
-		{"namespaced", []string{"Certificate/llsd-webhook", "Role/llsd-controller"}, func(t *testing.T, out string, d *appsv1.Deployment) {
+		{overlay: "namespaced", want: []string{"Certificate/llsd-webhook", "Role/llsd-controller"}, check: func(t *testing.T, out string, d *appsv1.Deployment) {
 			assert.Contains(t, d.Spec.Template.Spec.Containers[0].Args, "--namespaces=team-a")
 			objs := objects(t, []byte(out))
 			assert.Equal(t, "team-a", objs["Role/llsd-controller"]["metadata"].(map[string]any)["namespace"], "the Role stays in the watched namespace")

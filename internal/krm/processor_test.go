@@ -132,13 +132,13 @@ func TestOwnershipMarker(t *testing.T) {
 		reason, item, want string
 		severity           fn.Severity
 	}{
-		{"a Secret of the user's with the annotation", generated("Secret", "db-password"),
-			"Secret db-password carries llamastack.io/generated-from: chat, which llsd writes only on the objects it renders", fn.Error},
-		{"a Deployment of another name", generated("Deployment", "other"),
-			"Deployment other carries llamastack.io/generated-from: chat", fn.Error},
-		{"an Ingress of an earlier render, no longer asked for", generated("Ingress", "chat-ingress"),
-			"Ingress chat-ingress was generated from LlamaStackDistribution chat, which no longer asks for it: it is removed", fn.Warning},
-		{"the ConfigMap of an older config", generated("ConfigMap", "chat-config-0123456789"), "", ""},
+		{reason: "a Secret of the user's with the annotation", item: generated("Secret", "db-password"),
+			want: "Secret db-password carries llamastack.io/generated-from: chat, which llsd writes only on the objects it renders", severity: fn.Error},
+		{reason: "a Deployment of another name", item: generated("Deployment", "other"),
+			want: "Deployment other carries llamastack.io/generated-from: chat", severity: fn.Error},
+		{reason: "an Ingress of an earlier render, no longer asked for", item: generated("Ingress", "chat-ingress"),
+			want: "Ingress chat-ingress was generated from LlamaStackDistribution chat, which no longer asks for it: it is removed", severity: fn.Warning},
+		{reason: "the ConfigMap of an older config", item: generated("ConfigMap", "chat-config-0123456789"), want: "", severity: ""},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			rl := &fn.ResourceList{Items: mustItems(t, llsd+tc.item)}

@@ -15,13 +15,13 @@ func TestReferences(t *testing.T) {
 		reason, value string
 		want          []string
 	}{
-		{"a reference", "$(A)", []string{"A"}},
-		{"references inside text", "x=$(A),y=$(B_2)", []string{"A", "B_2"}},
-		{"an escaped reference is text", "$$(A)", nil},
-		{"an escaped $ before a reference", "$$$(A)", []string{"A"}},
-		{"an unclosed reference is text", "$(A", nil},
-		{"a lone $ is text", "$ $x ${A}", nil},
-		{"the server's own syntax is no kubelet reference", "${env.A}", nil},
+		{reason: "a reference", value: "$(A)", want: []string{"A"}},
+		{reason: "references inside text", value: "x=$(A),y=$(B_2)", want: []string{"A", "B_2"}},
+		{reason: "an escaped reference is text", value: "$$(A)", want: nil},
+		{reason: "an escaped $ before a reference", value: "$$$(A)", want: []string{"A"}},
+		{reason: "an unclosed reference is text", value: "$(A", want: nil},
+		{reason: "a lone $ is text", value: "$ $x ${A}", want: nil},
+		{reason: "the server's own syntax is no kubelet reference", value: "${env.A}", want: nil},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			assert.Equal(t, tc.want, kubeexpand.References(tc.value), tc.reason)

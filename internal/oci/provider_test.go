@@ -81,20 +81,20 @@ func TestProviderPackageErrors(t *testing.T) {
 		kind   oci.Kind
 		says   []string
 	}{
-		{"an image without the file", func(t *testing.T) v1.Image { return registrytest.Image(t, nil, map[string]string{"opt/x": "y"}) },
-			oci.MissingProviderSpec, []string{"has no /lls-provider/lls-provider-spec.yaml", "set module and providerType"}},
-		{"a later layer deletes the file", func(t *testing.T) v1.Image {
+		{reason: "an image without the file", image: func(t *testing.T) v1.Image { return registrytest.Image(t, nil, map[string]string{"opt/x": "y"}) },
+			kind: oci.MissingProviderSpec, says: []string{"has no /lls-provider/lls-provider-spec.yaml", "set module and providerType"}},
+		{reason: "a later layer deletes the file", image: func(t *testing.T) v1.Image {
 			return withTopLayer(t, providerImage(t, providerSpec), map[string][]byte{"lls-provider/.wh.lls-provider-spec.yaml": nil})
-		}, oci.MissingProviderSpec, []string{"has no"}},
-		{"a later layer makes the directory opaque", func(t *testing.T) v1.Image {
+		}, kind: oci.MissingProviderSpec, says: []string{"has no"}},
+		{reason: "a later layer makes the directory opaque", image: func(t *testing.T) v1.Image {
 			return withTopLayer(t, providerImage(t, providerSpec), map[string][]byte{"lls-provider/.wh..wh..opq": nil})
-		}, oci.MissingProviderSpec, []string{"has no"}},
-		{"every problem of the file at once", func(t *testing.T) v1.Image {
+		}, kind: oci.MissingProviderSpec, says: []string{"has no"}},
+		{reason: "every problem of the file at once", image: func(t *testing.T) v1.Image {
 			return providerImage(t, "apiVersion: v1\nkind: ProviderPackage\nspec: {packageName: acme-provider, providerType: acme, wheelPath: /opt/x.tar.gz}\n")
-		}, oci.CorruptProviderSpec, []string{`apiVersion "v1"`, `spec.packageName "acme-provider"`, `spec.providerType "acme"`, "spec.api: missing", `wheel "/opt/x.tar.gz"`}},
-		{"an unknown key", func(t *testing.T) v1.Image {
+		}, kind: oci.CorruptProviderSpec, says: []string{`apiVersion "v1"`, `spec.packageName "acme-provider"`, `spec.providerType "acme"`, "spec.api: missing", `wheel "/opt/x.tar.gz"`}},
+		{reason: "an unknown key", image: func(t *testing.T) v1.Image {
 			return providerImage(t, providerSpec+"  wheels: []\n")
-		}, oci.CorruptProviderSpec, []string{`unknown field "wheels"`}},
+		}, kind: oci.CorruptProviderSpec, says: []string{`unknown field "wheels"`}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			ref := reg.Push(t, "acme/provider:1.0", tc.image(t))

@@ -167,13 +167,13 @@ func TestLabelImageErrors(t *testing.T) {
 		opts   oci.LabelOptions
 		want   string
 	}{
-		{"no hint where the config is", distroImage(t, nil, nil), oci.LabelOptions{},
-			"the image sets neither RUN_CONFIG_PATH nor DISTRO_NAME: pass --path"},
-		{"the config is not where the image says", distroImage(t, []string{"DISTRO_NAME=acme"}, nil), oci.LabelOptions{},
-			"the image has no llama_stack/distributions/acme/config.yaml (ogx/... from 0.8): pass --path"},
-		{"no llama_stack package and no --server-version",
-			registrytest.ImageWithConfig(t, v1.Config{}, map[string]string{"app/config.yaml": baseConfig}), oci.LabelOptions{Path: "/app/config.yaml"},
-			"cannot tell the server version (no llama_stack-*.dist-info or ogx-*.dist-info in the image): pass --server-version"},
+		{reason: "no hint where the config is", img: distroImage(t, nil, nil), opts: oci.LabelOptions{},
+			want: "the image sets neither RUN_CONFIG_PATH nor DISTRO_NAME: pass --path"},
+		{reason: "the config is not where the image says", img: distroImage(t, []string{"DISTRO_NAME=acme"}, nil), opts: oci.LabelOptions{},
+			want: "the image has no llama_stack/distributions/acme/config.yaml (ogx/... from 0.8): pass --path"},
+		{reason: "no llama_stack package and no --server-version",
+			img: registrytest.ImageWithConfig(t, v1.Config{}, map[string]string{"app/config.yaml": baseConfig}), opts: oci.LabelOptions{Path: "/app/config.yaml"},
+			want: "cannot tell the server version (no llama_stack-*.dist-info or ogx-*.dist-info in the image): pass --server-version"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			src := reg.Push(t, "acme/bad:build", tc.img)

@@ -41,16 +41,16 @@ func TestExternalProvidersLoad(t *testing.T) {
 		edit   func(*v1alpha2.ExternalProviderRef)
 		want   string
 	}{
-		{"the provider as its image installs it", func(*v1alpha2.ExternalProviderRef) {}, "loaded inference acme from "},
-		{"a module the image does not have", func(p *v1alpha2.ExternalProviderRef) { p.Module = "acme" },
-			"get_provider_spec not found"},
-		{"a provider type the module does not provide", func(p *v1alpha2.ExternalProviderRef) { p.ProviderType = "remote::acme-v2" },
-			"Provider `remote::acme-v2` is not available for API `Api.inference`"},
-		{"a path above the package: it lands one directory too deep", func(p *v1alpha2.ExternalProviderRef) { p.Path = "/opt" },
-			"get_provider_spec not found"},
-		{"settings the provider's config class refuses", func(p *v1alpha2.ExternalProviderRef) {
+		{reason: "the provider as its image installs it", edit: func(*v1alpha2.ExternalProviderRef) {}, want: "loaded inference acme from "},
+		{reason: "a module the image does not have", edit: func(p *v1alpha2.ExternalProviderRef) { p.Module = "acme" },
+			want: "get_provider_spec not found"},
+		{reason: "a provider type the module does not provide", edit: func(p *v1alpha2.ExternalProviderRef) { p.ProviderType = "remote::acme-v2" },
+			want: "Provider `remote::acme-v2` is not available for API `Api.inference`"},
+		{reason: "a path above the package: it lands one directory too deep", edit: func(p *v1alpha2.ExternalProviderRef) { p.Path = "/opt" },
+			want: "get_provider_spec not found"},
+		{reason: "settings the provider's config class refuses", edit: func(p *v1alpha2.ExternalProviderRef) {
 			p.Settings.Raw = []byte(`{"base_url": "acme:8080"}`)
-		}, "base_url must be a URL"},
+		}, want: "base_url must be a URL"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			doc, err := os.ReadFile(filepath.Join("..", "render", "testdata", "telemetry-and-external-provider", "llsd.yaml"))

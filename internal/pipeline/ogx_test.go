@@ -44,15 +44,15 @@ func TestOGX08(t *testing.T) {
 		reason, distribution, inference, image, base string
 		opts                                         distribution.Options
 	}{
-		{"starter by name", `{name: starter, serverVersion: "0.8"}`, "vllm",
-			"docker.io/ogxai/distribution-starter:0.8.0", "embedded starter/0.8.yaml", distribution.Options{}},
-		{"starter by official image", `{image: "docker.io/ogxai/distribution-starter:0.8.0"}`, "vllm",
-			"docker.io/ogxai/distribution-starter:0.8.0", "embedded starter/0.8.yaml", distribution.Options{}},
-		{"starter by an OGX-labelled image", `{image: "` + labelled + `"}`, "vllm", labelled, "label com.ogx.config.config.yaml", registry},
-		{"postgres-demo by name", `{name: postgres-demo, serverVersion: "0.8"}`, "vllm-inference",
-			"docker.io/ogxai/distribution-postgres-demo:0.8.0", "embedded postgres-demo/0.8.yaml", distribution.Options{}},
-		{"postgres-demo by official image", `{image: "docker.io/ogxai/distribution-postgres-demo:0.8.0"}`, "vllm-inference",
-			"docker.io/ogxai/distribution-postgres-demo:0.8.0", "embedded postgres-demo/0.8.yaml", distribution.Options{}},
+		{reason: "starter by name", distribution: `{name: starter, serverVersion: "0.8"}`, inference: "vllm",
+			image: "docker.io/ogxai/distribution-starter:0.8.0", base: "embedded starter/0.8.yaml", opts: distribution.Options{}},
+		{reason: "starter by official image", distribution: `{image: "docker.io/ogxai/distribution-starter:0.8.0"}`, inference: "vllm",
+			image: "docker.io/ogxai/distribution-starter:0.8.0", base: "embedded starter/0.8.yaml", opts: distribution.Options{}},
+		{reason: "starter by an OGX-labelled image", distribution: `{image: "` + labelled + `"}`, inference: "vllm", image: labelled, base: "label com.ogx.config.config.yaml", opts: registry},
+		{reason: "postgres-demo by name", distribution: `{name: postgres-demo, serverVersion: "0.8"}`, inference: "vllm-inference",
+			image: "docker.io/ogxai/distribution-postgres-demo:0.8.0", base: "embedded postgres-demo/0.8.yaml", opts: distribution.Options{}},
+		{reason: "postgres-demo by official image", distribution: `{image: "docker.io/ogxai/distribution-postgres-demo:0.8.0"}`, inference: "vllm-inference",
+			image: "docker.io/ogxai/distribution-postgres-demo:0.8.0", base: "embedded postgres-demo/0.8.yaml", opts: distribution.Options{}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			obj, errs := api.Decode([]byte(fmt.Sprintf(ogxLLSD, tc.distribution, tc.inference)))
@@ -93,18 +93,18 @@ func TestOGX1(t *testing.T) {
 		reason, distribution, inference, image, version, warning string
 		opts                                                     distribution.Options
 	}{
-		{"starter by name: the newest", `{name: starter}`, "vllm", "docker.io/ogxai/distribution-starter:1.3.0", "1.3", "", distribution.Options{}},
-		{"1.0 by serverVersion: its images are in docker.io/ogx", `{name: starter, serverVersion: "1.0"}`, "vllm",
-			"docker.io/ogx/distribution-starter:1.0.0", "1.0", "", distribution.Options{}},
-		{"1.1 by serverVersion", `{name: starter, serverVersion: "1.1"}`, "vllm", "docker.io/ogxai/distribution-starter:1.1.0", "1.1", "", distribution.Options{}},
-		{"1.2 by serverVersion: 1.2.1", `{name: starter, serverVersion: "1.2"}`, "vllm", "docker.io/ogxai/distribution-starter:1.2.1", "1.2", "", distribution.Options{}},
-		{"postgres-demo by name", `{name: postgres-demo}`, "vllm-inference", "docker.io/ogxai/distribution-postgres-demo:1.3.0", "1.3", "", distribution.Options{}},
-		{"a 1.1 image of docker.io/ogx", `{image: "docker.io/ogx/distribution-starter:1.1.3"}`, "vllm", "docker.io/ogx/distribution-starter:1.1.3", "1.1", "", distribution.Options{}},
-		{"a 1.2.0 image, whose entrypoint passes no --insecure", `{image: "docker.io/ogxai/distribution-starter:1.2.0"}`, "vllm",
-			"docker.io/ogxai/distribution-starter:1.2.0", "1.2", "", distribution.Options{}},
-		{"through the registry's OGX labels", `{image: "` + labelled + `"}`, "vllm", labelled, "1.3", "", registry},
-		{"a 1.4 image: the 1.3 profile, with a warning", `{image: "docker.io/ogxai/distribution-starter:1.4.0"}`, "vllm",
-			"docker.io/ogxai/distribution-starter:1.4.0", "1.4", "OGX 1.4 is newer than the newest OGX llsd knows (1.3)", distribution.Options{}},
+		{reason: "starter by name: the newest", distribution: `{name: starter}`, inference: "vllm", image: "docker.io/ogxai/distribution-starter:1.3.0", version: "1.3", warning: "", opts: distribution.Options{}},
+		{reason: "1.0 by serverVersion: its images are in docker.io/ogx", distribution: `{name: starter, serverVersion: "1.0"}`, inference: "vllm",
+			image: "docker.io/ogx/distribution-starter:1.0.0", version: "1.0", warning: "", opts: distribution.Options{}},
+		{reason: "1.1 by serverVersion", distribution: `{name: starter, serverVersion: "1.1"}`, inference: "vllm", image: "docker.io/ogxai/distribution-starter:1.1.0", version: "1.1", warning: "", opts: distribution.Options{}},
+		{reason: "1.2 by serverVersion: 1.2.1", distribution: `{name: starter, serverVersion: "1.2"}`, inference: "vllm", image: "docker.io/ogxai/distribution-starter:1.2.1", version: "1.2", warning: "", opts: distribution.Options{}},
+		{reason: "postgres-demo by name", distribution: `{name: postgres-demo}`, inference: "vllm-inference", image: "docker.io/ogxai/distribution-postgres-demo:1.3.0", version: "1.3", warning: "", opts: distribution.Options{}},
+		{reason: "a 1.1 image of docker.io/ogx", distribution: `{image: "docker.io/ogx/distribution-starter:1.1.3"}`, inference: "vllm", image: "docker.io/ogx/distribution-starter:1.1.3", version: "1.1", warning: "", opts: distribution.Options{}},
+		{reason: "a 1.2.0 image, whose entrypoint passes no --insecure", distribution: `{image: "docker.io/ogxai/distribution-starter:1.2.0"}`, inference: "vllm",
+			image: "docker.io/ogxai/distribution-starter:1.2.0", version: "1.2", warning: "", opts: distribution.Options{}},
+		{reason: "through the registry's OGX labels", distribution: `{image: "` + labelled + `"}`, inference: "vllm", image: labelled, version: "1.3", warning: "", opts: registry},
+		{reason: "a 1.4 image: the 1.3 profile, with a warning", distribution: `{image: "docker.io/ogxai/distribution-starter:1.4.0"}`, inference: "vllm",
+			image: "docker.io/ogxai/distribution-starter:1.4.0", version: "1.4", warning: "OGX 1.4 is newer than the newest OGX llsd knows (1.3)", opts: distribution.Options{}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			obj, errs := api.Decode([]byte(fmt.Sprintf(ogxLLSD, tc.distribution, tc.inference) + "  networking: {expose: {hostname: chat.example.com}}\n"))

@@ -82,10 +82,10 @@ func TestModelIdentifier(t *testing.T) {
 		provider, model, providerModel string
 		want                           string
 	}{
-		{"0.7: the provider's name for the model", v07, "vllm", "llama", "meta-llama/Llama-3.1-8B", "vllm/meta-llama/Llama-3.1-8B"},
-		{"0.7: the model id when the provider's name is unset", v07, "vllm", "llama", "", "vllm/llama"},
-		{"0.8: always the model id", v08, "vllm", "llama", "meta-llama/Llama-3.1-8B", "vllm/llama"},
-		{"0.8: a model id that already carries the provider is not prefixed twice", v08, "vllm", "vllm/llama", "", "vllm/llama"},
+		{reason: "0.7: the provider's name for the model", p: v07, provider: "vllm", model: "llama", providerModel: "meta-llama/Llama-3.1-8B", want: "vllm/meta-llama/Llama-3.1-8B"},
+		{reason: "0.7: the model id when the provider's name is unset", p: v07, provider: "vllm", model: "llama", providerModel: "", want: "vllm/llama"},
+		{reason: "0.8: always the model id", p: v08, provider: "vllm", model: "llama", providerModel: "meta-llama/Llama-3.1-8B", want: "vllm/llama"},
+		{reason: "0.8: a model id that already carries the provider is not prefixed twice", p: v08, provider: "vllm", model: "vllm/llama", providerModel: "", want: "vllm/llama"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			assert.Equal(t, tc.want, tc.p.ModelIdentifier(tc.provider, tc.model, tc.providerModel), tc.reason)
@@ -106,12 +106,12 @@ func TestCompatible(t *testing.T) {
 		reason, version, want string
 		note                  bool
 	}{
-		{"a version of its own", "1.2", "1.2", false},
-		{"a 1.x newer than the newest profile: the newest 1.x, with a note", "1.4", "1.3", true},
-		{"far newer 1.x", "1.17", "1.3", true},
-		{"a new major version", "2.0", "", false},
-		{"older than every profile", "0.5", "", false},
-		{"0.x has no stability promise", "0.9", "", false},
+		{reason: "a version of its own", version: "1.2", want: "1.2", note: false},
+		{reason: "a 1.x newer than the newest profile: the newest 1.x, with a note", version: "1.4", want: "1.3", note: true},
+		{reason: "far newer 1.x", version: "1.17", want: "1.3", note: true},
+		{reason: "a new major version", version: "2.0", want: "", note: false},
+		{reason: "older than every profile", version: "0.5", want: "", note: false},
+		{reason: "0.x has no stability promise", version: "0.9", want: "", note: false},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			p, note, ok := profile.Compatible(profile.Version(tc.version))

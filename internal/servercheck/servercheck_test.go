@@ -21,22 +21,22 @@ func TestSubstituteLikeTheServer(t *testing.T) {
 		in     any
 		want   any
 	}{
-		{"a set variable", "${env.SET}", "value"},
-		{"default when unset", "${env.UNSET:=fallback}", "fallback"},
-		{"an empty variable counts as unset", "${env.EMPTY:=fallback}", "fallback"},
-		{"conditional value when set", "${env.SET:+id}", "id"},
-		{"conditional empty when unset becomes null", "${env.UNSET:+id}", nil},
-		{"numbers are converted", "${env.PORT}", int64(5432)},
-		{"booleans in any case", "${env.FLAG}", true},
-		{"floats", "${env.RATIO}", 0.5},
-		{"literal strings are never converted", "5432", "5432"},
-		{"several placeholders in one string", "${env.SET}-${env.UNSET:=x}", "value-x"},
-		{"~ is expanded in replacements", "${env.UNSET:=~/.llama}/db", os.Getenv("HOME") + "/.llama/db"},
-		{"a disabled provider is dropped", []any{
+		{reason: "a set variable", in: "${env.SET}", want: "value"},
+		{reason: "default when unset", in: "${env.UNSET:=fallback}", want: "fallback"},
+		{reason: "an empty variable counts as unset", in: "${env.EMPTY:=fallback}", want: "fallback"},
+		{reason: "conditional value when set", in: "${env.SET:+id}", want: "id"},
+		{reason: "conditional empty when unset becomes null", in: "${env.UNSET:+id}", want: nil},
+		{reason: "numbers are converted", in: "${env.PORT}", want: int64(5432)},
+		{reason: "booleans in any case", in: "${env.FLAG}", want: true},
+		{reason: "floats", in: "${env.RATIO}", want: 0.5},
+		{reason: "literal strings are never converted", in: "5432", want: "5432"},
+		{reason: "several placeholders in one string", in: "${env.SET}-${env.UNSET:=x}", want: "value-x"},
+		{reason: "~ is expanded in replacements", in: "${env.UNSET:=~/.llama}/db", want: os.Getenv("HOME") + "/.llama/db"},
+		{reason: "a disabled provider is dropped", in: []any{
 			map[string]any{"provider_id": "${env.UNSET:=__disabled__}", "config": map[string]any{"x": "${env.UNSET}"}},
 			map[string]any{"provider_id": "kept"}},
-			[]any{map[string]any{"provider_id": "kept"}}},
-		{"a model whose id resolves empty is dropped", []any{map[string]any{"model_id": "${env.UNSET:=}"}}, []any{}},
+			want: []any{map[string]any{"provider_id": "kept"}}},
+		{reason: "a model whose id resolves empty is dropped", in: []any{map[string]any{"model_id": "${env.UNSET:=}"}}, want: []any{}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			got, err := servercheck.Substitute(tc.in, getenv)

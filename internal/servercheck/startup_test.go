@@ -123,30 +123,30 @@ func TestStartupCatchesTheReferenceConfigs(t *testing.T) {
 		rules   []string
 		reason  string
 	}{
-		{1, "0.7", []string{"R2"}, "a resource names a provider that an unset variable disabled"},
-		{2, "0.7", []string{"E1"}, "a bare ${env.X} inside a disabled provider is still substituted"},
-		{3, "0.7", []string{"K2"}, "the default embedding model is referred to by its alias"},
-		{4, "0.7", []string{"K3"}, "the default reranker needs the provider that lists it"},
-		{4, "0.6", nil, "0.6 has no reranker check"},
-		{5, "0.7", []string{"P6"}, "apis lists files, whose only provider is disabled"},
-		{6, "0.7", []string{"P5"}, "batches needs the inference router, which apis leaves out"},
-		{7, "0.7", []string{"S1"}, "a KV reference names a SQL backend"},
-		{8, "0.7", []string{"P8"}, "pgvector without persistence"},
-		{9, "0.7", []string{"S4"}, "a kv_postgres table name that is not an identifier"},
-		{10, "0.7", []string{"S2", "S3"}, "a literal ~ in sqlite paths"},
-		{11, "0.7", []string{"S3"}, "a sql_sqlite directory nobody creates"},
-		{13, "0.7", []string{"R9"}, "0.7 discards tool groups"},
-		{13, "0.6", nil, "0.6 registers tool groups"},
-		{14, "0.7", []string{"V7"}, "0.7 wants file_search in the header template"},
-		{14, "0.6", nil, "0.6 wants knowledge_search"},
-		{15, "0.7", []string{"K6", "R4"}, "an invalid code-scanner id and a default shield that is not registered"},
-		{16, "0.7", []string{"R5"}, "a vector store on a model the provider only lists"},
-		{17, "0.6", []string{"H2"}, "several workers without a host on 0.6"},
-		{17, "0.7", nil, "0.7 binds :: for several workers"},
-		{18, "0.7", []string{"H3"}, "half a TLS pair"},
-		{19, "0.7", []string{"H5"}, "a route policy that does not permit the probes"},
-		{20, "0.7", []string{"H7"}, "a quota the probes consume"},
-		{21, "0.7", []string{"R7"}, "datasets need a datasetio provider named localfs"},
+		{n: 1, version: "0.7", rules: []string{"R2"}, reason: "a resource names a provider that an unset variable disabled"},
+		{n: 2, version: "0.7", rules: []string{"E1"}, reason: "a bare ${env.X} inside a disabled provider is still substituted"},
+		{n: 3, version: "0.7", rules: []string{"K2"}, reason: "the default embedding model is referred to by its alias"},
+		{n: 4, version: "0.7", rules: []string{"K3"}, reason: "the default reranker needs the provider that lists it"},
+		{n: 4, version: "0.6", rules: nil, reason: "0.6 has no reranker check"},
+		{n: 5, version: "0.7", rules: []string{"P6"}, reason: "apis lists files, whose only provider is disabled"},
+		{n: 6, version: "0.7", rules: []string{"P5"}, reason: "batches needs the inference router, which apis leaves out"},
+		{n: 7, version: "0.7", rules: []string{"S1"}, reason: "a KV reference names a SQL backend"},
+		{n: 8, version: "0.7", rules: []string{"P8"}, reason: "pgvector without persistence"},
+		{n: 9, version: "0.7", rules: []string{"S4"}, reason: "a kv_postgres table name that is not an identifier"},
+		{n: 10, version: "0.7", rules: []string{"S2", "S3"}, reason: "a literal ~ in sqlite paths"},
+		{n: 11, version: "0.7", rules: []string{"S3"}, reason: "a sql_sqlite directory nobody creates"},
+		{n: 13, version: "0.7", rules: []string{"R9"}, reason: "0.7 discards tool groups"},
+		{n: 13, version: "0.6", rules: nil, reason: "0.6 registers tool groups"},
+		{n: 14, version: "0.7", rules: []string{"V7"}, reason: "0.7 wants file_search in the header template"},
+		{n: 14, version: "0.6", rules: nil, reason: "0.6 wants knowledge_search"},
+		{n: 15, version: "0.7", rules: []string{"K6", "R4"}, reason: "an invalid code-scanner id and a default shield that is not registered"},
+		{n: 16, version: "0.7", rules: []string{"R5"}, reason: "a vector store on a model the provider only lists"},
+		{n: 17, version: "0.6", rules: []string{"H2"}, reason: "several workers without a host on 0.6"},
+		{n: 17, version: "0.7", rules: nil, reason: "0.7 binds :: for several workers"},
+		{n: 18, version: "0.7", rules: []string{"H3"}, reason: "half a TLS pair"},
+		{n: 19, version: "0.7", rules: []string{"H5"}, reason: "a route policy that does not permit the probes"},
+		{n: 20, version: "0.7", rules: []string{"H7"}, reason: "a quota the probes consume"},
+		{n: 21, version: "0.7", rules: []string{"R7"}, reason: "datasets need a datasetio provider named localfs"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			problems := servercheck.Startup(tc.version, configyaml.DeepCopy(configs[tc.n]).(map[string]any), pod)
@@ -170,26 +170,26 @@ func TestStartupCatchesTheOGX1ReferenceConfigs(t *testing.T) {
 		reason  string
 		noFlag  bool // started by the 1.2.0 entrypoint, without --insecure
 	}{
-		{1, "1.2", []string{"C2"}, "no TLS pair and not insecure", true},
-		{1, "1.2", nil, "the 1.2.1 entrypoint passes --insecure", false},
-		{1, "1.1", nil, "1.1 serves plain HTTP", true},
-		{2, "1.3", []string{"C3"}, "a cipher that is not FIPS-approved, also under --insecure", false},
-		{3, "1.2", []string{"C5"}, "verify_tls: false in auth without insecure", true},
-		{4, "1.2", []string{"T1"}, "single-tenant mode without a tenant id", false},
-		{5, "1.0", []string{"V2"}, "the prompts store on the KV backend (1.x S1)", false},
-		{6, "1.1", []string{"S6"}, "the connectors store switched off (1.x S3)", false},
-		{7, "1.0", []string{"S1"}, "the batches sqlstore names a KV backend (1.x S5)", false},
-		{8, "1.1", []string{"S1"}, "the messages kvstore names a SQL backend (1.x S5)", false},
-		{9, "1.1", []string{"OGX-S6"}, "an access policy and a vector_io provider without a metadata store", false},
-		{9, "1.0", nil, "1.0 starts without the metadata store", false},
-		{10, "1.3", []string{"T3"}, "multi-tenant mode and a vector_io provider without a metadata store", false},
-		{11, "1.1", []string{"P5"}, "skills need a files provider (1.x P2)", false},
-		{12, "1.2", []string{"P6"}, "containers in apis has no implementation (1.x P3)", false},
-		{13, "1.2", []string{"K3"}, "the reranker default names the removed transformers provider (1.x K2)", false},
-		{14, "1.3", []string{"OGX-S5"}, "the interactions provider's default store needs a backend named sql_default", false},
-		{15, "1.1", []string{"S3"}, "a sql_sqlite directory nobody creates, read at start-up (1.x S4)", false},
-		{16, "1.0", []string{"R5"}, "a vector store names its model by provider_id/provider_model_id (1.x R1)", false},
-		{17, "1.2", []string{"OGX-P4"}, "inline::chromadb cannot start", false},
+		{n: 1, version: "1.2", rules: []string{"C2"}, reason: "no TLS pair and not insecure", noFlag: true},
+		{n: 1, version: "1.2", rules: nil, reason: "the 1.2.1 entrypoint passes --insecure", noFlag: false},
+		{n: 1, version: "1.1", rules: nil, reason: "1.1 serves plain HTTP", noFlag: true},
+		{n: 2, version: "1.3", rules: []string{"C3"}, reason: "a cipher that is not FIPS-approved, also under --insecure", noFlag: false},
+		{n: 3, version: "1.2", rules: []string{"C5"}, reason: "verify_tls: false in auth without insecure", noFlag: true},
+		{n: 4, version: "1.2", rules: []string{"T1"}, reason: "single-tenant mode without a tenant id", noFlag: false},
+		{n: 5, version: "1.0", rules: []string{"V2"}, reason: "the prompts store on the KV backend (1.x S1)", noFlag: false},
+		{n: 6, version: "1.1", rules: []string{"S6"}, reason: "the connectors store switched off (1.x S3)", noFlag: false},
+		{n: 7, version: "1.0", rules: []string{"S1"}, reason: "the batches sqlstore names a KV backend (1.x S5)", noFlag: false},
+		{n: 8, version: "1.1", rules: []string{"S1"}, reason: "the messages kvstore names a SQL backend (1.x S5)", noFlag: false},
+		{n: 9, version: "1.1", rules: []string{"OGX-S6"}, reason: "an access policy and a vector_io provider without a metadata store", noFlag: false},
+		{n: 9, version: "1.0", rules: nil, reason: "1.0 starts without the metadata store", noFlag: false},
+		{n: 10, version: "1.3", rules: []string{"T3"}, reason: "multi-tenant mode and a vector_io provider without a metadata store", noFlag: false},
+		{n: 11, version: "1.1", rules: []string{"P5"}, reason: "skills need a files provider (1.x P2)", noFlag: false},
+		{n: 12, version: "1.2", rules: []string{"P6"}, reason: "containers in apis has no implementation (1.x P3)", noFlag: false},
+		{n: 13, version: "1.2", rules: []string{"K3"}, reason: "the reranker default names the removed transformers provider (1.x K2)", noFlag: false},
+		{n: 14, version: "1.3", rules: []string{"OGX-S5"}, reason: "the interactions provider's default store needs a backend named sql_default", noFlag: false},
+		{n: 15, version: "1.1", rules: []string{"S3"}, reason: "a sql_sqlite directory nobody creates, read at start-up (1.x S4)", noFlag: false},
+		{n: 16, version: "1.0", rules: []string{"R5"}, reason: "a vector store names its model by provider_id/provider_model_id (1.x R1)", noFlag: false},
+		{n: 17, version: "1.2", rules: []string{"OGX-P4"}, reason: "inline::chromadb cannot start", noFlag: false},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			// /data/ogx stands for a writable volume.
@@ -243,49 +243,49 @@ func TestStartupRules(t *testing.T) {
 		env    map[string]string
 		rules  []string
 	}{
-		{"a valid config passes", func(map[string]any) {}, nil, nil},
-		{"vLLM without a URL stops the start", func(cfg map[string]any) {
+		{reason: "a valid config passes", edit: func(map[string]any) {}, env: nil, rules: nil},
+		{reason: "vLLM without a URL stops the start", edit: func(cfg map[string]any) {
 			entryAt(cfg, "inference").(map[string]any)["config"] = map[string]any{"base_url": "${env.VLLM_URL:=}"}
-		}, nil, []string{"P8"}},
-		{"a Llama Guard shield must name a model the inference router finds", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"P8"}},
+		{reason: "a Llama Guard shield must name a model the inference router finds", edit: func(cfg map[string]any) {
 			registered(cfg)["shields"] = []any{shield("llama-guard3:1b")}
-		}, nil, []string{"R4"}},
-		{"provider/model of an enabled inference provider is found without registration", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"R4"}},
+		{reason: "provider/model of an enabled inference provider is found without registration", edit: func(cfg map[string]any) {
 			registered(cfg)["shields"] = []any{shield("vllm/llama-guard3:1b")}
-		}, nil, nil},
-		{"a registered model identifier is found", func(cfg map[string]any) {
+		}, env: nil, rules: nil},
+		{reason: "a registered model identifier is found", edit: func(cfg map[string]any) {
 			registered(cfg)["models"] = []any{map[string]any{"model_id": "guard-model", "provider_id": "vllm", "provider_model_id": "meta/guard"}}
 			registered(cfg)["shields"] = []any{shield("vllm/meta/guard")}
-		}, nil, nil},
-		{"a non-numeric port variable crashes the CLI", func(map[string]any) {}, map[string]string{"LLAMA_STACK_PORT": "tcp://10.0.0.1:8321"}, []string{"H1"}},
-		{"a store on a missing backend", func(cfg map[string]any) {
+		}, env: nil, rules: nil},
+		{reason: "a non-numeric port variable crashes the CLI", edit: func(map[string]any) {}, env: map[string]string{"LLAMA_STACK_PORT": "tcp://10.0.0.1:8321"}, rules: []string{"H1"}},
+		{reason: "a store on a missing backend", edit: func(cfg map[string]any) {
 			cfg["storage"].(map[string]any)["stores"] = map[string]any{"metadata": map[string]any{"backend": "kv_missing", "namespace": "r"}}
-		}, nil, []string{"V2"}},
-		{"a null conversations store", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"V2"}},
+		{reason: "a null conversations store", edit: func(cfg map[string]any) {
 			cfg["storage"].(map[string]any)["stores"] = map[string]any{"conversations": nil}
-		}, nil, []string{"S6"}},
-		{"files outside every volume", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"S6"}},
+		{reason: "files outside every volume", edit: func(cfg map[string]any) {
 			cfg["storage"].(map[string]any)["backends"].(map[string]any)["kv_default"].(map[string]any)["db_path"] = "/tmp/kv.db"
-		}, nil, []string{"S2"}},
-		{"a routing table is not a provider API", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"S2"}},
+		{reason: "a routing table is not a provider API", edit: func(cfg map[string]any) {
 			cfg["providers"].(map[string]any)["models"] = []any{}
-		}, nil, []string{"P1"}},
-		{"an API of another version", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"P1"}},
+		{reason: "an API of another version", edit: func(cfg map[string]any) {
 			cfg["providers"].(map[string]any)["agents"] = []any{}
-		}, nil, []string{"P1"}},
-		{"an embedding model without its dimension", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"P1"}},
+		{reason: "an embedding model without its dimension", edit: func(cfg map[string]any) {
 			registered(cfg)["models"] = []any{map[string]any{"model_id": "e", "provider_id": "vllm", "model_type": "embedding"}}
-		}, nil, []string{"R3"}},
-		{"one identifier registered twice with other fields", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"R3"}},
+		{reason: "one identifier registered twice with other fields", edit: func(cfg map[string]any) {
 			registered(cfg)["models"] = []any{
 				map[string]any{"model_id": "a", "provider_id": "vllm", "provider_model_id": "m"},
 				map[string]any{"model_id": "b", "provider_id": "vllm", "provider_model_id": "m"}}
-		}, nil, []string{"X1"}},
-		{"a rewrite-query model that is not registered", func(cfg map[string]any) {
+		}, env: nil, rules: []string{"X1"}},
+		{reason: "a rewrite-query model that is not registered", edit: func(cfg map[string]any) {
 			cfg["vector_stores"] = map[string]any{"rewrite_query_params": map[string]any{
 				"model": map[string]any{"provider_id": "sentence-transformers", "model_id": "x"}}}
-		}, nil, []string{"K4"}},
-		{"neither distro_name nor image_name", func(cfg map[string]any) { delete(cfg, "distro_name") }, nil, []string{"V1"}},
+		}, env: nil, rules: []string{"K4"}},
+		{reason: "neither distro_name nor image_name", edit: func(cfg map[string]any) { delete(cfg, "distro_name") }, env: nil, rules: []string{"V1"}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			cfg := base()

@@ -14,12 +14,12 @@ func TestNearest(t *testing.T) {
 		reason, name, want string
 		found              bool
 	}{
-		{"a missing letter", "max_token", "max_tokens", true},
-		{"a part of the right name", "url", "base_url", true},
-		{"a different case", "Base_URL", "base_url", true},
-		{"a swap of two letters", "api_tokne", "api_token", true},
-		{"nothing alike", "temperature", "", false},
-		{"a short name far from all", "xy", "", false},
+		{reason: "a missing letter", name: "max_token", want: "max_tokens", found: true},
+		{reason: "a part of the right name", name: "url", want: "base_url", found: true},
+		{reason: "a different case", name: "Base_URL", want: "base_url", found: true},
+		{reason: "a swap of two letters", name: "api_tokne", want: "api_token", found: true},
+		{reason: "nothing alike", name: "temperature", want: "", found: false},
+		{reason: "a short name far from all", name: "xy", want: "", found: false},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			got, ok := Nearest(tc.name, keys)

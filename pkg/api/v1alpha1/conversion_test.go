@@ -408,14 +408,14 @@ func TestHubOnlyFieldsSurviveAV1alpha1Edit(t *testing.T) {
 			name      string
 			want, got any
 		}{
-			{"telemetry", hub.Spec.Telemetry, edited.Spec.Telemetry},
-			{"vectorStores", hub.Spec.VectorStores, edited.Spec.VectorStores},
-			{"monitoring", hub.Spec.Monitoring, edited.Spec.Monitoring},
-			{"providers", hub.Spec.Providers, edited.Spec.Providers},
-			{"externalProviders", hub.Spec.ExternalProviders, edited.Spec.ExternalProviders},
-			{"workload.pod", podOf(hub), podOf(edited)},
-			{"networking.expose.route", routeOf(hub), routeOf(edited)},
-			{"workload.storage", storageOf(hub), storageOf(edited)},
+			{name: "telemetry", want: hub.Spec.Telemetry, got: edited.Spec.Telemetry},
+			{name: "vectorStores", want: hub.Spec.VectorStores, got: edited.Spec.VectorStores},
+			{name: "monitoring", want: hub.Spec.Monitoring, got: edited.Spec.Monitoring},
+			{name: "providers", want: hub.Spec.Providers, got: edited.Spec.Providers},
+			{name: "externalProviders", want: hub.Spec.ExternalProviders, got: edited.Spec.ExternalProviders},
+			{name: "workload.pod", want: podOf(hub), got: podOf(edited)},
+			{name: "networking.expose.route", want: routeOf(hub), got: routeOf(edited)},
+			{name: "workload.storage", want: storageOf(hub), got: storageOf(edited)},
 		} {
 			if !equality.Semantic.DeepEqual(kept.want, kept.got) {
 				t.Fatalf("seed %d: %s lost in a v1alpha1 edit:\n%s", seed, kept.name, diff.Diff(kept.want, kept.got))
@@ -489,8 +489,8 @@ func TestAnnotationCannotHideASpec(t *testing.T) {
 		reason      string
 		fingerprint string
 	}{
-		{"the fingerprint of the visible spec, as anyone can compute it", v1alpha1.Fingerprint(&visible.Spec)},
-		{"a fingerprint that does not match", "x"},
+		{reason: "the fingerprint of the visible spec, as anyone can compute it", fingerprint: v1alpha1.Fingerprint(&visible.Spec)},
+		{reason: "a fingerprint that does not match", fingerprint: "x"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			forged := visible.DeepCopy()
