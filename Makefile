@@ -8,6 +8,9 @@ SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
 
 GO        ?= go
+# go.mod names the patched toolchain the code is built and checked with (toolchain go1.26.x):
+# with auto, an older go fetches it from the module proxy (some installs default to local).
+export GOTOOLCHAIN ?= auto
 LLSD_CACHE ?= $(HOME)/.cache/llsd
 BIN       := bin
 # The version stamped into the binary: the nearest tag, else the commit (-dirty with local edits).
@@ -38,6 +41,10 @@ KUSTOMIZE_KEY  := $(shell sha256sum hack/kustomize/go.sum | cut -c1-12)
 KUSTOMIZE      := $(LLSD_CACHE)/tools/kustomize-$(KUSTOMIZE_KEY)/kustomize
 GOLANGCI_KEY   := $(shell sha256sum hack/golangci-lint/go.sum | cut -c1-12)
 GOLANGCI_LINT  := $(LLSD_CACHE)/tools/golangci-lint-$(GOLANGCI_KEY)/golangci-lint
+VULN_KEY       := $(shell sha256sum hack/govulncheck/go.sum | cut -c1-12)
+GOVULNCHECK    := $(LLSD_CACHE)/tools/govulncheck-$(VULN_KEY)/govulncheck
+VULN_INDEXDB   := $(LLSD_CACHE)/tools/govulncheck-$(VULN_KEY)/indexdb
+VULN_DB        := $(LLSD_CACHE)/tools/govulncheck-$(VULN_KEY)/db
 
 # The binaries: name=package. One build line for every target that builds them.
 BINARIES := llsd=./cmd/llsd llsd-controller=./cmd/llsd-controller
@@ -107,10 +114,27 @@ generate: $(CONTROLLER_GEN) ## Regenerate deepcopy code and the CRD in crds/.
 	rm -rf crds/bases
 
 .PHONY: verify
-verify: generate ## Fail when generated files are stale or go.mod is not tidy.
+verify: generate vulncheck ## Fail when generated files are stale, go.mod is not tidy or the code calls a known vulnerability.
 	@git diff --exit-code -- crds pkg/api || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
 	@test -z "$$(git status --porcelain -- crds pkg/api)" || { git status --porcelain -- crds pkg/api; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
+
+.PHONY: vulncheck
+vulncheck: $(GOVULNCHECK) $(VULN_DB) ## govulncheck against the Go vulnerability database pinned in hack/govulncheck (no host but the module proxy).
+	$(GOVULNCHECK) -db file://$(VULN_DB) ./...
+
+$(GOVULNCHECK):
+	$(call tool-build,hack/govulncheck,-ldflags '-s -w',golang.org/x/vuln/cmd/govulncheck)
+
+$(VULN_INDEXDB):
+	$(call tool-build,hack/govulncheck,-ldflags '-s -w',golang.org/x/vulndb/cmd/indexdb)
+
+# The database: golang.org/x/vulndb's OSV files at the pinned commit, indexed; built in a
+# directory of its own and renamed, so that concurrent runs never see half of it.
+$(VULN_DB): $(VULN_INDEXDB)
+	osv=$$(cd hack/govulncheck && $(GO) mod download -json golang.org/x/vulndb | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p')/data/osv && \
+	tmp=$$(mktemp -d $(@D)/.db.XXXXXX) && $(VULN_INDEXDB) -vulns $$osv -out $$tmp && \
+	{ mv -T $$tmp $@ 2>/dev/null || rm -rf $$tmp; }
 
 $(CONTROLLER_GEN):
 	$(call tool-build,hack/tools,,sigs.k8s.io/controller-tools/cmd/controller-gen)
