@@ -166,6 +166,8 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./internal/pipeline -run '^$$' -fuzz FuzzRender -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzConversionNeverEchoesACredential -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/cli -run '^$$' -fuzz FuzzFrontEndsNeverShowACredential -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzEmitterMatchesYAMLv3 -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzNodesMatchTheYAMLRoundTrip -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench
 bench: ## Run the benchmarks and print llsd next to the identity KRM function, with ratios (docs/benchmarks.md).

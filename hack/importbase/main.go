@@ -4,7 +4,7 @@
 // upstream distribution configs in testdata/server/<release>/configs: parsed as the server
 // parses them, without the dead registered_resources.vector_dbs key, and written in llsd's
 // canonical form (sorted keys, PyYAML-safe quoting), next to the same tree as JSON
-// (configyaml.MarshalTree), the form llsd reads at run time. Tests prove each equal to its
+// (fastcodec.TreeJSON), the form llsd reads at run time. Tests prove each equal to its
 // upstream original. Run from the repository root: go run ./hack/importbase
 package main
 
@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/fastcodec"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/servercheck"
 )
@@ -61,7 +62,7 @@ func importOne(p *profile.Profile, dest, release, file string) error {
 		return err
 	}
 	// The same tree in the form llsd reads at run time (faster than YAML).
-	fast, err := configyaml.MarshalTree(tree)
+	fast, err := fastcodec.TreeJSON(tree)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ var rules = append([]rule{
 	{pkg: "internal/lazyre", reason: "a helper every package may use", forbidden: append([]string{"internal/suggest"}, product...)},
 	{pkg: "internal/memo", reason: "a helper every package may use", forbidden: product},
 	{pkg: "internal/configyaml", reason: "the YAML codec knows no spec", forbidden: product},
+	{pkg: "internal/fastcodec", reason: "the fast writers know no spec, object or front end", forbidden: append(slices.Clone(product), testSupport...)},
 	{pkg: "internal/oci", reason: "reading image labels knows no spec", forbidden: product},
 	{pkg: "internal/config", reason: "generation is pure: it knows no Kubernetes object and no front end",
 		forbidden: []string{"internal/render", "internal/pipeline", "internal/krm", "internal/controller", "internal/cli"}},

@@ -16,6 +16,7 @@ import (
 	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/fastcodec"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -62,7 +63,7 @@ func TestBaseConfigFormsAgree(t *testing.T) {
 		require.NoError(t, err, "%s has no JSON form: run go run ./hack/importbase", f)
 		fromYAML, err := configyaml.UnmarshalMap(yamlData)
 		require.NoError(t, err)
-		fromJSON, err := configyaml.UnmarshalTree(jsonData)
+		fromJSON, err := fastcodec.TreeFromJSON(jsonData)
 		require.NoError(t, err)
 		assert.Equal(t, fromYAML, fromJSON, f)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"github.com/llamastack/llsd/internal/fastcodec"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -140,12 +141,12 @@ func encodeItems(items fn.KubeObjects, entries *Entries) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// encodeEntry writes a node as an entry of the items sequence: by entryWriter when it knows
+// encodeEntry writes a node as an entry of the items sequence: by fastcodec.WriteEntry when it knows
 // the node, else as the SDK's encoder writes {items: [node]}, without the key's line (an
 // entry's text does not depend on its neighbours).
 func encodeEntry(node *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
-	if (entryWriter{&buf}).entry(node) {
+	if fastcodec.WriteEntry(&buf, node) {
 		return buf.Bytes(), nil
 	}
 	buf.Reset()
@@ -182,7 +183,7 @@ func (s byID) Swap(i, j int) {
 
 // WriteDocuments writes nodes as a YAML stream, byte for byte as one kio.ByteWriter with
 // clearAnnotations writes them (local configuration is the caller's to leave out), several
-// times faster: each document is written on its own (by entryWriter when it knows the node)
+// times faster: each document is written on its own (by fastcodec.WriteDocument when it knows the node)
 // and the documents in parallel, while ByteWriter's single encoder queues the events of the
 // whole stream. The nodes are changed (their cleared annotations). TestWriteDocumentsIsByteWriter
 // checks it against ByteWriter.
@@ -235,7 +236,7 @@ func writeDocument(node *yaml.RNode, clearAnnotations []string) ([]byte, error) 
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if (entryWriter{&buf}).document(node.YNode()) {
+	if fastcodec.WriteDocument(&buf, node.YNode()) {
 		return buf.Bytes(), nil
 	}
 	buf.Reset()

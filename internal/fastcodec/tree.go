@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package configyaml
+package fastcodec
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ import (
 
 // errUnusual is a tree the emitter leaves to yaml.v3: a key that is not a simple word, a
 // sequence directly inside a sequence, or a multi-line string anywhere but as a mapping value.
-var errUnusual = errors.New("configyaml: not a tree the emitter writes")
+var errUnusual = errors.New("fastcodec: not a tree the emitter writes")
 
 // emit writes tree (a map) as yaml.v3 would, or returns errUnusual.
 func emit(tree map[string]any) ([]byte, error) {
@@ -227,15 +227,13 @@ func simpleKey(k string) bool {
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
-// Prepare renders, ahead, the strings of tree that Marshal will ask yaml.v3 about (a base
-// config's templates and prompts): run in the background, it takes that time off the first
-// Marshal of a config made from tree.
-func Prepare(tree any) {
-	WalkStrings(tree, func(_ Path, s string) {
-		if !BlockPlain(s) && len(s) <= maxCachedRendering {
-			rendering(s)
-		}
-	})
+// PrepareString renders s ahead, when it is a string the tree writer would ask yaml.v3 about (a
+// base config's templates and prompts): run in the background, it takes that time off the first
+// TreeYAML of a tree that holds s.
+func PrepareString(s string) {
+	if !BlockPlain(s) && len(s) <= maxCachedRendering {
+		rendering(s)
+	}
 }
 
 // maxCachedRendering bounds the strings whose rendering is kept: the templates of a base

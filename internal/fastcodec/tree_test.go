@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package configyaml
+package fastcodec_test
 
 import (
 	"io/fs"
@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/fastcodec"
 )
 
 // The emitter writes every base config and every generated config of the golden cases byte
@@ -26,7 +28,7 @@ func TestEmitterMatchesYAMLv3(t *testing.T) {
 		}
 		data, err := distributions.FS.ReadFile(path)
 		require.NoError(t, err)
-		tree, err := UnmarshalMap(data)
+		tree, err := configyaml.UnmarshalMap(data)
 		require.NoError(t, err, path)
 		trees = append(trees, tree)
 		return nil
@@ -36,21 +38,21 @@ func TestEmitterMatchesYAMLv3(t *testing.T) {
 	for _, f := range goldens {
 		data, err := os.ReadFile(f)
 		require.NoError(t, err)
-		tree, err := UnmarshalMap(data)
+		tree, err := configyaml.UnmarshalMap(data)
 		require.NoError(t, err, f)
 		trees = append(trees, tree)
 	}
 	require.Greater(t, len(trees), 50)
 	for i, tree := range trees {
-		want, err := marshalNodes(tree)
+		want, err := fastcodec.EncodeTree(tree)
 		require.NoError(t, err)
-		got, err := emit(tree)
+		got, err := fastcodec.Emit(tree)
 		require.NoError(t, err, "tree %d is one the emitter writes", i)
 		assert.Equal(t, string(want), string(got), "tree %d", i)
 	}
 }
 
-// Whatever the tree, Marshal's output is yaml.v3's.
+// Whatever the tree, TreeYAML's output is yaml.v3's.
 func FuzzEmitterMatchesYAMLv3(f *testing.F) {
 	for _, seed := range []string{
 		"a: 1\nb: [x, 'y z', \"on\"]\nc: {d: null, e: 1.5}\n",
@@ -62,27 +64,27 @@ func FuzzEmitterMatchesYAMLv3(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, doc string) {
-		tree, err := UnmarshalMap([]byte(doc))
+		tree, err := configyaml.UnmarshalMap([]byte(doc))
 		if err != nil {
 			return
 		}
-		want, err := marshalNodes(tree)
+		want, err := fastcodec.EncodeTree(tree)
 		if err != nil {
 			return
 		}
-		got, err := Marshal(tree)
+		got, err := fastcodec.TreeYAML(tree)
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(got))
 	})
 }
 
-// MarshalTree's JSON reads back as the same tree, number types included.
+// TreeJSON's JSON reads back as the same tree, number types included.
 func TestTreeJSONRoundTrip(t *testing.T) {
 	tree := map[string]any{"int": int64(60), "float": 60.0, "small": 0.5, "big": 1e21, "neg": int64(-3), "s": "60",
 		"list": []any{int64(1), 1.5, "x", nil, true, map[string]any{}}, "nested": map[string]any{"k": "v\n\"q\""}}
-	data, err := MarshalTree(tree)
+	data, err := fastcodec.TreeJSON(tree)
 	require.NoError(t, err)
-	back, err := UnmarshalTree(data)
+	back, err := fastcodec.TreeFromJSON(data)
 	require.NoError(t, err)
 	assert.Equal(t, tree, back)
 }

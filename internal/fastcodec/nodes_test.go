@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package krm
+package fastcodec_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/llamastack/llsd/internal/fastcodec"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
@@ -33,9 +35,19 @@ func roundTrip(t testing.TB, o render.Object) string {
 }
 
 func direct(t testing.TB, o render.Object) string {
-	ko, err := toKubeObject(o)
+	return kubeObject(t, o).String()
+}
+
+// kubeObject is a rendered object as the KRM function puts it into the ResourceList.
+func kubeObject(t testing.TB, o render.Object) *fn.KubeObject {
+	data, err := json.Marshal(o)
 	require.NoError(t, err)
-	return ko.String()
+	tree, err := fastcodec.DecodeJSON(data)
+	require.NoError(t, err)
+	render.StripRuntimeFields(tree)
+	ko, err := fastcodec.KubeObject(tree)
+	require.NoError(t, err)
+	return ko
 }
 
 // Every object of every golden case becomes the same YAML directly as through the text.
@@ -120,20 +132,19 @@ func TestNaturalKeyOrder(t *testing.T) {
 		want = append(want, fmt.Sprint(item.Key))
 	}
 	got := append([]string(nil), keys...)
-	sortNatural(got)
+	fastcodec.SortNatural(got)
 	assert.Equal(t, want, got)
 }
 
-// entries returns an object's ResourceList entry as yaml.v3 writes it and as entryWriter
-// does, and whether entryWriter wrote it.
+// entries returns an object's ResourceList entry as yaml.v3 writes it and as WriteEntry does,
+// and whether WriteEntry wrote it.
 func entries(t testing.TB, o render.Object) (want, got string, written bool) {
-	ko, err := toKubeObject(o)
-	require.NoError(t, err)
+	ko := kubeObject(t, o)
 	rl := &fn.ResourceList{Items: fn.KubeObjects{ko}}
 	full, err := rl.ToYAML()
 	require.NoError(t, err)
 	_, want, _ = strings.Cut(string(full), "items:\n")
 	var buf bytes.Buffer
-	written = entryWriter{&buf}.entry(ko.CopyToResourceNode().YNode())
+	written = fastcodec.WriteEntry(&buf, ko.CopyToResourceNode().YNode())
 	return want, buf.String(), written
 }

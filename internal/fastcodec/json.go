@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package configyaml
+package fastcodec
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 // The base configs are embedded twice: as YAML, the form people review and messages name,
 // and as this JSON form, which reads about eight times faster (a KRM function starts once
 // per call, and reading its base config was a tenth of it). Numbers keep their type: a
-// float is written with a dot or an exponent (60.0, not 60), so that UnmarshalTree gives
+// float is written with a dot or an exponent (60.0, not 60), so that TreeFromJSON gives
 // back int64 and float64 where UnmarshalMap gave them. hack/importbase writes both forms; a
 // test proves them the same tree.
 
-// MarshalTree writes a plain tree as JSON that UnmarshalTree reads back as the same tree,
+// TreeJSON writes a plain tree as JSON that TreeFromJSON reads back as the same tree,
 // with sorted keys and one value per line of the outer mapping.
-func MarshalTree(tree any) ([]byte, error) {
+func TreeJSON(tree any) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := writeJSON(&buf, tree); err != nil {
 		return nil, err
@@ -86,8 +86,8 @@ func writeJSON(buf *bytes.Buffer, v any) error {
 	return nil
 }
 
-// UnmarshalTree reads MarshalTree's JSON (a mapping) into a plain tree.
-func UnmarshalTree(data []byte) (map[string]any, error) {
+// TreeFromJSON reads TreeJSON's JSON (a mapping) into a plain tree.
+func TreeFromJSON(data []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var doc map[string]any

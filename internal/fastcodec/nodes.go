@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package krm
+package fastcodec
 
 import (
 	"bytes"
@@ -15,9 +15,7 @@ import (
 	yaml2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/memo"
-	"github.com/llamastack/llsd/internal/render"
 )
 
 // An object llsd renders goes into the ResourceList as a node tree built from its JSON, with
@@ -26,20 +24,21 @@ import (
 // is byte for byte what that round trip produced, at a fraction of its cost (the round trip
 // was most of the time of a large render). TestNodesMatchTheYAMLRoundTrip holds it to that.
 
-// toKubeObject returns the manifest of a rendered object (render.Manifest: no status,
-// creation timestamp or empty annotations) as a KubeObject.
-func toKubeObject(o render.Object) (*fn.KubeObject, error) {
-	data, err := json.Marshal(o)
-	if err != nil {
-		return nil, err
-	}
+// DecodeJSON reads an object's JSON into a tree whose numbers are json.Numbers, as KubeObject
+// takes it.
+func DecodeJSON(data []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree map[string]any
 	if err := dec.Decode(&tree); err != nil {
 		return nil, err
 	}
-	render.StripRuntimeFields(tree)
+	return tree, nil
+}
+
+// KubeObject returns a tree of DecodeJSON as a KubeObject, whose YAML is what writing the
+// tree with sigs.k8s.io/yaml and parsing it would give.
+func KubeObject(tree map[string]any) (*fn.KubeObject, error) {
 	node, err := toYAMLNode(tree)
 	if err != nil {
 		return nil, err
@@ -132,7 +131,7 @@ const cachedStrings = 4096
 // (go-yaml v2's, as a mapping value) gives it: for a string that is not plainly a word, the
 // rendering is made and read once, and remembered.
 func styleOf(s string) (yaml.Style, string) {
-	if configyaml.BlockPlain(s) {
+	if BlockPlain(s) {
 		return 0, "!!str"
 	}
 	if simpleBlock(s) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package krm
+package fastcodec
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/memo"
 )
 
@@ -19,11 +18,17 @@ import (
 // scalar's text. yaml.v3's emitter queues every event of a document (hundreds of bytes
 // each) and was most of the time and the memory of a large render. An item it does not
 // know how to write (a user's object with comments, say) is left to yaml.v3:
-// TestWriteResourceListIsToYAML and FuzzNodesMatchTheYAMLRoundTrip hold it to yaml.v3.
+// FuzzNodesMatchTheYAMLRoundTrip here and internal/krm's TestWriteResourceListIsToYAML hold it to yaml.v3.
 type entryWriter struct{ buf *bytes.Buffer }
 
-// entry writes node as an entry of a block sequence whose dashes are at column 0; false when
-// the node is not one the writer knows (nothing usable is written then).
+// WriteEntry writes node to buf as an entry of a block sequence whose dashes are at column 0;
+// false when the node is not one the writer knows (nothing usable is written then).
+func WriteEntry(buf *bytes.Buffer, node *yaml.Node) bool { return entryWriter{buf}.entry(node) }
+
+// WriteDocument writes node to buf as a document of a YAML stream (a mapping at column 0), or
+// false, as WriteEntry.
+func WriteDocument(buf *bytes.Buffer, node *yaml.Node) bool { return entryWriter{buf}.document(node) }
+
 func (w entryWriter) entry(node *yaml.Node) bool {
 	if node.Kind != yaml.MappingNode || len(node.Content) == 0 || !plainNode(node) {
 		return false
@@ -32,7 +37,6 @@ func (w entryWriter) entry(node *yaml.Node) bool {
 	return w.mapping(node, 2, true)
 }
 
-// document writes node as a document of a YAML stream (a mapping at column 0), or false.
 func (w entryWriter) document(node *yaml.Node) bool {
 	if node.Kind != yaml.MappingNode || len(node.Content) == 0 || !plainNode(node) {
 		return false
@@ -167,11 +171,11 @@ func (w entryWriter) spaces(n int) {
 }
 
 // knownText is the text of the scalars whose rendering by yaml.v3 is certain: plain strings
-// (configyaml.BlockPlain), the implicit numbers, booleans and null toYAMLNode makes, and
+// (BlockPlain), the implicit numbers, booleans and null toYAMLNode makes, and
 // quoted one-line printable ASCII.
 func knownText(n *yaml.Node) (string, bool) {
 	switch {
-	case n.Style == 0 && n.Tag == "!!str" && configyaml.BlockPlain(n.Value):
+	case n.Style == 0 && n.Tag == "!!str" && BlockPlain(n.Value):
 		return n.Value, true
 	case n.Style == 0 && (n.Tag == "!!int" && isDecimal(n.Value) || n.Tag == "!!bool" && (n.Value == "true" || n.Value == "false") ||
 		n.Tag == "!!null" && n.Value == "null"):

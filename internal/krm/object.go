@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"encoding/json"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+
+	"github.com/llamastack/llsd/internal/fastcodec"
+	"github.com/llamastack/llsd/internal/render"
+)
+
+// An object llsd renders goes into the ResourceList as a node tree built from its JSON, with no
+// YAML text in between (fastcodec.KubeObject).
+
+// toKubeObject returns the manifest of a rendered object (render.Manifest: no status,
+// creation timestamp or empty annotations) as a KubeObject.
+func toKubeObject(o render.Object) (*fn.KubeObject, error) {
+	data, err := json.Marshal(o)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := fastcodec.DecodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	render.StripRuntimeFields(tree)
+	return fastcodec.KubeObject(tree)
+}
