@@ -76,11 +76,13 @@ func TestCommandLine(t *testing.T) {
 		{reason: "--version", args: []string{"--version"}, stdin: "", code: 0, stdout: "llsd ", stderr: ""},
 		{reason: "help", args: []string{"help"}, stdin: "", code: 0, stdout: "Run llsd COMMAND --help", stderr: ""},
 	} {
-		var stdout, stderr bytes.Buffer
-		code := cli.Main(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr)
-		assert.Equal(t, tc.code, code, tc.reason)
-		assert.Contains(t, stdout.String(), tc.stdout, tc.reason)
-		assert.Contains(t, stderr.String(), tc.stderr, tc.reason)
+		t.Run(tc.reason, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := cli.Main(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr)
+			assert.Equal(t, tc.code, code)
+			assert.Contains(t, stdout.String(), tc.stdout)
+			assert.Contains(t, stderr.String(), tc.stderr)
+		})
 	}
 }
 

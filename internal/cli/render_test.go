@@ -240,12 +240,12 @@ spec:
 // render options with a misspelt kind or version.
 func TestRenderRefusesWhatWouldBeIgnored(t *testing.T) {
 	for _, tc := range []struct{ reason, doc, want string }{
-		{"a key twice", strings.Replace(stack, "spec:\n", "spec:\n  workload: {replicas: 1}\n  workload: {workers: 2}\n", 1),
-			`key "workload" already set in map`},
-		{"options of another version", "apiVersion: fn.llamastack.io/v1alpha2\nkind: RenderOptions\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
-			"fn.llamastack.io/v1alpha2 RenderOptions is not a function config llsd knows: write apiVersion: fn.llamastack.io/v1alpha1"},
-		{"options of a misspelt kind", "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOption\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
-			"kind: RenderOptions"},
+		{reason: "a key twice", doc: strings.Replace(stack, "spec:\n", "spec:\n  workload: {replicas: 1}\n  workload: {workers: 2}\n", 1),
+			want: `key "workload" already set in map`},
+		{reason: "options of another version", doc: "apiVersion: fn.llamastack.io/v1alpha2\nkind: RenderOptions\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
+			want: "fn.llamastack.io/v1alpha2 RenderOptions is not a function config llsd knows: write apiVersion: fn.llamastack.io/v1alpha1"},
+		{reason: "options of a misspelt kind", doc: "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOption\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
+			want: "kind: RenderOptions"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			dir := t.TempDir()
@@ -293,9 +293,9 @@ func TestRenderLimits(t *testing.T) {
 		fmt.Fprintf(&many, "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s%d}\nspec: {distribution: {name: starter}}\n---\n", i)
 	}
 	for _, tc := range []struct{ reason, doc, want string }{
-		{"settings nested 9,000 deep", withSettings(deep), "settings are nested 9000 levels deep, more than the limit of 16"},
-		{"settings of 20,000 keys", withSettings("{" + wide.String() + "}"), "settings: Too long: may not be more than 65536 bytes"},
-		{"2,001 LlamaStackDistributions", many.String(), "2001 LlamaStackDistributions in one render, more than the limit of 2000"},
+		{reason: "settings nested 9,000 deep", doc: withSettings(deep), want: "settings are nested 9000 levels deep, more than the limit of 16"},
+		{reason: "settings of 20,000 keys", doc: withSettings("{" + wide.String() + "}"), want: "settings: Too long: may not be more than 65536 bytes"},
+		{reason: "2,001 LlamaStackDistributions", doc: many.String(), want: "2001 LlamaStackDistributions in one render, more than the limit of 2000"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			dir := t.TempDir()

@@ -61,9 +61,9 @@ func TestBoundedServerDropsSlowClients(t *testing.T) {
 	short := serverTimeouts{readHeader: 200 * time.Millisecond, read: time.Second, write: time.Second, idle: 200 * time.Millisecond}
 	addr, cfg := startBoundedServer(t, short, ok())
 	for _, tc := range []struct{ reason, send string }{
-		{"headers that never end", "POST /convert HTTP/1.1\r\nHost: x\r\n"},
-		{"nothing after the handshake", ""},
-		{"idle after a request", "GET /convert HTTP/1.1\r\nHost: x\r\n\r\n"},
+		{reason: "headers that never end", send: "POST /convert HTTP/1.1\r\nHost: x\r\n"},
+		{reason: "nothing after the handshake", send: ""},
+		{reason: "idle after a request", send: "GET /convert HTTP/1.1\r\nHost: x\r\n\r\n"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			conn, err := tls.Dial("tcp", addr, cfg)

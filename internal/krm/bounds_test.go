@@ -33,15 +33,15 @@ func TestCheckInput(t *testing.T) {
 	for _, tc := range []struct {
 		reason, input, want string
 	}{
-		{"as many documents as allowed", documents(krm.MaxDocuments, "{kind: ConfigMap}"), ""},
-		{"one document more", documents(krm.MaxDocuments+1, "{kind: ConfigMap}"), "more than 20000 documents"},
-		{"empty documents count too", documents(krm.MaxDocuments+1, ""), "more than 20000 documents"},
-		{"the items of a ResourceList", resourceList(krm.MaxDocuments + 1), "more than 20000 documents"},
-		{"as many labels as allowed", withMetadata("labels", krm.MaxMetadataKeys), ""},
-		{"one label more", withMetadata("labels", krm.MaxMetadataKeys+1), "has 257 labels, more than 256"},
-		{"one annotation more", withMetadata("annotations", krm.MaxMetadataKeys+1), "has 257 annotations"},
-		{"data keys are not metadata", "apiVersion: v1\nkind: ConfigMap\ndata:\n" + strings.Repeat("  k: v\n", 1), ""},
-		{"a syntax error is the reader's to report", "a: [", ""},
+		{reason: "as many documents as allowed", input: documents(krm.MaxDocuments, "{kind: ConfigMap}"), want: ""},
+		{reason: "one document more", input: documents(krm.MaxDocuments+1, "{kind: ConfigMap}"), want: "more than 20000 documents"},
+		{reason: "empty documents count too", input: documents(krm.MaxDocuments+1, ""), want: "more than 20000 documents"},
+		{reason: "the items of a ResourceList", input: resourceList(krm.MaxDocuments + 1), want: "more than 20000 documents"},
+		{reason: "as many labels as allowed", input: withMetadata("labels", krm.MaxMetadataKeys), want: ""},
+		{reason: "one label more", input: withMetadata("labels", krm.MaxMetadataKeys+1), want: "has 257 labels, more than 256"},
+		{reason: "one annotation more", input: withMetadata("annotations", krm.MaxMetadataKeys+1), want: "has 257 annotations"},
+		{reason: "data keys are not metadata", input: "apiVersion: v1\nkind: ConfigMap\ndata:\n" + strings.Repeat("  k: v\n", 1), want: ""},
+		{reason: "a syntax error is the reader's to report", input: "a: [", want: ""},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, err := krm.CheckInput([]byte(tc.input), 0)

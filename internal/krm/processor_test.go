@@ -90,13 +90,13 @@ func TestGeneratedObjectsBesideTheirLLSD(t *testing.T) {
 // the catalog does not have, are errors that say which option and why.
 func TestRenderOptionsAreValidated(t *testing.T) {
 	for _, tc := range []struct{ reason, spec, want string }{
-		{"a domain that is no DNS name", "ingress: {domain: Apps.Example.com}", `spec.ingress.domain "Apps.Example.com"`},
-		{"a controller namespace that is no namespace name", "ingress: {controllerNamespace: ingress_nginx}", "spec.ingress.controllerNamespace"},
-		{"an override of a distribution that does not exist", "imageOverrides: {startr: registry/x:0.7.1}",
-			"spec.imageOverrides[startr]: no distribution has this name (did you mean starter?)"},
-		{"a platform llsd does not know", "platform: OpenShift", `spec.platform "OpenShift": use kubernetes or openshift`},
-		{"negative limits: each is named, always in the same order", "limits: {settingsDepth: -3, llsds: -1, settingsBytes: -2}",
-			"spec.limits.llsds -1: a limit is a positive number (0 or unset: the default); " +
+		{reason: "a domain that is no DNS name", spec: "ingress: {domain: Apps.Example.com}", want: `spec.ingress.domain "Apps.Example.com"`},
+		{reason: "a controller namespace that is no namespace name", spec: "ingress: {controllerNamespace: ingress_nginx}", want: "spec.ingress.controllerNamespace"},
+		{reason: "an override of a distribution that does not exist", spec: "imageOverrides: {startr: registry/x:0.7.1}",
+			want: "spec.imageOverrides[startr]: no distribution has this name (did you mean starter?)"},
+		{reason: "a platform llsd does not know", spec: "platform: OpenShift", want: `spec.platform "OpenShift": use kubernetes or openshift`},
+		{reason: "negative limits: each is named, always in the same order", spec: "limits: {settingsDepth: -3, llsds: -1, settingsBytes: -2}",
+			want: "spec.limits.llsds -1: a limit is a positive number (0 or unset: the default); " +
 				"spec.limits.settingsBytes -2: a limit is a positive number (0 or unset: the default); " +
 				"spec.limits.settingsDepth -3: a limit is a positive number (0 or unset: the default)"},
 	} {
@@ -174,13 +174,13 @@ func TestNothingIsIgnored(t *testing.T) {
 	for _, tc := range []struct {
 		reason, config, items, want string
 	}{
-		{"a ConfigMap's data are render options", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: openshift}}", llsd, ""},
-		{"an option llsd does not know", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {plattform: openshift}}", llsd,
-			`the function config ConfigMap has key "plattform", which is no llsd option (did you mean platform?)`},
-		{"a bad option value", "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: gke}}", llsd, `with the render options of the function config ConfigMap (platform): RenderOptions fn.llamastack.io/v1alpha1: spec.platform "gke": use kubernetes or openshift`},
-		{"a function config of another kind", "{apiVersion: example.com/v1, kind: Settings, metadata: {name: cfg}}", llsd, "example.com/v1 Settings is no function config llsd takes"},
-		{"a misspelt kind", "", "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistrubution, metadata: {name: chat}, spec: {distribution: {name: starter}}}\n",
-			"kind LlamaStackDistrubution is not a kind of llamastack.io (did you mean LlamaStackDistribution?)"},
+		{reason: "a ConfigMap's data are render options", config: "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: openshift}}", items: llsd, want: ""},
+		{reason: "an option llsd does not know", config: "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {plattform: openshift}}", items: llsd,
+			want: `the function config ConfigMap has key "plattform", which is no llsd option (did you mean platform?)`},
+		{reason: "a bad option value", config: "{apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: gke}}", items: llsd, want: `with the render options of the function config ConfigMap (platform): RenderOptions fn.llamastack.io/v1alpha1: spec.platform "gke": use kubernetes or openshift`},
+		{reason: "a function config of another kind", config: "{apiVersion: example.com/v1, kind: Settings, metadata: {name: cfg}}", items: llsd, want: "example.com/v1 Settings is no function config llsd takes"},
+		{reason: "a misspelt kind", config: "", items: "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistrubution, metadata: {name: chat}, spec: {distribution: {name: starter}}}\n",
+			want: "kind LlamaStackDistrubution is not a kind of llamastack.io (did you mean LlamaStackDistribution?)"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + tc.items

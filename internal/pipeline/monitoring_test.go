@@ -13,14 +13,14 @@ func TestMonitoringNeedsAServerWithMetrics(t *testing.T) {
 	for _, tc := range []struct {
 		reason, spec, field, says string
 	}{
-		{"OGX 1.1 serves no metrics", `  distribution: {name: starter, serverVersion: "1.1"}
-  monitoring: {}`, "spec.monitoring", "OGX 1.1 serves no Prometheus metrics (OGX 1.2 to OGX 1.3 do)"},
-		{"the API port is not the metrics port", `  distribution: {name: starter}
+		{reason: "OGX 1.1 serves no metrics", spec: `  distribution: {name: starter, serverVersion: "1.1"}
+  monitoring: {}`, field: "spec.monitoring", says: "OGX 1.1 serves no Prometheus metrics (OGX 1.2 to OGX 1.3 do)"},
+		{reason: "the API port is not the metrics port", spec: `  distribution: {name: starter}
   networking: {port: 9000}
-  monitoring: {port: 9000}`, "spec.monitoring.port", "the metrics endpoint needs a port of its own"},
-		{"overrides.env cannot set what monitoring sets", `  distribution: {name: starter}
+  monitoring: {port: 9000}`, field: "spec.monitoring.port", says: "the metrics endpoint needs a port of its own"},
+		{reason: "overrides.env cannot set what monitoring sets", spec: `  distribution: {name: starter}
   monitoring: {}
-  workload: {overrides: {env: [{name: OGX_METRICS_HOST, value: 127.0.0.1}]}}`, "spec.workload.overrides.env[0].name", "OGX_METRICS_HOST is set by spec.monitoring"},
+  workload: {overrides: {env: [{name: OGX_METRICS_HOST, value: 127.0.0.1}]}}`, field: "spec.workload.overrides.env[0].name", says: "OGX_METRICS_HOST is set by spec.monitoring"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, errs, _ := renderSpec(t, tc.spec+"\n")

@@ -14,16 +14,16 @@ const secret = "S3NT1NEL"
 
 func TestRedact(t *testing.T) {
 	for _, tc := range []struct{ reason, endpoint, want string }{
-		{"user and password", "http://admin:" + secret + "@vllm:8000/v1", "http://xxxxx@vllm:8000/v1"},
-		{"a / in the password, which ends a URL's host part", "http://admin:9/" + secret + "@vllm:8000/v1", "http://xxxxx@vllm:8000/v1"},
-		{"an @ in the password", "redis://:p@" + secret + "@redis:6379", "redis://xxxxx@redis:6379"},
-		{"no scheme", ":" + secret + "@redis.cache.svc:6379", "xxxxx@redis.cache.svc:6379"},
-		{"a key in the query", "https://llm.example.com/v1?api_key=" + secret + "&model=x", "https://llm.example.com/v1?api_key=xxxxx&model=x"},
-		{"a token after another parameter", "https://h/v1?a=1&Token=" + secret, "https://h/v1?a=1&Token=xxxxx"},
-		{"nothing to hide", "http://vllm:8000/v1?model=llama", "http://vllm:8000/v1?model=llama"},
-		{"a token in the fragment", "https://h/cb#access_token=" + secret + "&x=1", "https://h/cb#access_token=xxxxx&x=1"},
-		{"a percent-encoded parameter name", "https://h/v1?api%5Fkey=" + secret, "https://h/v1?api%5Fkey=xxxxx"},
-		{"a key after a semicolon", "https://h/v1;a=1;apikey=" + secret, "https://h/v1;a=1;apikey=xxxxx"},
+		{reason: "user and password", endpoint: "http://admin:" + secret + "@vllm:8000/v1", want: "http://xxxxx@vllm:8000/v1"},
+		{reason: "a / in the password, which ends a URL's host part", endpoint: "http://admin:9/" + secret + "@vllm:8000/v1", want: "http://xxxxx@vllm:8000/v1"},
+		{reason: "an @ in the password", endpoint: "redis://:p@" + secret + "@redis:6379", want: "redis://xxxxx@redis:6379"},
+		{reason: "no scheme", endpoint: ":" + secret + "@redis.cache.svc:6379", want: "xxxxx@redis.cache.svc:6379"},
+		{reason: "a key in the query", endpoint: "https://llm.example.com/v1?api_key=" + secret + "&model=x", want: "https://llm.example.com/v1?api_key=xxxxx&model=x"},
+		{reason: "a token after another parameter", endpoint: "https://h/v1?a=1&Token=" + secret, want: "https://h/v1?a=1&Token=xxxxx"},
+		{reason: "nothing to hide", endpoint: "http://vllm:8000/v1?model=llama", want: "http://vllm:8000/v1?model=llama"},
+		{reason: "a token in the fragment", endpoint: "https://h/cb#access_token=" + secret + "&x=1", want: "https://h/cb#access_token=xxxxx&x=1"},
+		{reason: "a percent-encoded parameter name", endpoint: "https://h/v1?api%5Fkey=" + secret, want: "https://h/v1?api%5Fkey=xxxxx"},
+		{reason: "a key after a semicolon", endpoint: "https://h/v1;a=1;apikey=" + secret, want: "https://h/v1;a=1;apikey=xxxxx"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			got := URL(tc.endpoint)
@@ -57,9 +57,9 @@ func FuzzRedact(f *testing.F) {
 
 func TestText(t *testing.T) {
 	for _, tc := range []struct{ reason, message, want string }{
-		{"a URL inside a message", `Invalid value: "http://user:` + secret + `@otel:4318": must be a URL`, `Invalid value: "http://xxxxx@otel:4318": must be a URL`},
-		{"two URLs", "OLLAMA_URL=http://a:" + secret + "@o:11434 and redis://:" + secret + "@r:6379", "OLLAMA_URL=http://xxxxx@o:11434 and redis://xxxxx@r:6379"},
-		{"nothing to hide", "set spec.storage.kv {type: redis}", "set spec.storage.kv {type: redis}"},
+		{reason: "a URL inside a message", message: `Invalid value: "http://user:` + secret + `@otel:4318": must be a URL`, want: `Invalid value: "http://xxxxx@otel:4318": must be a URL`},
+		{reason: "two URLs", message: "OLLAMA_URL=http://a:" + secret + "@o:11434 and redis://:" + secret + "@r:6379", want: "OLLAMA_URL=http://xxxxx@o:11434 and redis://xxxxx@r:6379"},
+		{reason: "nothing to hide", message: "set spec.storage.kv {type: redis}", want: "set spec.storage.kv {type: redis}"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			assert.Equal(t, tc.want, Text(tc.message), tc.reason)

@@ -16,8 +16,8 @@ func TestContainerNamesFitWhateverTheID(t *testing.T) {
 	long := strings.Repeat("a", 60) + "-b1"
 	other := strings.Repeat("a", 60) + "-b2"
 	for _, tc := range []struct{ reason, prefix, id, want string }{
-		{"a short id is kept", "install-", "acme", "install-acme"},
-		{"a long id is cut and hashed", "install-", long, ""},
+		{reason: "a short id is kept", prefix: "install-", id: "acme", want: "install-acme"},
+		{reason: "a long id is cut and hashed", prefix: "install-", id: long, want: ""},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			got := containerName(tc.prefix, tc.id)

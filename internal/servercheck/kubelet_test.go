@@ -13,17 +13,17 @@ import (
 func TestKubeletExpand(t *testing.T) {
 	env := map[string]string{"VAR_A": "A", "VAR_EMPTY": ""}
 	for _, tc := range []struct{ in, want string }{
-		{"$(VAR_A)", "A"},
-		{"___$(VAR_A)___", "___A___"},
-		{"$(VAR_EMPTY)", ""},
-		{"$(UNKNOWN)", "$(UNKNOWN)"},
-		{"$$(VAR_A)", "$(VAR_A)"},
-		{"$$$(VAR_A)", "$A"},
-		{"$(VAR_A", "$(VAR_A"},
-		{"$VAR_A", "$VAR_A"},
-		{"$", "$"},
-		{"$$", "$"},
-		{"${VAR_A}", "${VAR_A}"},
+		{in: "$(VAR_A)", want: "A"},
+		{in: "___$(VAR_A)___", want: "___A___"},
+		{in: "$(VAR_EMPTY)", want: ""},
+		{in: "$(UNKNOWN)", want: "$(UNKNOWN)"},
+		{in: "$$(VAR_A)", want: "$(VAR_A)"},
+		{in: "$$$(VAR_A)", want: "$A"},
+		{in: "$(VAR_A", want: "$(VAR_A"},
+		{in: "$VAR_A", want: "$VAR_A"},
+		{in: "$", want: "$"},
+		{in: "$$", want: "$"},
+		{in: "${VAR_A}", want: "${VAR_A}"},
 	} {
 		assert.Equal(t, tc.want, KubeletExpand(tc.in, env), tc.in)
 	}

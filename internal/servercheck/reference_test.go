@@ -27,14 +27,14 @@ import (
 var referenceNames = map[string]struct{ schema, fields, configs string }{
 	"v0.2.14":      {configs: "v0.2.14"},
 	"v0.4.5":       {configs: "v0.4.5"},
-	"v0.6.0":       {"llama-stack-0.6.0", "provider-config-fields-v0.6.0.txt", "v0.6.0"},
-	"v0.7.1":       {"llama-stack-0.7.1", "provider-config-fields-v0.7.1.txt", "v0.7.1"},
-	"v0.8.0":       {"ogx-0.8.0", "provider-config-fields-v0.8.0.txt", "v0.8.0"},
-	"main-d1b6632": {"ogx-0.8-HEAD-d1b6632", "provider-config-fields-HEAD.txt", "HEAD"},
-	"v1.0.0":       {"ogx-1.0.0", "provider-config-fields-v1.0.0.txt", "v1.0.0"},
-	"v1.1.0":       {"ogx-1.1.0", "provider-config-fields-v1.1.0.txt", "v1.1.0"},
-	"v1.2.1":       {"ogx-1.2.1", "provider-config-fields-v1.2.1.txt", "v1.2.1"},
-	"v1.3.0":       {"ogx-1.3.0", "provider-config-fields-v1.3.0.txt", "v1.3.0"},
+	"v0.6.0":       {schema: "llama-stack-0.6.0", fields: "provider-config-fields-v0.6.0.txt", configs: "v0.6.0"},
+	"v0.7.1":       {schema: "llama-stack-0.7.1", fields: "provider-config-fields-v0.7.1.txt", configs: "v0.7.1"},
+	"v0.8.0":       {schema: "ogx-0.8.0", fields: "provider-config-fields-v0.8.0.txt", configs: "v0.8.0"},
+	"main-d1b6632": {schema: "ogx-0.8-HEAD-d1b6632", fields: "provider-config-fields-HEAD.txt", configs: "HEAD"},
+	"v1.0.0":       {schema: "ogx-1.0.0", fields: "provider-config-fields-v1.0.0.txt", configs: "v1.0.0"},
+	"v1.1.0":       {schema: "ogx-1.1.0", fields: "provider-config-fields-v1.1.0.txt", configs: "v1.1.0"},
+	"v1.2.1":       {schema: "ogx-1.2.1", fields: "provider-config-fields-v1.2.1.txt", configs: "v1.2.1"},
+	"v1.3.0":       {schema: "ogx-1.3.0", fields: "provider-config-fields-v1.3.0.txt", configs: "v1.3.0"},
 }
 
 // referenceGaps are providers the reference's field list of a release lacks and ours has: the

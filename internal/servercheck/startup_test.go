@@ -27,8 +27,8 @@ import (
 // (the 0.x reference's §13, the OGX 1.x reference's §8), which TestStartupCasesEqualTheReference
 // holds them equal to.
 var startupCaseSets = map[string]struct{ document, section string }{
-	"0.x": {"llama-stack-startup-checks.md", "13"},
-	"1.x": {"ogx-1.x.md", "8"},
+	"0.x": {document: "llama-stack-startup-checks.md", section: "13"},
+	"1.x": {document: "ogx-1.x.md", section: "8"},
 }
 
 // startupCases reads the numbered configs of a set, testdata/startup/<set>/<n>.yaml.

@@ -33,12 +33,12 @@ func TestSpokePath(t *testing.T) {
 // Messages name the fields a v1alpha1 user wrote; a field only v1alpha2 has keeps its name.
 func TestSpokeText(t *testing.T) {
 	for _, tc := range []struct{ reason, hub, spoke string }{
-		{"a converted field", "set spec.workload.resources.requests.cpu", "set spec.server.containerSpec.resources.requests.cpu"},
-		{"two fields, one only v1alpha2 has", "spec.workload.storage is ReadWriteOnce: set spec.storage.kv or remove spec.workload.storage.",
-			"spec.server.storage is ReadWriteOnce: set spec.storage.kv or remove spec.server.storage. (only llamastack.io/v1alpha2 has spec.storage.kv)"},
-		{"a hub-only field of a converted block, named twice", "set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes",
-			"set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes (only llamastack.io/v1alpha2 has spec.workload.storage.accessModes, spec.storage.sql)"},
-		{"not a path", "the spec is fine", "the spec is fine"},
+		{reason: "a converted field", hub: "set spec.workload.resources.requests.cpu", spoke: "set spec.server.containerSpec.resources.requests.cpu"},
+		{reason: "two fields, one only v1alpha2 has", hub: "spec.workload.storage is ReadWriteOnce: set spec.storage.kv or remove spec.workload.storage.",
+			spoke: "spec.server.storage is ReadWriteOnce: set spec.storage.kv or remove spec.server.storage. (only llamastack.io/v1alpha2 has spec.storage.kv)"},
+		{reason: "a hub-only field of a converted block, named twice", hub: "set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes",
+			spoke: "set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes (only llamastack.io/v1alpha2 has spec.workload.storage.accessModes, spec.storage.sql)"},
+		{reason: "not a path", hub: "the spec is fine", spoke: "the spec is fine"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			assert.Equal(t, tc.spoke, SpokeText(tc.hub), tc.reason)

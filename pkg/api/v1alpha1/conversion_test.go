@@ -449,12 +449,12 @@ func storageOf(o *v1alpha2.LlamaStackDistribution) *v1alpha2.PVCStorageSpec {
 // v1alpha2 create: a hand-written annotation cannot store what the API server would refuse.
 func TestConversionValidatesRestoredFields(t *testing.T) {
 	for _, tc := range []struct{ reason, annotation, want string }{
-		{"a provider id the CRD refuses, with a fingerprint that does not match",
-			`{"spec":{"distribution":{"name":"starter"},"providers":{"inference":[{"id":"BAD ID!","provider":"vllm"}]}},"fingerprint":"x"}`,
-			`spec.providers.inference[0].id: Invalid value: "BAD ID!"`},
-		{"an API that does not exist",
-			`{"spec":{"distribution":{"name":"starter"},"disabled":["bogus"]},"fingerprint":"x"}`,
-			`spec.disabled[0]: Unsupported value: "bogus"`},
+		{reason: "a provider id the CRD refuses, with a fingerprint that does not match",
+			annotation: `{"spec":{"distribution":{"name":"starter"},"providers":{"inference":[{"id":"BAD ID!","provider":"vllm"}]}},"fingerprint":"x"}`,
+			want:       `spec.providers.inference[0].id: Invalid value: "BAD ID!"`},
+		{reason: "an API that does not exist",
+			annotation: `{"spec":{"distribution":{"name":"starter"},"disabled":["bogus"]},"fingerprint":"x"}`,
+			want:       `spec.disabled[0]: Unsupported value: "bogus"`},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			src := &v1alpha1.LlamaStackDistribution{}
@@ -523,12 +523,12 @@ func TestConversionValidatesRestoredV1alpha1Fields(t *testing.T) {
 // between a restored field and a visible one (overrideConfig with providers).
 func TestConversionRefusesWhatAV1alpha2CreateRefuses(t *testing.T) {
 	for _, tc := range []struct{ reason, annotation, want string }{
-		{"port 0 hides as the v1alpha1 default",
-			`{"spec":{"distribution":{"name":"starter"},"networking":{"port":0}},"fingerprint":"%s"}`,
-			`spec.server.containerSpec.port: Invalid value: 0`},
-		{"providers beside the visible userConfig",
-			`{"spec":{"distribution":{"name":"starter"},"overrideConfig":{"configMapName":"run"},"providers":{"inference":[{"provider":"vllm"}]}},"fingerprint":"x"}`,
-			`spec.server.userConfig: Forbidden: overrideConfig and providers are mutually exclusive`},
+		{reason: "port 0 hides as the v1alpha1 default",
+			annotation: `{"spec":{"distribution":{"name":"starter"},"networking":{"port":0}},"fingerprint":"%s"}`,
+			want:       `spec.server.containerSpec.port: Invalid value: 0`},
+		{reason: "providers beside the visible userConfig",
+			annotation: `{"spec":{"distribution":{"name":"starter"},"overrideConfig":{"configMapName":"run"},"providers":{"inference":[{"provider":"vllm"}]}},"fingerprint":"x"}`,
+			want:       `spec.server.userConfig: Forbidden: overrideConfig and providers are mutually exclusive`},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			src := &v1alpha1.LlamaStackDistribution{}

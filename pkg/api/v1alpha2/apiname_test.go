@@ -17,8 +17,8 @@ import (
 // Every API name has one server spelling and comes back from it, and the CRD's enum is the list.
 func TestAPINamesAreOneVocabulary(t *testing.T) {
 	for _, tc := range []struct{ spec, server string }{
-		{"vectorIo", "vector_io"}, {"toolRuntime", "tool_runtime"}, {"fileProcessors", "file_processors"},
-		{"postTraining", "post_training"}, {"datasetio", "datasetio"}, {"inference", "inference"},
+		{spec: "vectorIo", server: "vector_io"}, {spec: "toolRuntime", server: "tool_runtime"}, {spec: "fileProcessors", server: "file_processors"},
+		{spec: "postTraining", server: "post_training"}, {spec: "datasetio", server: "datasetio"}, {spec: "inference", server: "inference"},
 	} {
 		assert.Equal(t, tc.server, v1alpha2.APIName(tc.spec).ServerName())
 		assert.Equal(t, v1alpha2.APIName(tc.spec), v1alpha2.APINameOf(tc.server))
