@@ -18,7 +18,10 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-var overrideConfigPath = field.NewPath("spec", "overrideConfig")
+var (
+	overrideConfigPath = field.NewPath("spec", "overrideConfig")
+	distributionPath   = field.NewPath("spec", "distribution")
+)
 
 // legacyConfigKey is where upstream operator releases before config.yaml read the config,
 // and where many repositories still keep it.
@@ -61,6 +64,13 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 			return key, nil, ferr
 		}
 		warnings = append(warnings, checked...)
+	} else {
+		// :latest and tags without a version: the keys the server ignores, the models it never
+		// registers, the localhost it falls back to are all a matter of its version.
+		warnings = append(warnings, config.Warning{Field: distributionPath.String(), Message: fmt.Sprintf(
+			"image %s names no server version, so the config in %s is checked against none: keys the server ignores and "+
+				"settings it falls back from go unnoticed; pin an official image to a release tag, or set spec.distribution.serverVersion to the version it runs",
+			dist.Image, source)})
 	}
 	return key, append(warnings, config.UnreadEnv([]byte(data[key]), env, overridesEnvPath)...), nil
 }

@@ -131,9 +131,17 @@ func TestOverrideConfigIsChecked(t *testing.T) {
 			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n  distribution: " + starter07 +
 				"\n  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}\n  workload: {overrides: {env: [{name: INFERENCE_MODEL, value: llama3.2:3b}]}}\n",
 			want: []string{"warning: spec.workload.overrides.env[0].name: INFERENCE_MODEL does nothing: config.yaml has no ${env.INFERENCE_MODEL}"}},
-		{reason: "a config of a custom image, whose version llsd does not know: only the variables are checked",
+		{reason: "a config of a custom image, whose version llsd does not know: only the variables are checked, and the user is told",
 			doc:  v2("{image: registry.example.com/own:1}", "{configMapName: stack}", ""),
 			data: map[string]string{"config.yaml": "version: 2\nmodels: []\n"},
+			want: []string{"warning: spec.distribution: image registry.example.com/own:1 names no server version, so the config in " +
+				"ConfigMap stack key config.yaml is checked against none: keys the server ignores and settings it falls back from go " +
+				"unnoticed; pin an official image to a release tag, or set spec.distribution.serverVersion to the version it runs"},
+			key: "config.yaml"},
+		{reason: "... and with the version set, it is checked against that version",
+			doc:  v2("{image: registry.example.com/own:1, serverVersion: '0.7'}", "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": "version: 2\nmodels: []\n"},
+			want: []string{"ignores the top-level key models"},
 			key:  "config.yaml"},
 		{reason: "no YAML mapping",
 			doc:   v2(starter07, "{configMapName: stack}", ""),
