@@ -5,6 +5,7 @@ package render
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -89,7 +90,11 @@ func checkPodSecurity(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, [
 	if allowed == "" {
 		allowed = PodSecurityRestricted
 	}
-	allowedResults := evaluator.EvaluatePod(psaapi.LevelVersion{Level: psaapi.Level(allowed), Version: psaapi.LatestVersion()}, &pod.ObjectMeta, &pod.Spec)
+	// A volume without a source is an error of its own (sourcelessVolumes); the standards
+	// would call its type "unknown".
+	spec := pod.Spec
+	spec.Volumes = slices.DeleteFunc(slices.Clone(spec.Volumes), func(v corev1.Volume) bool { return reflect.ValueOf(v.VolumeSource).IsZero() })
+	allowedResults := evaluator.EvaluatePod(psaapi.LevelVersion{Level: psaapi.Level(allowed), Version: psaapi.LatestVersion()}, &pod.ObjectMeta, &spec)
 	var errs field.ErrorList
 	for _, r := range allowedResults {
 		if !r.Allowed {
@@ -102,7 +107,7 @@ func checkPodSecurity(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, [
 		return errs, nil
 	}
 	var warnings []config.Warning
-	for _, r := range evaluator.EvaluatePod(psaapi.LevelVersion{Level: psaapi.LevelRestricted, Version: psaapi.LatestVersion()}, &pod.ObjectMeta, &pod.Spec) {
+	for _, r := range evaluator.EvaluatePod(psaapi.LevelVersion{Level: psaapi.LevelRestricted, Version: psaapi.LatestVersion()}, &pod.ObjectMeta, &spec) {
 		if !r.Allowed {
 			warnings = append(warnings, config.Warning{Field: podSecurityField(r.ForbiddenReason).String(), Message: fmt.Sprintf(
 				"the pods are not restricted (%s: %s), which RenderOptions spec.podSecurity: %s allows", r.ForbiddenReason, r.ForbiddenDetail, allowed)})

@@ -5,6 +5,7 @@ package render
 import (
 	"fmt"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -36,7 +37,7 @@ func addUserVolumes(pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) (field.E
 	if o == nil || len(o.Volumes)+len(o.VolumeMounts) == 0 {
 		return nil, nil
 	}
-	errs := duplicateUserVolumes(o)
+	errs := append(duplicateUserVolumes(o), sourcelessVolumes(o)...)
 	replacedErrs, warnings := replaceMounts(pod, o)
 	errs = append(errs, replacedErrs...)
 	dropUnmounted(pod, o)
@@ -68,6 +69,19 @@ func duplicateUserVolumes(o *v1alpha2.WorkloadOverrides) field.ErrorList {
 				fmt.Sprintf("%s is also where volumeMounts[%d] mounts: one volume per path", m.MountPath, j)))
 		}
 		paths[p] = i
+	}
+	return errs
+}
+
+// sourcelessVolumes: a volume with a name and nothing else (a reference page's placeholder),
+// which the API server refuses ("must specify a volume type").
+func sourcelessVolumes(o *v1alpha2.WorkloadOverrides) field.ErrorList {
+	var errs field.ErrorList
+	for i, v := range o.Volumes {
+		if reflect.ValueOf(v.VolumeSource).IsZero() {
+			errs = append(errs, field.Required(overridesPath.Child("volumes").Index(i), fmt.Sprintf("volume %s has no source: give it one, "+
+				"such as emptyDir: {}, configMap: {name: ...}, secret: {secretName: ...} or persistentVolumeClaim: {claimName: ...}", v.Name)))
+		}
 	}
 	return errs
 }
