@@ -49,7 +49,7 @@ func (p Problem) String() string {
 }
 
 // Startup applies the llama-stack server's start-up rules that a JSON schema cannot express
-// (the reference llama-stack-startup-checks.md; rule ids are its section ids) to a config as
+// (each named by an id, R2, E1, K2, ...; testdata/startup holds a config that breaks each) to a config as
 // the server reads it: after ${env...} substitution with the pod's environment. It returns
 // every problem, not only the first one the server would stop at. Validate the config with
 // ValidateStrict as well: Startup assumes the shapes the schema checks.

@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-// The start-up rules OGX 1.x added (reference ogx-1.x.md §6.2). Rules whose id collides with
-// one of the 0.x reference's carry the prefix OGX-.
+// The start-up rules OGX 1.x added (C2, T1, OGX-S6, ...; testdata/startup holds a config that
+// breaks each). Rules whose id collides with one of the 0.x rules' carry the prefix OGX-.
 
 // checkOGX1 runs the rules of the 1.x versions.
 func (s *startup) checkOGX1() {
