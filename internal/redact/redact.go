@@ -70,9 +70,13 @@ func HasCredentials(endpoint string) bool { return URL(endpoint) != endpoint }
 // urlInText is a URL inside a message: a scheme, then anything up to a space or a quote.
 var urlInText = lazyre.New(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'` + "`" + `]+`)
 
-// Text hides the credentials of every URL in a message.
+// Text hides the credentials of every URL in a message. Punctuation that ends a URL (the
+// colon before a message's fix, a full stop) belongs to the message and stays.
 func Text(message string) string {
-	return urlInText().ReplaceAllStringFunc(message, URL)
+	return urlInText().ReplaceAllStringFunc(message, func(u string) string {
+		trimmed := strings.TrimRight(u, ":,.;)")
+		return URL(trimmed) + u[len(trimmed):]
+	})
 }
 
 // Errors returns errs with what they would show of credentials hidden: a value of a field

@@ -60,6 +60,8 @@ func TestText(t *testing.T) {
 		{reason: "a URL inside a message", message: `Invalid value: "http://user:` + secret + `@otel:4318": must be a URL`, want: `Invalid value: "http://xxxxx@otel:4318": must be a URL`},
 		{reason: "two URLs", message: "OLLAMA_URL=http://a:" + secret + "@o:11434 and redis://:" + secret + "@r:6379", want: "OLLAMA_URL=http://xxxxx@o:11434 and redis://xxxxx@r:6379"},
 		{reason: "nothing to hide", message: "set spec.storage.kv {type: redis}", want: "set spec.storage.kv {type: redis}"},
+		{reason: "the punctuation after a URL is the message's, not the token's", message: "endpoint http://o:11434/v1?token=" + secret + ": remove the token, or http://x?key=" + secret + ".",
+			want: "endpoint http://o:11434/v1?token=xxxxx: remove the token, or http://x?key=xxxxx."},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			assert.Equal(t, tc.want, Text(tc.message), tc.reason)
