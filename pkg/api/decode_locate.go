@@ -65,18 +65,15 @@ func decodeOne(value any, t reflect.Type, path *field.Path) field.ErrorList {
 	if err == nil {
 		return nil
 	}
-	shown := any(string(raw))
-	if s, ok := value.(string); ok {
-		shown = s
-	}
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case t == reflect.TypeFor[resource.Quantity]():
-		return field.ErrorList{field.Invalid(path, shown, "must be a quantity such as 500m, 2, 512Mi or 10Gi")}
+		return field.ErrorList{field.Invalid(path, value, "must be a quantity such as 500m, 2, 512Mi or 10Gi")}
 	case errors.As(err, &typeErr) && typeErr.Field == "":
-		return field.ErrorList{field.Invalid(path, shown, fmt.Sprintf("must be of type %s", jsonType(t.Kind().String())))}
+		// the JSON type written, not the value: a credential in the wrong place stays unseen
+		return field.ErrorList{field.Invalid(path, typeErr.Value, fmt.Sprintf("must be of type %s", jsonType(t.Kind().String())))}
 	case errors.As(err, &typeErr):
 		return nil // a value inside: its own path reports it
 	}
-	return field.ErrorList{field.Invalid(path, shown, err.Error())}
+	return field.ErrorList{field.Invalid(path, field.OmitValueType{}, err.Error())}
 }

@@ -151,10 +151,22 @@ func TestDecodeReportsEveryBadValue(t *testing.T) {
 		got = append(got, e.Error())
 	}
 	assert.Equal(t, []string{
-		`spec.replicas: Invalid value: "integer": must be of type integer`,
+		`spec.replicas: Invalid value: "string": must be of type integer`,
 		`spec.server.containerSpec.resources.requests[cpu]: Invalid value: "string": must be a quantity such as 500m, 2, 512Mi or 10Gi`,
 		`spec.server.storage.size: Invalid value: "big": must be a quantity such as 500m, 2, 512Mi or 10Gi`,
 	}, got)
+}
+
+// A credential written where an object belongs is named by its type, never shown.
+func TestAMisplacedCredentialIsNotShown(t *testing.T) {
+	doc := header + "spec:\n  distribution: {name: starter}\n  telemetry: {headers: 'Authorization=Bearer S3NT1NEL'}\n" +
+		"  workload: {replicas: S3NT1NEL}\n"
+	_, errs := api.Decode([]byte(doc))
+	require.Len(t, errs, 2)
+	for _, e := range errs {
+		assert.NotContains(t, e.Error(), "S3NT1NEL")
+		assert.Contains(t, e.Error(), `Invalid value: "string": must be of type`)
+	}
 }
 
 // TestUpstreamSampleRoundTrips decodes upstream-style v1alpha1 samples, converts them to
