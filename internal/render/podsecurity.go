@@ -50,6 +50,7 @@ func checkPod(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, []config.
 		}
 	}
 	errs = append(errs, checkPodAnnotations(pod)...)
+	errs = append(errs, missingFiles(in, &pod.Spec, o)...)
 	for i, v := range o.Volumes {
 		p := overridesPath.Child("volumes").Index(i)
 		if pr := v.Projected; pr != nil {
