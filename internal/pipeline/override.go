@@ -85,7 +85,7 @@ func keyList(data map[string]string) string {
 	return strings.Join(slices.Sorted(maps.Keys(data)), ", ")
 }
 
-var baseConfigPath = field.NewPath("spec", "distribution", "baseConfig")
+var baseConfigPath = distributionPath.Child("baseConfig")
 
 // distributionOptions are the resolver's options for one object: its baseConfig's config,
 // read from the ConfigMaps among the inputs, and whether it may run its image's own config

@@ -25,10 +25,12 @@ import (
 //	  command: [/bin/sh, -c, llama stack run /etc/llama-stack/run.yaml]   # an error: write config.yaml
 func missingFiles(in Input, pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) field.ErrorList {
 	var errs field.ErrorList
+	own := ownKeys(in)
 	check := func(p *field.Path, s string) {
 		for _, file := range absolutePaths().FindAllString(s, -1) {
-			m, files, ok := listedFilesAt(pod, ownKeys(in), path.Clean(file))
-			if !ok || slices.ContainsFunc(files, func(f string) bool { return f == path.Clean(file) || strings.HasPrefix(f, path.Clean(file)+"/") }) {
+			clean := path.Clean(file)
+			m, files, ok := listedFilesAt(pod, own, clean)
+			if !ok || slices.ContainsFunc(files, func(f string) bool { return f == clean || strings.HasPrefix(f, clean+"/") }) {
 				continue
 			}
 			hint := "write one of those"
@@ -76,21 +78,19 @@ func listedFilesAt(pod *corev1.PodSpec, own map[string][]string, file string) (c
 			best = m
 		}
 	}
-	if best.Name == "" {
-		return best, nil, false
-	}
-	i := slices.IndexFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == best.Name })
-	if i < 0 {
+	v := volumeNamed(pod.Volumes, best.Name)
+	if v == nil {
 		return best, nil, false
 	}
 	var items []corev1.KeyToPath
-	switch v := pod.Volumes[i]; {
+	switch {
 	case v.ConfigMap != nil:
 		items = v.ConfigMap.Items
 	case v.Secret != nil:
 		items = v.Secret.Items
 	}
-	names := slices.Clone(own[path.Clean(best.MountPath)])
+	dir := path.Clean(best.MountPath)
+	names := slices.Clone(own[dir])
 	for _, it := range items {
 		names = append(names, it.Path)
 	}
@@ -99,12 +99,12 @@ func listedFilesAt(pod *corev1.PodSpec, own map[string][]string, file string) (c
 	}
 	var files []string
 	for _, name := range names {
-		files = append(files, path.Join(path.Clean(best.MountPath), name))
+		files = append(files, path.Join(dir, name))
 	}
 	// deeper mounts inside it hold files too
 	for _, m := range pod.Containers[0].VolumeMounts {
-		if strings.HasPrefix(path.Clean(m.MountPath), path.Clean(best.MountPath)+"/") {
-			files = append(files, path.Clean(m.MountPath))
+		if inner := path.Clean(m.MountPath); strings.HasPrefix(inner, dir+"/") {
+			files = append(files, inner)
 		}
 	}
 	return best, files, true

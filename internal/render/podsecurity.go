@@ -5,7 +5,6 @@ package render
 import (
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -94,7 +93,7 @@ func checkPodSecurity(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, [
 	// A volume without a source is an error of its own (sourcelessVolumes); the standards
 	// would call its type "unknown".
 	spec := pod.Spec
-	spec.Volumes = slices.DeleteFunc(slices.Clone(spec.Volumes), func(v corev1.Volume) bool { return reflect.ValueOf(v.VolumeSource).IsZero() })
+	spec.Volumes = slices.DeleteFunc(slices.Clone(spec.Volumes), func(v corev1.Volume) bool { return !hasSource(v) })
 	allowedResults := evaluator.EvaluatePod(psaapi.LevelVersion{Level: psaapi.Level(allowed), Version: psaapi.LatestVersion()}, &pod.ObjectMeta, &spec)
 	var errs field.ErrorList
 	for _, r := range allowedResults {

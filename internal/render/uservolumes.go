@@ -78,13 +78,16 @@ func duplicateUserVolumes(o *v1alpha2.WorkloadOverrides) field.ErrorList {
 func sourcelessVolumes(o *v1alpha2.WorkloadOverrides) field.ErrorList {
 	var errs field.ErrorList
 	for i, v := range o.Volumes {
-		if reflect.ValueOf(v.VolumeSource).IsZero() {
+		if !hasSource(v) {
 			errs = append(errs, field.Required(overridesPath.Child("volumes").Index(i), fmt.Sprintf("volume %s has no source: give it one, "+
 				"such as emptyDir: {}, configMap: {name: ...}, secret: {secretName: ...} or persistentVolumeClaim: {claimName: ...}", v.Name)))
 		}
 	}
 	return errs
 }
+
+// hasSource: the volume says where its files come from (emptyDir, configMap, ...).
+func hasSource(v corev1.Volume) bool { return !reflect.ValueOf(v.VolumeSource).IsZero() }
 
 // replaceMounts takes llsd's mount away where a mount of the spec's has its path, when it is
 // the state or cache; at any other of llsd's paths the spec's mount is an error.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"reflect"
 	"slices"
 	"strconv"
@@ -233,13 +234,12 @@ var v1alpha1Fields = map[string]string{
 func unknownFieldHint(path string, obj any, doc map[string]any) string {
 	parent, name := splitFieldPath(path)
 	valid := fieldNames(reflect.TypeOf(obj), parent)
-	hint := "unknown field " + strconv.Quote(name) + suggest.DidYouMean(name, valid)
-	deeper := ""
-	if suggest.DidYouMean(name, valid) == "" {
-		deeper = deeperField(reflect.TypeOf(obj), parent, name)
-	}
-	if deeper != "" {
-		return hint + " (did you mean " + deeper + "?)"
+	meant := suggest.DidYouMean(name, valid)
+	hint := "unknown field " + strconv.Quote(name) + meant
+	if meant == "" {
+		if deeper := deeperField(reflect.TypeOf(obj), parent, name); deeper != "" {
+			return hint + " (did you mean " + deeper + "?)"
+		}
 	}
 	if where, ok := v1alpha1Fields[path]; ok && doc["apiVersion"] == v1alpha2.GroupVersion.String() {
 		hint += fmt.Sprintf(": %s is a field of llamastack.io/v1alpha1; in v1alpha2 its content is in %s", path, where)
@@ -320,7 +320,7 @@ func deeperField(t reflect.Type, parent []string, name string) string {
 }
 
 // apiPackages is the import path prefix of llsd's API types.
-var apiPackages = reflect.TypeFor[v1alpha2.LlamaStackDistribution]().PkgPath()[:len("github.com/llamastack/llsd/pkg/api")]
+var apiPackages = path.Dir(reflect.TypeFor[v1alpha2.LlamaStackDistribution]().PkgPath())
 
 // splitFieldPath splits "spec.networking.tls.caBundle.configMapKey" into the parent's
 // segments (indexes dropped) and the last name.
