@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // importbase writes llsd's base configs (distributions/<name>/<version>.yaml) from the
-// upstream distribution configs in testdata/server/<release>/configs: parsed as the server
-// parses them, without the dead registered_resources.vector_dbs key, and written in llsd's
+// upstream distribution configs' settings in testdata/server/<release>/configs (as the server
+// parses them), without the dead registered_resources.vector_dbs key, and written in llsd's
 // canonical form (sorted keys, PyYAML-safe quoting), next to the same tree as JSON
 // (fastcodec.TreeJSON), the form llsd reads at run time. Tests prove each equal to its
 // upstream original. Run from the repository root: go run ./hack/importbase
@@ -27,7 +27,7 @@ func main() {
 	for _, p := range profile.All() {
 		for _, name := range baseConfigs {
 			dest := fmt.Sprintf("%s/%s.yaml", name, p.Version)
-			if err := importOne(p, dest, p.Upstream.Configs, name+"_config.yaml"); err != nil {
+			if err := importOne(p, dest, p.Upstream.Configs, name+"_config"); err != nil {
 				fmt.Fprintln(os.Stderr, "importbase:", err)
 				os.Exit(1)
 			}
@@ -36,12 +36,8 @@ func main() {
 }
 
 func importOne(p *profile.Profile, dest, release, file string) error {
-	src := release + "/" + file
-	data, err := os.ReadFile(servercheck.UpstreamConfig(release + "/" + file))
-	if err != nil {
-		return err
-	}
-	tree, err := configyaml.UnmarshalMap(data)
+	src := release + "/" + file + ".yaml"
+	tree, err := servercheck.UpstreamConfig(release + "/" + file)
 	if err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}

@@ -8,7 +8,11 @@
 //     validate with is derived from it (servercheck.Strict);
 //   - provider-fields.txt: every provider's config keys, with type, default, required (*) and
 //     secret (string(password)), from the same models;
-//   - configs/<distribution>_<file>.yaml: the distribution configs the release ships, verbatim.
+//   - configs/<distribution>_<stem>.json: the distribution configs the release ships, as facts in
+//     llsd's own form: each parsed as the server parses it (PyYAML, YAML 1.1) and written as
+//     canonical JSON (sorted keys, no comments, numbers keeping their type; fastcodec.TreeJSON,
+//     the form of distributions/*/*.json), so that the repository holds the server's settings,
+//     not its files.
 //
 // It also writes testdata/server/PROVENANCE.md (repository, tag, commit of each release).
 // Run from the repository root with a clone of the server repository (github.com/ogx-ai/ogx,
@@ -30,6 +34,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/fastcodec"
 )
 
 // release is one server source tree the tests read data of.
@@ -120,7 +127,7 @@ func write(repo string, r release) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	if err := copyConfigs(filepath.Join(tree, r.distributions()), filepath.Join(dir, "configs"), r.Only); err != nil {
+	if err := writeConfigs(filepath.Join(tree, r.distributions()), filepath.Join(dir, "configs"), r.Only); err != nil {
 		return err
 	}
 	if r.Package == "" {
@@ -150,9 +157,9 @@ func sourceDir(r release) string {
 	return "src"
 }
 
-// copyConfigs copies every run config of every distribution (config.yaml, run*.yaml) as
-// <distribution>_<file>, byte for byte.
-func copyConfigs(from, to string, only []string) error {
+// writeConfigs writes every run config of every distribution (config.yaml, run*.yaml) as
+// <distribution>_<stem>.json in canonical form (canonicalConfig).
+func writeConfigs(from, to string, only []string) error {
 	dists, err := os.ReadDir(from)
 	if err != nil {
 		return err
@@ -171,12 +178,27 @@ func copyConfigs(from, to string, only []string) error {
 			if err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(to, d.Name()+"_"+f.Name()), data, 0o644); err != nil {
+			canonical, err := canonicalConfig(data)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			stem := strings.TrimSuffix(f.Name(), ".yaml")
+			if err := os.WriteFile(filepath.Join(to, d.Name()+"_"+stem+".json"), canonical, 0o644); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// canonicalConfig is a config file's settings as the server reads them, in canonical JSON:
+// what the server would do with the file, without its layout, comments or prose.
+func canonicalConfig(data []byte) ([]byte, error) {
+	tree, err := configyaml.UnmarshalMap(data)
+	if err != nil {
+		return nil, err
+	}
+	return fastcodec.TreeJSON(tree)
 }
 
 func isRunConfig(name string) bool {
@@ -228,8 +250,9 @@ func provenance(origin string, commits map[string]string) []byte {
 	b.WriteString("# Server reference data: where each directory comes from\n\n" +
 		"Written by `go run ./hack/serverdata -repo <clone>` (see its doc comment); do not edit by hand.\n" +
 		"`schema.json` and `provider-fields.txt` are exported from the server's pydantic models at the\n" +
-		"commit below (hack/serverdata/export.py); `configs/` holds the distribution configs of that\n" +
-		"commit, byte for byte, as `<distribution>_<file>`.\n\n" +
+		"commit below (hack/serverdata/export.py); `configs/` holds the settings of the distribution configs\n" +
+		"of that commit, parsed as the server parses them and written as canonical JSON (sorted keys, no\n" +
+		"comments), as `<distribution>_<stem>.json`.\n\n" +
 		"| directory | repository | ref | commit | why |\n|---|---|---|---|---|\n")
 	for _, r := range releases {
 		fmt.Fprintf(&b, "| `%s` | %s | `%s` | `%s` | %s |\n", r.Label, origin, shortRef(r.Ref), commits[r.Label], r.Why)

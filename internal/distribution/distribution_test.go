@@ -4,8 +4,7 @@ package distribution_test
 
 import (
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,9 +22,7 @@ import (
 )
 
 func upstream(t *testing.T, file string) map[string]any {
-	data, err := os.ReadFile(servercheck.UpstreamConfig(file))
-	require.NoError(t, err)
-	cfg, err := configyaml.UnmarshalMap(data)
+	cfg, err := servercheck.UpstreamConfig(file)
 	require.NoError(t, err)
 	return cfg
 }
@@ -35,7 +32,7 @@ func upstream(t *testing.T, file string) map[string]any {
 func TestEmbeddedBasesEqualUpstream(t *testing.T) {
 	for _, p := range profile.All() {
 		for _, name := range []string{"starter", "postgres-demo"} {
-			upstreamFile := p.Upstream.Configs + "/" + name + "_config.yaml"
+			upstreamFile := p.Upstream.Configs + "/" + name + "_config"
 			t.Run(upstreamFile, func(t *testing.T) {
 				d, err := distribution.Resolve(v1alpha2.DistributionSpec{Image: p.Image(name)}, distribution.Options{})
 				require.Nil(t, err)
@@ -149,14 +146,14 @@ func TestVersionFromTag(t *testing.T) {
 // The structural fingerprint tells every upstream config's version (or its era).
 func TestFingerprintOfUpstreamConfigs(t *testing.T) {
 	for file, want := range map[string]distribution.Version{
-		"v0.2.14/remote-vllm_run.yaml":           "0.2",
-		"v0.4.5/meta-reference-gpu_config.yaml":  "0.4",
-		"v0.6.0/starter_config.yaml":             "0.6",
-		"v0.6.0/postgres-demo_config.yaml":       "0.6",
-		"v0.7.1/starter_config.yaml":             "0.7",
-		"v0.7.1/postgres-demo_config.yaml":       "0.7",
-		"v0.8.0/starter_config.yaml":             "0.8",
-		"main-d1b6632/postgres-demo_config.yaml": "0.8",
+		"v0.2.14/remote-vllm_run":           "0.2",
+		"v0.4.5/meta-reference-gpu_config":  "0.4",
+		"v0.6.0/starter_config":             "0.6",
+		"v0.6.0/postgres-demo_config":       "0.6",
+		"v0.7.1/starter_config":             "0.7",
+		"v0.7.1/postgres-demo_config":       "0.7",
+		"v0.8.0/starter_config":             "0.8",
+		"main-d1b6632/postgres-demo_config": "0.8",
 	} {
 		got, evidence, ok := distribution.Fingerprint(upstream(t, file))
 		assert.True(t, ok, file)
@@ -166,15 +163,16 @@ func TestFingerprintOfUpstreamConfigs(t *testing.T) {
 	// what each release added; at most its own 1.x version for the others, whose config
 	// loads on every later 1.x.
 	for dir, want := range map[string]distribution.Version{"v0.8.0": "0.8", "v1.0.0": "1.0", "v1.1.0": "1.1", "v1.2.1": "1.2", "v1.3.0": "1.3"} {
-		files, err := os.ReadDir(filepath.Join(servercheck.DataDir(), dir, "configs"))
+		names, err := servercheck.UpstreamConfigs(dir)
 		require.NoError(t, err)
-		for _, f := range files {
-			got, evidence, ok := distribution.Fingerprint(upstream(t, dir+"/"+f.Name()))
-			require.True(t, ok, f.Name())
-			if strings.HasPrefix(f.Name(), "starter_") || strings.HasPrefix(f.Name(), "ci-tests_") || want == "0.8" {
-				assert.Equal(t, want, got, "%s/%s (%s)", dir, f.Name(), evidence)
+		require.NotEmpty(t, names)
+		for _, name := range names {
+			got, evidence, ok := distribution.Fingerprint(upstream(t, name))
+			require.True(t, ok, name)
+			if file := path.Base(name); strings.HasPrefix(file, "starter_") || strings.HasPrefix(file, "ci-tests_") || want == "0.8" {
+				assert.Equal(t, want, got, "%s (%s)", name, evidence)
 			} else {
-				assert.True(t, strings.HasPrefix(string(got), "1.") && got <= want, "%s/%s: %s (%s)", dir, f.Name(), got, evidence)
+				assert.True(t, strings.HasPrefix(string(got), "1.") && got <= want, "%s: %s (%s)", name, got, evidence)
 			}
 		}
 	}

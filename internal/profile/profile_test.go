@@ -64,7 +64,7 @@ func TestEveryProfileIsComplete(t *testing.T) {
 // the schema of the same release the provider catalog comes from.
 func TestProfilesNameTheirUpstreamData(t *testing.T) {
 	for _, p := range profile.All() {
-		_, err := os.Stat(servercheck.UpstreamConfig(p.Upstream.Configs + "/starter_config.yaml"))
+		_, err := servercheck.UpstreamConfig(p.Upstream.Configs + "/starter_config")
 		assert.NoError(t, err, p)
 		_, err = os.Stat(filepath.Join(servercheck.DataDir(), p.Upstream.Server, "provider-fields.txt"))
 		assert.NoError(t, err, p)

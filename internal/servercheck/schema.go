@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/llamastack/llsd/internal/fastcodec"
 )
 
 // DataDir is testdata/server of this repository: each server release's JSON Schema, provider
@@ -48,11 +50,31 @@ var Releases = map[string]string{
 	"1.3": "v1.3.0",
 }
 
-// UpstreamConfig is the path of a distribution config a release ships, named
-// <release>/<distribution>_<file>, e.g. UpstreamConfig("v0.7.1/starter_config.yaml").
-func UpstreamConfig(name string) string {
-	release, file, _ := strings.Cut(name, "/")
-	return filepath.Join(DataDir(), release, "configs", file)
+// UpstreamConfig is the settings of a distribution config a release ships, named
+// <release>/<distribution>_<stem>, e.g. UpstreamConfig("v0.7.1/starter_config"): the tree the
+// server reads from that file, which hack/serverdata keeps as canonical JSON.
+func UpstreamConfig(name string) (map[string]any, error) {
+	data, err := os.ReadFile(upstreamConfigPath(name))
+	if err != nil {
+		return nil, err
+	}
+	return fastcodec.TreeFromJSON(data)
+}
+
+// UpstreamConfigs names the distribution configs a release ships, as UpstreamConfig takes them,
+// sorted.
+func UpstreamConfigs(release string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(DataDir(), release, "configs", "*.json"))
+	names := make([]string, 0, len(files))
+	for _, f := range files {
+		names = append(names, release+"/"+strings.TrimSuffix(filepath.Base(f), ".json"))
+	}
+	return names, err
+}
+
+func upstreamConfigPath(name string) string {
+	release, stem, _ := strings.Cut(name, "/")
+	return filepath.Join(DataDir(), release, "configs", stem+".json")
 }
 
 // SchemaDocument reads a release's JSON Schema (what the server accepts: unknown keys allowed).

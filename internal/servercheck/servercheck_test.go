@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/servercheck"
 )
 
@@ -54,23 +53,21 @@ func TestSubstituteLikeTheServer(t *testing.T) {
 func TestSchemasJudgeUpstreamConfigs(t *testing.T) {
 	getenv := servercheck.FixtureEnv(map[string]string{"INFERENCE_MODEL": "m"})
 	load := func(file string) map[string]any {
-		data, err := os.ReadFile(servercheck.UpstreamConfig(file))
-		require.NoError(t, err)
-		cfg, err := configyaml.UnmarshalMap(data)
+		cfg, err := servercheck.UpstreamConfig(file)
 		require.NoError(t, err)
 		delete(cfg["registered_resources"].(map[string]any), "vector_dbs")
 		return cfg
 	}
 	for file, version := range map[string]string{
-		"v0.6.0/starter_config.yaml": "0.6", "v0.7.1/starter_config.yaml": "0.7", "v0.8.0/starter_config.yaml": "0.8",
-		"v0.6.0/postgres-demo_config.yaml": "0.6", "v0.7.1/postgres-demo_config.yaml": "0.7",
+		"v0.6.0/starter_config": "0.6", "v0.7.1/starter_config": "0.7", "v0.8.0/starter_config": "0.8",
+		"v0.6.0/postgres-demo_config": "0.6", "v0.7.1/postgres-demo_config": "0.7",
 	} {
 		assert.NoError(t, servercheck.ValidateStrict(version, load(file), getenv), file)
 	}
-	assert.Error(t, servercheck.ValidateStrict("0.6", load("v0.7.1/starter_config.yaml"), getenv), "0.7 starter on 0.6")
-	assert.Error(t, servercheck.ValidateStrict("0.7", load("v0.8.0/starter_config.yaml"), getenv), "0.8 starter on 0.7")
+	assert.Error(t, servercheck.ValidateStrict("0.6", load("v0.7.1/starter_config"), getenv), "0.7 starter on 0.6")
+	assert.Error(t, servercheck.ValidateStrict("0.7", load("v0.8.0/starter_config"), getenv), "0.8 starter on 0.7")
 
-	cfg := load("v0.7.1/starter_config.yaml")
+	cfg := load("v0.7.1/starter_config")
 	backends := cfg["storage"].(map[string]any)["backends"].(map[string]any)
 	backends["sql_default"] = map[string]any{"type": "sql_postgres", "connection_string": "postgresql://u:p@h/db"}
 	assert.ErrorContains(t, servercheck.ValidateStrict("0.7", cfg, getenv), "connection_string", "a connection string is not a server field")

@@ -358,9 +358,7 @@ func TestStartupOn08(t *testing.T) {
 	port.Getenv = func(name string) string { return map[string]string{"OGX_PORT": "tcp://10.0.0.1:8321"}[name] }
 	assert.Equal(t, []string{"H1"}, rules(servercheck.Startup("0.8", cfg(embed), port), false), "0.8 reads OGX_PORT")
 
-	data, err := os.ReadFile(servercheck.UpstreamConfig("v0.8.0/starter_config.yaml"))
-	require.NoError(t, err)
-	starter, err := configyaml.UnmarshalMap(data)
+	starter, err := servercheck.UpstreamConfig("v0.8.0/starter_config")
 	require.NoError(t, err)
 	assert.Empty(t, rules(servercheck.Startup("0.8", starter, pod), false), "the upstream 0.8 starter starts")
 }
