@@ -60,6 +60,15 @@ define tool-build
 	tmp=$$(mktemp $(@D)/.build.XXXXXX) && (cd $(1) && CGO_ENABLED=0 $(GO) build -trimpath $(2) -o $$tmp $(3)) && mv -f $$tmp $@
 endef
 
+# The one skip make test allows: the tests of inputs others wrote read them beside the clone
+# (../shared, or $LLSD_SHARED_DIR), never from the repository; without them they skip, and this
+# says so once, at the end of the run.
+SHARED_DIR = $${LLSD_SHARED_DIR:-$(CURDIR)/../shared}
+define announce-shared-skip
+	@test -d "$(SHARED_DIR)/wild-llsd" || echo "make test: TestWildLLSDs and TestWildLLSDsAreAccepted skipped: the public files they read are not beside the clone ($(SHARED_DIR)/wild-llsd); TestPatternsThePublicFilesTaught ran what they taught"
+	@test -d "$(SHARED_DIR)/llama-stack" || echo "make test: TestServerDataEqualsTheReference and TestStartupCasesEqualTheReference skipped: the server data and references they compare the repository with are not beside the clone ($(SHARED_DIR)/llama-stack)"
+endef
+
 .PHONY: help
 help: ## Show this help.
 	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-16s %s\n", $$1, $$2}'
@@ -144,6 +153,7 @@ $(CONTROLLER_GEN):
 .PHONY: test
 test: lint envtest-assets kustomize ## Everything, with the race detector: unit tests, the envtest suites (real kube-apiserver + etcd) and the real-tool tests (kustomize, kpt, podman); a missing tool fails with what to install.
 	LLSD_STRICT=1 KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
+	$(call announce-shared-skip)
 
 .PHONY: test-unit
 test-unit: ## Unit tests only, fast: no internal/e2e, no API server, kustomize, kpt or podman (make test runs those).

@@ -24,9 +24,9 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 )
 
-// v1alpha1Samples are the documents of the v1alpha1 samples in testdata/v1alpha1 (the upstream
-// operator's config/samples and what its users write), keyed by file#index; refused ones are
-// in testdata/v1alpha1/refused.
+// v1alpha1Samples are the documents of the v1alpha1 samples in testdata/v1alpha1 (this
+// project's own inputs in the shapes v1alpha1 users write, every field of the API among them),
+// keyed by file#index; refused ones are in testdata/v1alpha1/refused.
 func v1alpha1Samples(t testing.TB, dir string) map[string][]byte {
 	files, err := filepath.Glob(filepath.Join("testdata", "v1alpha1", dir, "*.yaml"))
 	require.NoError(t, err)
@@ -66,13 +66,13 @@ func renderV1alpha1(t testing.TB, doc []byte, opts pipeline.Options) string {
 	return out.String()
 }
 
-// The upstream operator's samples render: objects a real cluster accepts (the API-server and
+// The v1alpha1 samples render: objects a real cluster accepts (the API-server and
 // start-up suites render them too), with warnings only where llsd cannot do what was asked.
 func TestV1alpha1SamplesRender(t *testing.T) {
 	warnings := map[string][]string{
 		"network.yaml#0": {
-			`warning: spec.network.allowedFrom.namespaces[0]: no namespace can be called "nsA"`,
-			`warning: spec.network.allowedFrom.namespaces[1]: no namespace can be called "nsB"`,
+			`warning: spec.network.allowedFrom.namespaces[0]: no namespace can be called "WebFrontend"`,
+			`warning: spec.network.allowedFrom.namespaces[1]: no namespace can be called "Batch_Jobs"`,
 		},
 	}
 	for name, doc := range v1alpha1Samples(t, "") {
@@ -104,11 +104,11 @@ func TestV1alpha1SamplesRefused(t *testing.T) {
 		reason string
 		want   []string
 	}{
-		"sample.yaml#0": {
-			reason: "five replicas with SQLite state on a ReadWriteOnce volume, scaled on requests never set",
+		"autoscaled.yaml#0": {
+			reason: "four replicas with SQLite state on a ReadWriteOnce volume, scaled on requests never set",
 			want: []string{
-				"error: spec.server.autoscaling.maxReplicas: Invalid value: 5: 5 replicas would each keep their own registry",
-				"error: spec.server.autoscaling.maxReplicas: Invalid value: 5: spec.server.storage is a ReadWriteOnce volume",
+				"error: spec.server.autoscaling.maxReplicas: Invalid value: 4: 4 replicas would each keep their own registry",
+				"error: spec.server.autoscaling.maxReplicas: Invalid value: 4: spec.server.storage is a ReadWriteOnce volume",
 				"error: spec.server.containerSpec.resources.requests.cpu: Required value",
 				"set spec.server.containerSpec.resources.requests.cpu",
 				"error: spec.server.containerSpec.resources.requests.memory: Required value",

@@ -22,29 +22,19 @@ import (
 	"github.com/llamastack/llsd/pkg/api"
 )
 
-// wildDir holds LlamaStackDistribution files other projects published, byte for byte, with
-// their provenance and expected outcome in corpus.yaml.
-var wildDir = filepath.Join("testdata", "wild")
+// wildCorpusFile is what llsd does with each public LlamaStackDistribution file of
+// ../shared/wild-llsd: this project's expectations of files it does not hold.
+var wildCorpusFile = filepath.Join("testdata", "wild-corpus.yaml")
 
-// wildCorpus is corpus.yaml.
+// wildCorpus is wild-corpus.yaml.
 type wildCorpus struct {
-	Sources map[string]wildSource `json:"sources"`
-	Inputs  []wildInput           `json:"inputs"`
-}
-
-type wildSource struct {
-	Repository string `json:"repository"`
-	Commit     string `json:"commit"`
-	License    string `json:"license"`
+	Inputs []wildInput `json:"inputs"`
 }
 
 // wildInput is one public file and what llsd does with it.
 type wildInput struct {
+	// File is the file's path in ../shared/wild-llsd, as SOURCES.tsv names it.
 	File   string `json:"file"`
-	Source string `json:"source"`
-	Path   string `json:"path"`
-	// Lines is the code block of a Markdown page the file holds, "first-last".
-	Lines  string `json:"lines,omitempty"`
 	Reason string `json:"reason"`
 	// Errors each appear in one error of the render ("field: message"); none means it renders.
 	Errors []string `json:"errors,omitempty"`
@@ -53,14 +43,30 @@ type wildInput struct {
 	// Fix is what the errors say to do, as a JSON merge patch per LlamaStackDistribution
 	// name: applied, the file renders.
 	Fix map[string]json.RawMessage `json:"fix,omitempty"`
+	// Case names the project's own input for the pattern the file taught (patternCases).
+	Case string `json:"case,omitempty"`
 }
 
 func readWildCorpus(t *testing.T) wildCorpus {
-	raw, err := os.ReadFile(filepath.Join(wildDir, "corpus.yaml"))
+	raw, err := os.ReadFile(wildCorpusFile)
 	require.NoError(t, err)
 	var c wildCorpus
 	require.NoError(t, yaml.UnmarshalStrict(raw, &c))
 	return c
+}
+
+// wildSources are the files SOURCES.tsv of dir lists.
+func wildSources(t *testing.T, dir string) []string {
+	data, err := os.ReadFile(filepath.Join(dir, "SOURCES.tsv"))
+	require.NoError(t, err)
+	var files []string
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if i > 0 {
+			file, _, _ := strings.Cut(line, "\t")
+			files = append(files, file)
+		}
+	}
+	return files
 }
 
 // wildRender is what `llsd render` makes of one file: its output and its results as the user
@@ -110,14 +116,18 @@ func renderWild(t *testing.T, data []byte, fix map[string]json.RawMessage) wildR
 // renders; what renders gives a server that starts (its API-server acceptance is
 // TestWildLLSDsAreAccepted).
 func TestWildLLSDs(t *testing.T) {
+	dir := testenv.Shared(t, "wild-llsd")
 	corpus := readWildCorpus(t)
-	listed := map[string]bool{}
+	sources := wildSources(t, dir)
+	cases := patternCaseNames()
 	for _, in := range corpus.Inputs {
-		listed[in.File] = true
 		t.Run(in.File, func(t *testing.T) {
-			require.Contains(t, corpus.Sources, in.Source)
+			require.Contains(t, sources, in.File, "SOURCES.tsv lists the file")
 			require.NotEmpty(t, in.Reason)
-			data, err := os.ReadFile(filepath.Join(wildDir, in.File))
+			if in.Case != "" {
+				require.Contains(t, cases, in.Case, "the own case the entry names exists")
+			}
+			data, err := os.ReadFile(filepath.Join(dir, in.File))
 			require.NoError(t, err)
 			got := renderWild(t, data, nil)
 			for _, want := range in.Errors {
@@ -137,20 +147,15 @@ func TestWildLLSDs(t *testing.T) {
 			assertServersStart(t, fixed)
 		})
 	}
-	files, err := filepath.Glob(filepath.Join(wildDir, "*", "*.yaml"))
-	require.NoError(t, err)
-	for _, f := range files {
-		rel, _ := filepath.Rel(wildDir, f)
-		assert.True(t, listed[rel], "%s is not in corpus.yaml", rel)
-	}
 }
 
 // The API server accepts every object the corpus renders, as written or fixed.
 func TestWildLLSDsAreAccepted(t *testing.T) {
+	dir := testenv.Shared(t, "wild-llsd")
 	testenv.Need(t, testenv.MissingAssets())
 	for _, in := range readWildCorpus(t).Inputs {
 		t.Run(in.File, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(wildDir, in.File))
+			data, err := os.ReadFile(filepath.Join(dir, in.File))
 			require.NoError(t, err)
 			got := renderWild(t, data, in.Fix)
 			require.Empty(t, got.errors)

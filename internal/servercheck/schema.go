@@ -23,15 +23,6 @@ func DataDir() string {
 	return filepath.Join(repositoryRoot(), "testdata", "server")
 }
 
-// ReferenceDir is the llama-stack reference data beside the repository (../shared/llama-stack,
-// or $LLSD_SHARED_DIR/llama-stack), which tests compare the repository's own copy with.
-func ReferenceDir() string {
-	if dir := os.Getenv("LLSD_SHARED_DIR"); dir != "" {
-		return filepath.Join(dir, "llama-stack")
-	}
-	return filepath.Join(repositoryRoot(), "..", "shared", "llama-stack")
-}
-
 func repositoryRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")

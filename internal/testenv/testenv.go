@@ -17,8 +17,6 @@ import (
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
-
-	"github.com/llamastack/llsd/internal/servercheck"
 )
 
 // MissingAssets explains why envtest cannot run, or is empty when it can.
@@ -123,20 +121,42 @@ func Need(t interface {
 	t.Skip(reason)
 }
 
+// SharedDir is a directory of inputs others wrote, kept beside the clone and never copied into
+// it: ../shared/<name>, or $LLSD_SHARED_DIR/<name>.
+func SharedDir(name string) string {
+	if dir := os.Getenv("LLSD_SHARED_DIR"); dir != "" {
+		return filepath.Join(dir, name)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", name)
+}
+
+// Shared returns SharedDir(name) and skips the test, with one line naming the directory, when it
+// is absent: the inputs others wrote stay where they are kept, so a clone elsewhere runs
+// everything but the tests that read them (make test says so at the end of its run). Every
+// behaviour they taught is also held by the project's own inputs, which need nothing beside
+// the clone.
+func Shared(t interface {
+	Helper()
+	Skip(...any)
+}, name string) string {
+	t.Helper()
+	dir := SharedDir(name)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("needs " + dir + ", which is not beside this clone")
+	}
+	return dir
+}
+
 // Reference returns the llama-stack reference data beside the repository (../shared/llama-stack),
 // which cross-check tests compare the repository's own data with, and skips the test when it is
-// absent: the cross-check exists only where the reference does; every other test reads the
-// repository's own copy (testdata/server), so nothing else depends on it.
+// absent (Shared): every other test reads the repository's own copy (testdata/server).
 func Reference(t interface {
 	Helper()
 	Skip(...any)
 }) string {
 	t.Helper()
-	dir := servercheck.ReferenceDir()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("cross-check with the llama-stack reference data: not beside this clone (" + dir + ")")
-	}
-	return dir
+	return Shared(t, "llama-stack")
 }
 
 // The Prometheus Operator's module, whose CRDs (ServiceMonitor, PrometheusRule) check what

@@ -169,10 +169,10 @@ func TestAMisplacedCredentialIsNotShown(t *testing.T) {
 	}
 }
 
-// TestUpstreamSampleRoundTrips decodes upstream-style v1alpha1 samples, converts them to
+// TestUpstreamSampleRoundTrips decodes v1alpha1 objects in the shapes the operator's users write, converts them to
 // v1alpha2 and back, and checks the YAML is unchanged.
 func TestUpstreamSampleRoundTrips(t *testing.T) {
-	for _, name := range []string{"v1alpha1-upstream-sample", "v1alpha1-network-and-ca"} {
+	for _, name := range []string{"v1alpha1-workload", "v1alpha1-network-and-ca"} {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/valid/" + name + ".yaml")
 			require.NoError(t, err)
