@@ -3,10 +3,14 @@
 package oci
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/google/go-containerregistry/pkg/name"
 )
 
 // CacheDirEnv overrides where the label cache lives.
@@ -24,25 +28,34 @@ func DefaultCacheDir() string {
 	return ""
 }
 
-// Cache keeps what was read from each image digest on disk. A digest's labels never change,
-// so entries never expire. Writes go through a temporary file and a rename, so concurrent
-// renders sharing the directory see a whole entry or none.
+// Cache keeps what was read from each image on disk, by repository and digest. What an
+// image's digest names never changes (llsd trusts a layer's bytes only after checking them
+// against their digest), so entries never expire. Writes go through a temporary file and a
+// rename, so concurrent renders sharing the directory see a whole entry or none.
 type Cache struct {
 	Dir string
 }
 
-// entry is the file, below dir, that keeps what was read from digest.
-func entry(dir, digest string) string {
-	return filepath.Join(dir, strings.ReplaceAll(digest, ":", "-")+".json")
+// entry is the file, below the cache directory, that keeps what was read of kind ("labels",
+// "providers") from the image ref: a directory per repository (a hash of its name: any name
+// is a safe file name, and no two names share one), a file per digest.
+func entry(kind string, ref name.Digest) string {
+	return filepath.Join(kind, hashName(ref.Context().Name()), strings.ReplaceAll(ref.DigestStr(), ":", "-")+".json")
 }
 
-func (c *Cache) get(digest string) (*labelled, bool) {
-	return readJSON[labelled](c, entry("", digest))
+// hashName turns a reference into a file name of its own: the hex SHA-256 of it.
+func hashName(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func (c *Cache) get(ref name.Digest) (*labelled, bool) {
+	return readJSON[labelled](c, entry("labels", ref))
 }
 
 // put stores an entry; failing to cache (read-only home in a container) is not an error.
-func (c *Cache) put(digest string, l *labelled) {
-	c.writeJSON(entry("", digest), l)
+func (c *Cache) put(ref name.Digest, l *labelled) {
+	c.writeJSON(entry("labels", ref), l)
 }
 
 // read returns a cache file; a missing cache or file is a miss.

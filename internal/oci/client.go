@@ -4,7 +4,6 @@ package oci
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"slices"
 	"time"
@@ -52,12 +51,12 @@ func (c *Client) BaseConfig(image string) (*BaseConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, ok := c.Cache.get(digest.DigestStr())
+	l, ok := c.Cache.get(digest)
 	if !ok {
 		if l, err = c.fetch(digest, opts); err != nil {
 			return nil, classify(image, err)
 		}
-		c.Cache.put(digest.DigestStr(), l)
+		c.Cache.put(digest, l)
 	}
 	if l.Missing {
 		return nil, &Error{Kind: MissingLabels, Image: image}
@@ -76,16 +75,12 @@ func (c *Client) fetch(ref name.Digest, opts []remote.Option) (*labelled, error)
 	if err != nil {
 		return nil, err
 	}
-	return fromLabels(cfg.Config.Labels, func(digest string) (io.ReadCloser, error) {
+	return fromLabels(cfg.Config.Labels, func(digest string) (v1.Layer, error) {
 		h, err := v1.NewHash(digest)
 		if err != nil {
 			return nil, err
 		}
-		layer, err := img.LayerByDigest(h) // only layers of this image
-		if err != nil {
-			return nil, err
-		}
-		return layer.Uncompressed()
+		return img.LayerByDigest(h) // only layers of this image
 	})
 }
 

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/google/go-containerregistry/pkg/name"
-	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"sigs.k8s.io/yaml"
 )
@@ -71,7 +69,7 @@ func (c *Client) ProviderPackage(image string) (*ProviderPackage, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p, ok := c.Cache.provider(digest.DigestStr()); ok {
+	if p, ok := c.Cache.provider(digest); ok {
 		return p, nil
 	}
 	img, err := remote.Image(digest, opts...) // an index resolves to the platform's image
@@ -90,48 +88,8 @@ func (c *Client) ProviderPackage(image string) (*ProviderPackage, error) {
 		return nil, &Error{Kind: CorruptProviderSpec, Image: image, Err: err}
 	}
 	p.Source = ProviderSpecPath + " of " + digest.Context().Name() + "@" + digest.DigestStr()
-	c.Cache.putProvider(digest.DigestStr(), p)
+	c.Cache.putProvider(digest, p)
 	return p, nil
-}
-
-// fileFromTop returns a file of the image's filesystem (nil when absent), reading layers from
-// the last one down and stopping at the first that has the file or a whiteout of it.
-func fileFromTop(img v1.Image, file string) ([]byte, error) {
-	layers, err := img.Layers()
-	if err != nil {
-		return nil, err
-	}
-	want := cleanPath(file)
-	whiteout := path.Join(path.Dir(want), ".wh."+path.Base(want))
-	for i := len(layers) - 1; i >= 0; i-- {
-		rc, err := layers[i].Uncompressed()
-		if err != nil {
-			return nil, err
-		}
-		data, found, err := findFileOrWhiteout(rc, want, whiteout)
-		_ = rc.Close()
-		if err != nil || found {
-			return data, err
-		}
-	}
-	return nil, nil
-}
-
-// findFileOrWhiteout reads a layer's tar stream: the file's content, or found with nil
-// content when the layer deletes it (a whiteout of the file, or an opaque directory: the
-// layers below do not show through; a layer lists its own files after such a marker, so the
-// opaque directory hides the file only when the layer does not have it).
-func findFileOrWhiteout(r io.Reader, want, whiteout string) ([]byte, bool, error) {
-	opaque := path.Join(path.Dir(want), ".wh..wh..opq")
-	hidden := false
-	data, found, err := scanTar(r, want, func(name string) bool {
-		hidden = hidden || name == opaque
-		return name == whiteout
-	})
-	if err != nil || found {
-		return data, found, err
-	}
-	return nil, hidden, nil
 }
 
 var (
@@ -199,16 +157,19 @@ type OfflineCache struct {
 // ProviderPackage returns the cached provider package of image, or an error that says how to
 // fill the cache.
 func (o OfflineCache) ProviderPackage(image string) (*ProviderPackage, error) {
-	digest := ""
-	if ref, err := name.ParseReference(image); err == nil {
-		if d, pinned := ref.(name.Digest); pinned {
-			digest = d.DigestStr()
+	ref, err := name.ParseReference(image)
+	if err != nil {
+		return nil, &Error{Kind: NotFound, Image: image, Err: err}
+	}
+	digest, pinned := ref.(name.Digest)
+	if !pinned {
+		known := o.Cache.digestOf(image)
+		if known == "" {
+			return nil, &Error{Kind: ProviderSpecNotCached, Image: image}
 		}
+		digest = ref.Context().Digest(known)
 	}
-	if digest == "" {
-		digest = o.Cache.digestOf(image)
-	}
-	if p, ok := o.Cache.provider(digest); ok && digest != "" {
+	if p, ok := o.Cache.provider(digest); ok {
 		return p, nil
 	}
 	return nil, &Error{Kind: ProviderSpecNotCached, Image: image}
@@ -216,30 +177,22 @@ func (o OfflineCache) ProviderPackage(image string) (*ProviderPackage, error) {
 
 // The provider entries and the digest of each image reference sit next to the label entries.
 
-func (c *Cache) provider(digest string) (*ProviderPackage, bool) {
-	if digest == "" {
-		return nil, false
-	}
-	return readJSON[ProviderPackage](c, entry("providers", digest))
+func (c *Cache) provider(ref name.Digest) (*ProviderPackage, bool) {
+	return readJSON[ProviderPackage](c, entry("providers", ref))
 }
 
-func (c *Cache) putProvider(digest string, p *ProviderPackage) {
-	c.writeJSON(entry("providers", digest), p)
+func (c *Cache) putProvider(ref name.Digest, p *ProviderPackage) {
+	c.writeJSON(entry("providers", ref), p)
 }
 
 // rememberDigest records the digest a reference (a tag) named when it was last read.
 func (c *Cache) rememberDigest(image, digest string) {
-	c.write(filepath.Join("refs", refFile(image)), []byte(digest))
+	c.write(filepath.Join("refs", hashName(image)), []byte(digest))
 }
 
 func (c *Cache) digestOf(image string) string {
-	data, _ := c.read(filepath.Join("refs", refFile(image)))
+	data, _ := c.read(filepath.Join("refs", hashName(image)))
 	return strings.TrimSpace(string(data))
-}
-
-// refFile names a reference's entry: the reference with its separators replaced.
-func refFile(image string) string {
-	return strings.NewReplacer("/", "_", ":", "-", "@", "+").Replace(image)
 }
 
 // write stores a cache file atomically (temporary file, rename); failing is not an error.

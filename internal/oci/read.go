@@ -3,14 +3,13 @@
 package oci
 
 import (
-	"archive/tar"
 	"bytes"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
-	"path"
 	"strings"
+
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 )
 
 // The labels llsd reads and writes.
@@ -52,8 +51,8 @@ type errCorrupt struct {
 
 func (e *errCorrupt) Error() string { return fmt.Sprintf("label %s: %v", e.label, e.err) }
 
-// layerOpener opens the uncompressed tar stream of one of the image's layers by digest.
-type layerOpener func(digest string) (io.ReadCloser, error)
+// layerOpener finds one of the image's layers by digest.
+type layerOpener func(digest string) (v1.Layer, error)
 
 // fromLabels finds the base config in labels, in the order base64, layer + path, OGX.
 func fromLabels(labels map[string]string, openLayer layerOpener) (*labelled, error) {
@@ -109,57 +108,3 @@ func decodeBase64(s string) ([]byte, error) {
 	}
 	return data, nil
 }
-
-// readFromLayer reads one file from a layer without unpacking anything else.
-func readFromLayer(openLayer layerOpener, digest, file string) ([]byte, error) {
-	rc, err := openLayer(digest)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	data, found, err := findInTar(rc, file)
-	if err != nil {
-		return nil, fmt.Errorf("reading layer %s: %w", digest, err)
-	}
-	if !found {
-		return nil, fmt.Errorf("layer %s has no file %s", digest, file)
-	}
-	return data, nil
-}
-
-// findInTar returns the content of file in a tar stream.
-func findInTar(r io.Reader, file string) ([]byte, bool, error) {
-	return scanTar(r, cleanPath(file), func(string) bool { return false })
-}
-
-// scanTar returns the content of the regular file want (a cleanPath) of a tar stream, at
-// most maxConfigSize bytes. An entry for which hides is true ends the scan as found, with no
-// content (a whiteout of the file); found is false when the stream has neither.
-func scanTar(r io.Reader, want string, hides func(name string) bool) ([]byte, bool, error) {
-	tr := tar.NewReader(r)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil, false, nil
-		}
-		if err != nil {
-			return nil, false, err
-		}
-		name := cleanPath(h.Name)
-		if hides(name) {
-			return nil, true, nil
-		}
-		if name != want || h.Typeflag != tar.TypeReg {
-			continue
-		}
-		if h.Size > maxConfigSize {
-			return nil, false, fmt.Errorf("/%s is %d bytes, more than llsd reads (%d)", want, h.Size, maxConfigSize)
-		}
-		data, err := io.ReadAll(tr)
-		return data, true, err
-	}
-}
-
-// cleanPath makes tar entry names and absolute image paths comparable: etc/x, ./etc/x and
-// /etc/x are one file.
-func cleanPath(p string) string { return strings.TrimPrefix(path.Clean("/"+p), "/") }

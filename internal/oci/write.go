@@ -190,7 +190,7 @@ func findConfig(img v1.Image, cfg *v1.ConfigFile, opts LabelOptions) (*foundConf
 		return nil, err
 	}
 	for i := len(layers) - 1; i >= 0 && (found.config == nil || found.version == ""); i-- {
-		if err := scanLayer(layers[i], match, found); err != nil {
+		if err := scanForConfig(layers[i], match, found); err != nil {
 			return nil, err
 		}
 	}
@@ -203,7 +203,9 @@ func findConfig(img v1.Image, cfg *v1.ConfigFile, opts LabelOptions) (*foundConf
 	return found, nil
 }
 
-func scanLayer(layer v1.Layer, match func(string) bool, found *foundConfig) error {
+// scanForConfig reads one layer for the config and the server version, to its end: the bytes
+// are checked against the layer's digest before what was found is written into a label.
+func scanForConfig(layer v1.Layer, match func(string) bool, found *foundConfig) error {
 	digest, err := layer.Digest()
 	if err != nil {
 		return err
@@ -213,14 +215,23 @@ func scanLayer(layer v1.Layer, match func(string) bool, found *foundConfig) erro
 		return err
 	}
 	defer rc.Close()
-	tr := tar.NewReader(rc)
+	if err := scanEntries(tar.NewReader(rc), digest, match, found); err != nil {
+		return fmt.Errorf("reading layer %s: %w", digest, err)
+	}
+	if _, err := io.Copy(io.Discard, rc); err != nil {
+		return fmt.Errorf("layer %s does not match its digest: %w", digest, err)
+	}
+	return nil
+}
+
+func scanEntries(tr *tar.Reader, digest v1.Hash, match func(string) bool, found *foundConfig) error {
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("reading layer %s: %w", digest, err)
+			return err
 		}
 		name := cleanPath(h.Name)
 		if found.version == "" {
@@ -228,7 +239,8 @@ func scanLayer(layer v1.Layer, match func(string) bool, found *foundConfig) erro
 				found.version = m[1]
 			}
 		}
-		if found.config == nil && h.Typeflag == tar.TypeReg && match(name) {
+		// the topmost layer with the config decides; within it, the last entry (as the runtime applies it)
+		if (found.config == nil || found.layer == digest.String()) && h.Typeflag == tar.TypeReg && match(name) {
 			if h.Size > maxConfigSize {
 				return fmt.Errorf("/%s is %d bytes, more than a config can be", name, h.Size)
 			}
@@ -236,9 +248,6 @@ func scanLayer(layer v1.Layer, match func(string) bool, found *foundConfig) erro
 				return err
 			}
 			found.path, found.layer = "/"+name, digest.String()
-		}
-		if found.config != nil && found.version != "" {
-			return nil
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +35,8 @@ type Registry struct {
 	requests map[string]int
 	user     string
 	password string
+	// tampered are blobs served with other bytes than the ones stored, by digest.
+	tampered map[string][]byte
 }
 
 // New starts a registry on 127.0.0.1, which clients speak plain HTTP to without being told.
@@ -73,13 +77,19 @@ func nonLoopbackIPv4() string {
 }
 
 func start(t testing.TB) *Registry {
-	r := &Registry{requests: map[string]int{}}
+	r := &Registry{requests: map[string]int{}, tampered: map[string][]byte{}}
 	inner := registry.New(registry.Logger(log.New(io.Discard, "", 0))) // a nil logger panics
 	r.server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
 		r.requests[kind(req.URL.Path)]++
 		user, password := r.user, r.password
+		body, tamper := r.tampered[path.Base(req.URL.Path)]
 		r.mu.Unlock()
+		if tamper && kind(req.URL.Path) == "blobs" && req.Method == http.MethodGet {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			_, _ = w.Write(body)
+			return
+		}
 		if user != "" {
 			if u, p, ok := req.BasicAuth(); !ok || u != user || p != password {
 				w.Header().Set("WWW-Authenticate", `Basic realm="registrytest"`)
@@ -104,6 +114,14 @@ func kind(path string) string {
 		return "ping"
 	}
 	return "other"
+}
+
+// Tamper makes the registry serve body for the blob digest instead of its bytes, as a
+// registry that serves real manifests and forged layers would.
+func (r *Registry) Tamper(digest string, body []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tampered[digest] = body
 }
 
 // RequireAuth makes every request need HTTP basic credentials.
