@@ -9,11 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
-	neturl "net/url"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -32,10 +36,12 @@ import (
 // (the controller sends nothing and reads only version and health), and no provider config
 // reaches the status.
 
-// liveServer is what a running server says of itself.
+// liveServer is what a running server says of itself, bounded.
 type liveServer struct {
 	Version   string
 	Providers []v1alpha2.ProviderInfo
+	// Omitted counts the providers the server listed beyond maxProviders.
+	Omitted int
 	// Err is why the server did not answer as it does, or nil.
 	Err error
 }
@@ -68,7 +74,12 @@ func newProber(timeout, interval time.Duration) *prober {
 			TLSClientConfig:     &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // reads only version and health, sends nothing
 			MaxIdleConnsPerHost: 1,
 			IdleConnTimeout:     interval,
-		}},
+		},
+			// A redirect is an answer, not an address to follow: the server never redirects
+			// these paths, and following one would let whoever answers point the controller
+			// at any host and port (and read the outcome in the object's status).
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
 		interval: interval,
 		seen:     map[types.NamespacedName]probeState{},
 	}
@@ -112,60 +123,146 @@ func (p *prober) forget(key types.NamespacedName) {
 	p.mu.Unlock()
 }
 
+// The bounds of what the status keeps of an answer: a server has a few dozen providers, and
+// what it says of each is short. A hostile answer (a million empty providers, megabytes of
+// text) is read as a stream and summarised within these bounds, so that neither the
+// controller's memory nor the status it writes grows with it.
+const (
+	maxAnswer         = 1 << 20 // bytes read of one answer
+	maxProviders      = 64      // providers kept in the status (the count of the rest is kept)
+	maxVersion        = 64
+	maxIdentifier     = 128 // api, provider_id, provider_type
+	maxHealthStatus   = 32
+	maxHealthMessage  = 256
+	maxAnswerElements = 1 << 16 // providers read of one answer, counted or kept
+)
+
 func (p *prober) ask(ctx context.Context, base string) liveServer {
 	var version struct {
 		Version string `json:"version"`
 	}
-	if err := p.get(ctx, base+"/v1/version", &version); err != nil {
+	if err := p.get(ctx, base+"/v1/version", func(d *json.Decoder) error { return d.Decode(&version) }); err != nil {
 		return liveServer{Err: err}
 	}
 	if version.Version == "" {
 		return liveServer{Err: fmt.Errorf("GET /v1/version answered no version")}
 	}
-	var providers struct {
-		Data []struct {
-			API          string                        `json:"api"`
-			ProviderID   string                        `json:"provider_id"`
-			ProviderType string                        `json:"provider_type"`
-			Health       v1alpha2.ProviderHealthStatus `json:"health"`
-		} `json:"data"`
-	}
-	if err := p.get(ctx, base+"/v1/providers", &providers); err != nil {
-		return liveServer{Version: version.Version, Err: err}
-	}
-	live := liveServer{Version: version.Version}
-	for _, d := range providers.Data {
-		live.Providers = append(live.Providers, v1alpha2.ProviderInfo{API: d.API, ProviderID: d.ProviderID, ProviderType: d.ProviderType,
-			Config: apiextensionsv1.JSON{Raw: []byte("{}")}, // a provider's config stays out of the status
-			Health: v1alpha2.ProviderHealthStatus{Status: d.Health.Status, Message: redact.Text(truncate(d.Health.Message, 256))}})
+	live := liveServer{Version: bounded(version.Version, maxVersion)}
+	if err := p.get(ctx, base+"/v1/providers", func(d *json.Decoder) error { return live.readProviders(d) }); err != nil {
+		return liveServer{Version: live.Version, Err: err} // nothing of an answer that is not the server's is kept
 	}
 	return live
 }
 
-// maxAnswer bounds what is read of an answer: a server with many providers answers a few KB.
-const maxAnswer = 1 << 20
+// providerAnswer is one provider of GET /v1/providers, as far as the status reads it (a
+// provider's config stays out).
+type providerAnswer struct {
+	API          string                        `json:"api"`
+	ProviderID   string                        `json:"provider_id"`
+	ProviderType string                        `json:"provider_type"`
+	Health       v1alpha2.ProviderHealthStatus `json:"health"`
+}
 
-func (p *prober) get(ctx context.Context, url string, into any) error {
+// readProviders reads {"data": [provider, ...]} one provider at a time, keeping the first
+// maxProviders (bounded) and counting the others in Omitted.
+func (l *liveServer) readProviders(d *json.Decoder) error {
+	if err := expectDelim(d, '{'); err != nil {
+		return err
+	}
+	for d.More() {
+		key, err := d.Token()
+		if err != nil {
+			return err
+		}
+		if key != "data" {
+			var skip json.RawMessage
+			if err := d.Decode(&skip); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := l.readProviderList(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *liveServer) readProviderList(d *json.Decoder) error {
+	if err := expectDelim(d, '['); err != nil {
+		return err
+	}
+	for read := 0; d.More(); read++ {
+		if read == maxAnswerElements {
+			return fmt.Errorf("more than %d providers", maxAnswerElements)
+		}
+		var a providerAnswer
+		if err := d.Decode(&a); err != nil {
+			return err
+		}
+		if len(l.Providers) == maxProviders {
+			l.Omitted++
+			continue
+		}
+		l.Providers = append(l.Providers, v1alpha2.ProviderInfo{API: bounded(a.API, maxIdentifier), ProviderID: bounded(a.ProviderID, maxIdentifier),
+			ProviderType: bounded(a.ProviderType, maxIdentifier),
+			Config:       apiextensionsv1.JSON{Raw: []byte("{}")}, // a provider's config stays out of the status
+			Health: v1alpha2.ProviderHealthStatus{Status: bounded(a.Health.Status, maxHealthStatus),
+				Message: bounded(redact.Text(a.Health.Message), maxHealthMessage)}})
+	}
+	_, err := d.Token() // ]
+	return err
+}
+
+func expectDelim(d *json.Decoder, want json.Delim) error {
+	tok, err := d.Token()
+	if err != nil {
+		return err
+	}
+	if tok != want {
+		return fmt.Errorf("expected %v, found %v", want, tok)
+	}
+	return nil
+}
+
+func (p *prober) get(ctx context.Context, url string, read func(*json.Decoder) error) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}
 	resp, err := p.client.Do(req)
 	if err != nil {
-		var uerr *neturl.Error
-		if errors.As(err, &uerr) {
-			err = uerr.Err // the wrapper repeats the URL
-		}
-		return fmt.Errorf("GET %s: %w", pathOf(url), err)
+		return fmt.Errorf("GET %s: %s", pathOf(url), networkFailure(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", pathOf(url), resp.Status)
+		// the code only: the reason phrase and the body are the answerer's words
+		return fmt.Errorf("GET %s: answered HTTP %d", pathOf(url), resp.StatusCode)
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(into); err != nil {
-		return fmt.Errorf("GET %s: not the server's answer: %w", pathOf(url), err)
+	if err := read(json.NewDecoder(io.LimitReader(resp.Body, maxAnswer))); err != nil {
+		return fmt.Errorf("GET %s: not the server's answer", pathOf(url))
 	}
 	return nil
+}
+
+// networkFailure says in general words why a request failed: the status a tenant reads must not
+// become a scanner's report (addresses, ports, the text of whatever answered).
+func networkFailure(err error) string {
+	var dns *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err):
+		return "no answer in time"
+	case errors.As(err, &dns):
+		return "the Service's name does not resolve"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the connection was refused"
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return "no connection"
+	case strings.Contains(err.Error(), "tls:") || strings.Contains(err.Error(), "x509"):
+		return "the TLS handshake failed"
+	}
+	return "the request failed"
 }
 
 func pathOf(url string) string {
@@ -175,9 +272,20 @@ func pathOf(url string) string {
 	return url
 }
 
-func truncate(s string, n int) string {
+// bounded keeps at most n bytes of s (on a rune boundary), without control characters.
+func bounded(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "..."
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }

@@ -131,11 +131,15 @@ func liveConditions(st *v1alpha2.LlamaStackDistributionStatus, receipt api.Recei
 				unhealthy = append(unhealthy, fmt.Sprintf("%s provider %s (%s): %s %s", p.API, p.ProviderID, p.ProviderType, p.Health.Status, p.Health.Message))
 			}
 		}
+		omitted := ""
+		if live.Omitted > 0 {
+			omitted = fmt.Sprintf(" (the server listed %d more, which the status leaves out)", live.Omitted)
+		}
 		if len(unhealthy) > 0 {
-			set(v1alpha2.ConditionProvidersHealthy, verdict{false, v1alpha2.ReasonProviderUnhealthy, strings.Join(unhealthy, "; ")})
+			set(v1alpha2.ConditionProvidersHealthy, verdict{false, v1alpha2.ReasonProviderUnhealthy, strings.Join(unhealthy, "; ") + omitted})
 		} else {
 			set(v1alpha2.ConditionProvidersHealthy, verdict{true, v1alpha2.ReasonAllProvidersHealthy,
-				fmt.Sprintf("%d providers report no problem", len(live.Providers))})
+				fmt.Sprintf("%d providers report no problem", len(live.Providers)) + omitted})
 		}
 	}
 	rendered := receipt.ServerVersion
