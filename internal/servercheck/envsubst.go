@@ -185,3 +185,41 @@ func convert(s string) any {
 	}
 	return s
 }
+
+// readAsServer is the config as the server's StackConfig sees it: substituted (SubstituteFor),
+// then with the legacy store forms migrated (migrateLegacyStores).
+func readAsServer(version string, tree any, getenv func(string) string, home string) (any, error) {
+	expanded, err := SubstituteFor(version, tree, getenv, home)
+	if err != nil {
+		return nil, err
+	}
+	migrateLegacyStores(version, expanded)
+	return expanded, nil
+}
+
+// migrateLegacyStores rewrites, for OGX 1.x, a prompts or connectors store written in the KV
+// form of 0.8 ({backend: kv_default, namespace: prompts}) into the SQL form the server reads
+// since 1.0 ({backend: sql_default, table_name: prompts}), as its ServerStoresConfig does
+// before validating (_migrate_kv_to_sql, src/ogx/core/storage/datatypes.py:344-357@v1.3.0, the
+// same at 1.0.0): a config of an earlier release keeps loading. Only the kv_ prefix of the
+// backend's name changes, so a backend named otherwise still fails the family check (V2).
+func migrateLegacyStores(version string, cfg any) {
+	if !ogx1(version) {
+		return
+	}
+	root, _ := cfg.(map[string]any)
+	storage, _ := root["storage"].(map[string]any)
+	stores, _ := storage["stores"].(map[string]any)
+	for _, name := range []string{"prompts", "connectors"} {
+		ref, _ := stores[name].(map[string]any)
+		namespace, hasNamespace := ref["namespace"]
+		if _, hasTable := ref["table_name"]; !hasNamespace || hasTable {
+			continue
+		}
+		backend, _ := ref["backend"].(string)
+		if backend == "" {
+			backend = "sql_default"
+		}
+		stores[name] = map[string]any{"backend": strings.Replace(backend, "kv_", "sql_", 1), "table_name": namespace}
+	}
+}

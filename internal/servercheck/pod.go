@@ -69,7 +69,7 @@ func CheckDeployment(version string, config []byte, dep *appsv1.Deployment, cont
 			continue
 		}
 		pod := PodOf(c)
-		expanded, err := SubstituteFor(version, cfg, pod.Getenv, pod.Home)
+		expanded, err := readAsServer(version, cfg, pod.Getenv, pod.Home)
 		if err == nil {
 			err = validateExpanded(version, expanded)
 		}

@@ -141,7 +141,7 @@ func StrictSchema(version string) (*jsonschema.Schema, error) {
 // against the strict schema of the server version ("0.6", "0.7"): unknown keys, which the
 // server silently ignores, are errors here.
 func ValidateStrict(version string, tree any, getenv func(string) string) error {
-	expanded, err := SubstituteFor(version, tree, getenv, "/")
+	expanded, err := readAsServer(version, tree, getenv, "/")
 	if err != nil {
 		return err
 	}

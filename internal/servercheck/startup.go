@@ -58,7 +58,7 @@ func Startup(version string, cfg map[string]any, pod Pod) []Problem {
 	if home == "" {
 		home = "/"
 	}
-	expanded, err := SubstituteFor(version, cfg, pod.Getenv, home)
+	expanded, err := readAsServer(version, cfg, pod.Getenv, home)
 	if err != nil {
 		return []Problem{{Rule: "E1", Path: "", Message: err.Error()}}
 	}

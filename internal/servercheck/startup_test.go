@@ -362,3 +362,24 @@ func TestStartupOn08(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, rules(servercheck.Startup("0.8", starter, pod), false), "the upstream 0.8 starter starts")
 }
+
+// OGX 1.x reads a prompts or connectors store written in 0.8's KV form as the SQL store of the
+// same name (its _migrate_kv_to_sql): accepted by the schema and the family check, as the
+// configs OpenShift AI ships write it; a backend that is not kv_<name> of a sql_<name> still
+// fails the family check (V2), and the SQL form on a KV backend still does (1.x config 5).
+func TestOGX1MigratesLegacyKVStores(t *testing.T) {
+	configs := startupCases(t, "1.x")
+	legacy := func(backend string) map[string]any {
+		cfg := configyaml.DeepCopy(configs[5]).(map[string]any)
+		stores := cfg["storage"].(map[string]any)["stores"].(map[string]any)
+		stores["prompts"] = map[string]any{"backend": backend, "namespace": "prompts"}
+		return cfg
+	}
+	pod := servercheck.Pod{Getenv: func(string) string { return "" }, Home: "/", Writable: []string{"/.ogx", "/data", "/data/ogx"}, Insecure: true}
+	for _, v := range []string{"1.0", "1.3"} {
+		assert.Empty(t, rules(servercheck.Startup(v, legacy("kv_default"), pod), false), "%s migrates kv_default to sql_default", v)
+		assert.NoError(t, servercheck.ValidateStrict(v, legacy("kv_default"), func(string) string { return "" }), "%s: the schema sees the migrated form", v)
+		assert.Equal(t, []string{"V2"}, rules(servercheck.Startup(v, legacy("kv_cache"), pod), false), "%s: there is no sql_cache", v)
+	}
+	assert.Equal(t, []string{"V2"}, rules(servercheck.Startup("1.0", configyaml.DeepCopy(configs[5]).(map[string]any), pod), false))
+}
