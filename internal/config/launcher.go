@@ -23,10 +23,10 @@ func (l launcherNeeds) script() []byte {
 }
 
 // StartCommand is the server container's command when the config needs the launcher: the
-// image's own python3 runs the launcher, which then execs the image's entrypoint, which starts
-// the server on $RUN_CONFIG_PATH as it would without the launcher (opentelemetry-instrument
-// included when OTEL_* variables are set). Without the launcher the image's entrypoint runs
-// directly.
-func StartCommand(launcherPath, entrypoint string) []string {
-	return []string{"python3", launcherPath, "--", entrypoint}
+// image's own python3 runs the launcher, which then execs start, the command that starts the
+// server as it would without the launcher (the image's entrypoint, which reads
+// $RUN_CONFIG_PATH and adds opentelemetry-instrument when OTEL_* variables are set). Without
+// the launcher start runs directly.
+func StartCommand(launcherPath string, start []string) []string {
+	return append([]string{"python3", launcherPath, "--"}, start...)
 }

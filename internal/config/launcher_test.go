@@ -49,7 +49,7 @@ func startPod(t *testing.T, res *config.Result, secrets map[string]string) (star
 	require.NoError(t, os.WriteFile(configPath, res.Config, 0o644))
 	require.NoError(t, os.WriteFile(launcherPath, res.Launcher, 0o644))
 
-	command := config.StartCommand(launcherPath, entrypoint)
+	command := config.StartCommand(launcherPath, []string{entrypoint})
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "RUN_CONFIG_PATH=" + configPath,
 		"OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4317"}

@@ -109,6 +109,10 @@ func (c *ownConfigCheck) providers(tree map[string]any) map[string]bool {
 func (c *ownConfigCheck) providerKeys(api string, i int, p map[string]any, external bool) {
 	typ, _ := p["provider_type"].(string)
 	fields, ok := c.prof.Fields(api, typ)
+	in := c.prof.String()
+	if platform, known := profile.Platform(api, typ); !ok && known && p["module"] != nil {
+		fields, ok, in = platform.Fields, true, platform.Package
+	}
 	if !ok {
 		if !external && p["module"] == nil {
 			c.warn("providers.%s[%d]: %s has no provider type %q for %s, and stops at start-up%s",
@@ -121,7 +125,12 @@ func (c *ownConfigCheck) providerKeys(api string, i int, p map[string]any, exter
 	for _, key := range slices.Sorted(maps.Keys(cfg)) {
 		if !slices.Contains(names, key) {
 			c.warn("providers.%s[%d].config: %s ignores %s in %s%s: its keys are %s",
-				api, i, typ, key, c.prof, suggest.DidYouMean(key, names), strings.Join(names, ", "))
+				api, i, typ, key, in, suggest.DidYouMean(key, names), strings.Join(names, ", "))
+		}
+	}
+	for _, f := range fields {
+		if _, set := cfg[f.Name]; f.Required && !set {
+			c.warn("providers.%s[%d].config: %s needs %s in %s, and stops at start-up without it", api, i, typ, f.Name, in)
 		}
 	}
 }

@@ -148,7 +148,7 @@ func (p *prober) ask(ctx context.Context, base string) liveServer {
 		return liveServer{Err: fmt.Errorf("GET /v1/version answered no version")}
 	}
 	live := liveServer{Version: bounded(version.Version, maxVersion)}
-	if err := p.get(ctx, base+"/v1/providers", func(d *json.Decoder) error { return live.readProviders(d) }); err != nil {
+	if err := p.get(ctx, base+"/v1/providers", live.readProviders); err != nil {
 		return liveServer{Version: live.Version, Err: err} // nothing of an answer that is not the server's is kept
 	}
 	return live

@@ -38,6 +38,9 @@ type Options struct {
 	// ProviderPackages are what the external providers' images say of themselves, by provider
 	// id (read by the pipeline: oci.ProviderReader); copied into Resolved.
 	ProviderPackages map[string]*oci.ProviderPackage
+	// OpenShiftAIRelease is the OpenShift AI or Open Data Hub release distribution.name rh-dev
+	// renders for (render option openshiftAI.release); "" means DefaultRelease.
+	OpenShiftAIRelease string
 }
 
 // BaseConfigData is the content of spec.distribution.baseConfig's ConfigMap key.
@@ -77,6 +80,14 @@ type Resolved struct {
 	AddProviders map[string][]map[string]any
 	// Warnings say when a base config other than the image's own was used.
 	Warnings []string
+	// Layout is how the image runs the server: the profile's for the official images, the
+	// release's for rh-dev.
+	Layout profile.Layout
+	// Release names the platform release of rh-dev ("OpenShift AI 3.4"), "" otherwise.
+	Release string
+	// Server is the server's product and release where the platform names it ("llama-stack
+	// 0.7.1"), "" otherwise.
+	Server string
 }
 
 var distributionPath = field.NewPath("spec", "distribution")
@@ -92,6 +103,9 @@ func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Er
 		return nil, field.InternalError(distributionPath, err)
 	}
 	named := spec.Name
+	if isRHDev(spec, opts) {
+		return resolveRHDev(spec, opts)
+	}
 	spec = mapName(spec, entries, opts)
 	r, ferr := resolve(spec, entries, opts)
 	if r != nil {
@@ -114,6 +128,13 @@ func resolve(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Opti
 		return resolveName(spec, entries, opts)
 	}
 	return resolveImage(spec, entries, opts)
+}
+
+// isRHDev reports whether spec names OpenShift AI's rh-dev, which the render option
+// distributions does not map to an image of the user's.
+func isRHDev(spec v1alpha2.DistributionSpec, opts Options) bool {
+	_, mapped := opts.Distributions[RHDev]
+	return spec.Name == RHDev && !mapped
 }
 
 // mapName turns a name of the render option distributions into its image.
@@ -299,6 +320,7 @@ func newResolved(name, image string, entry Entry, v Version, versionSource strin
 	}
 	return &Resolved{
 		Warnings:        warnings,
+		Layout:          prof.Layout(),
 		Name:            name,
 		Image:           image,
 		Version:         v,
@@ -349,6 +371,18 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 		return nil, field.InternalError(distributionPath, err)
 	}
 	named := spec.Name
+	if isRHDev(spec, opts) {
+		r, note, ferr := openShiftAIRelease(opts)
+		if ferr != nil {
+			return nil, ferr
+		}
+		res := runtimeOf(r)
+		res.ProviderPackages = opts.ProviderPackages
+		if note != "" {
+			res.Warnings = append(res.Warnings, note)
+		}
+		return res, nil
+	}
 	spec = mapName(spec, entries, opts)
 	image := spec.Image
 	var official bool
@@ -375,5 +409,5 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 	// VersionSource stays empty when the version is a guess (a custom image): then nothing
 	// is checked against it.
 	return &Resolved{Name: named, Image: image, Version: prof.Version, Profile: prof, VersionSource: source,
-		ProviderPackages: opts.ProviderPackages}, nil
+		ProviderPackages: opts.ProviderPackages, Layout: prof.Layout()}, nil
 }

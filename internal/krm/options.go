@@ -60,10 +60,29 @@ type RenderOptionsSpec struct {
 	PodSecurity string `json:"podSecurity,omitempty"`
 	// ControllerNamespace is where llsd-controller runs (llsd-system): the NetworkPolicy of a
 	// server lets it in to read the server's version and providers' health.
-	ControllerNamespace string          `json:"controllerNamespace,omitempty"`
-	Ingress             IngressOptions  `json:"ingress,omitempty"`
-	Registry            RegistryOptions `json:"registry,omitempty"`
-	Limits              LimitOptions    `json:"limits,omitempty"`
+	ControllerNamespace string `json:"controllerNamespace,omitempty"`
+	// OpenShiftAI names the OpenShift AI or Open Data Hub release the cluster runs: rh-dev
+	// renders for it, and the platform's conventions apply (its trusted CA bundle, its
+	// dashboard let through NetworkPolicies, platform openshift).
+	OpenShiftAI *OpenShiftAIOptions `json:"openshiftAI,omitempty"`
+	Ingress     IngressOptions      `json:"ingress,omitempty"`
+	Registry    RegistryOptions     `json:"registry,omitempty"`
+	Limits      LimitOptions        `json:"limits,omitempty"`
+}
+
+// OpenShiftAIOptions are the render options of OpenShift AI and Open Data Hub clusters.
+type OpenShiftAIOptions struct {
+	// Release is a release of distribution.Releases: "3.4", "3.5", "odh-3.5".
+	Release string `json:"release"`
+}
+
+// dashboardNamespace is where the release's dashboard runs: OpenShift AI's applications
+// namespace, or Open Data Hub's.
+func (o OpenShiftAIOptions) dashboardNamespace() string {
+	if strings.HasPrefix(o.Release, "odh-") {
+		return "opendatahub"
+	}
+	return "redhat-ods-applications"
 }
 
 // LimitOptions bound the work of a render; zero fields take the defaults.
@@ -118,6 +137,15 @@ func (o RenderOptions) Validate() error {
 	if p := o.Spec.Platform; p != "" && p != "kubernetes" && p != render.PlatformOpenShift {
 		problems = append(problems, fmt.Sprintf("spec.platform %q: use kubernetes or openshift", p))
 	}
+	if ai := o.Spec.OpenShiftAI; ai != nil {
+		if _, ok := distribution.ReleaseNamed(ai.Release); !ok {
+			problems = append(problems, fmt.Sprintf("spec.openshiftAI.release %q: no release llsd knows%s: use one of %s",
+				ai.Release, suggest.DidYouMean(ai.Release, distribution.ReleaseNames()), strings.Join(distribution.ReleaseNames(), ", ")))
+		}
+		if o.Spec.Platform == "kubernetes" {
+			problems = append(problems, "spec.openshiftAI: OpenShift AI and Open Data Hub run on OpenShift: remove spec.platform: kubernetes")
+		}
+	}
 	if p := o.Spec.PodSecurity; p != "" && !slices.Contains([]string{render.PodSecurityRestricted, render.PodSecurityBaseline, render.PodSecurityPrivileged}, p) {
 		problems = append(problems, fmt.Sprintf("spec.podSecurity %q: use restricted, baseline or privileged", p))
 	}
@@ -163,7 +191,7 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 		client := &oci.Client{InsecureHosts: o.Spec.Registry.InsecureHosts, Cache: cache}
 		dist.Labels, providers = client, client
 	}
-	return pipeline.Options{
+	opts := pipeline.Options{
 		Providers:    providers,
 		Distribution: dist,
 		Render: render.Options{
@@ -177,6 +205,12 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 		RendererVersion: version,
 		Limits:          o.Spec.Limits.Limits,
 	}
+	if ai := o.Spec.OpenShiftAI; ai != nil {
+		opts.Distribution.OpenShiftAIRelease = ai.Release
+		opts.Render.OpenShiftAI, opts.Render.DashboardNamespace = true, ai.dashboardNamespace()
+		opts.Render.Platform = render.PlatformOpenShift
+	}
+	return opts
 }
 
 // Environment variables that set render options on top of the function config, for
@@ -192,6 +226,7 @@ const (
 	EnvRegistryEnabled     = "LLSD_REGISTRY_ENABLED"
 	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS"
 	EnvControllerNamespace = "LLSD_CONTROLLER_NAMESPACE"
+	EnvOpenShiftAIRelease  = "LLSD_OPENSHIFT_AI_RELEASE"
 )
 
 // Option is one render option as every front end sets it: a field of RenderOptions' spec, an
@@ -225,6 +260,8 @@ var Options = []Option{
 	{"registry.insecureHosts", EnvRegistryInsecure, "registryInsecureHosts", "host:port,...", "registries reached over plain HTTP"},
 	{"controllerNamespace", EnvControllerNamespace, "controllerNamespace", "namespace",
 		"where llsd-controller runs (llsd-system): NetworkPolicies let it read the servers' health"},
+	{"openshiftAI.release", EnvOpenShiftAIRelease, "openshiftAIRelease", "3.4|3.5|odh-3.5|...",
+		"the OpenShift AI or Open Data Hub release of the cluster: rh-dev's image and config, the platform's CA bundle and dashboard (implies platform openshift)"},
 }
 
 // OptionsHelp lists the options for a usage text: each field, its variable and ConfigMap key,
@@ -318,6 +355,9 @@ func (o RenderOptions) withSettings(source string, lookup func(env string) (valu
 		for _, host := range strings.Split(v, ",") {
 			o.Spec.Registry.InsecureHosts = append(o.Spec.Registry.InsecureHosts, strings.TrimSpace(host))
 		}
+	}
+	if v, _ := get(EnvOpenShiftAIRelease); v != "" {
+		o.Spec.OpenShiftAI = &OpenShiftAIOptions{Release: v}
 	}
 	for env, field := range map[string]*string{
 		EnvIngressClass: &o.Spec.Ingress.ClassName, EnvIngressDomain: &o.Spec.Ingress.Domain,

@@ -23,8 +23,12 @@ func TestOptionsTableIsEveryOption(t *testing.T) {
 			if name == "limits" {
 				continue
 			}
-			if f.Type.Kind() == reflect.Struct {
-				walk(f.Type, prefix+name+".")
+			typ := f.Type
+			if typ.Kind() == reflect.Pointer {
+				typ = typ.Elem()
+			}
+			if typ.Kind() == reflect.Struct {
+				walk(typ, prefix+name+".")
 				continue
 			}
 			fields = append(fields, prefix+name)
@@ -41,7 +45,7 @@ func TestOptionsTableIsEveryOption(t *testing.T) {
 		EnvImageOverrides: "starter=registry.internal/starter:1", EnvDistributions: "rh-dev=quay.io/rh/dev:1",
 		EnvIngressClass: "nginx", EnvIngressDomain: "apps.example.com", EnvIngressControllerNS: "ingress-nginx",
 		EnvPlatform: "openshift", EnvPodSecurity: "baseline", EnvRegistryEnabled: "true", EnvRegistryInsecure: "registry.lab:5000",
-		EnvControllerNamespace: "ai-platform",
+		EnvControllerNamespace: "ai-platform", EnvOpenShiftAIRelease: "3.5",
 	}
 	for _, o := range Options {
 		t.Run(o.Env, func(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 )
 
 // Distributions llsd's catalog does not have: a name mapped to an image by the render option
-// distributions (the Red Hat build's rh-dev), and custom images without config labels. A spec
+// distributions (rh-dev mapped to an image of one's own), and custom images without config labels. A spec
 // that generates nothing runs the image's own config, with a warning; one that generates gets
 // its base config from spec.distribution.baseConfig; each refusal names the fix, and the fix
 // renders a server that starts and objects the API server takes.
@@ -67,8 +67,8 @@ func TestDistributionsOutsideTheCatalog(t *testing.T) {
 			configMaps: base,
 			want:       []string{`error: spec.distribution.baseConfig.configMapName: Not found: "image-config has no key config.yaml (it has run.yaml): set spec.distribution.baseConfig.key`}},
 		{reason: "a name nobody mapped",
-			doc:  v1("{name: rh-dev}", ""),
-			want: []string{`error: spec.server.distribution.name: Invalid value: "rh-dev": unknown distribution: use one of postgres-demo, remote-vllm, starter, set distribution.image, or map the name to its image with the render option distributions (rh-dev: <image>)`}},
+			doc:  v1("{name: team-build}", ""),
+			want: []string{`error: spec.server.distribution.name: Invalid value: "team-build": unknown distribution: use one of postgres-demo, remote-vllm, starter, set distribution.image, or map the name to its image with the render option distributions (team-build: <image>)`}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			obj, errs := api.Decode([]byte(tc.doc))

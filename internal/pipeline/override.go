@@ -32,11 +32,17 @@ const legacyConfigKey = "run.yaml"
 // upstream releases read, is used with a warning when no key is set), and the config is read
 // as the server would read it (config.CheckOwnConfig), when its server version is known.
 // It returns the key to mount as config.yaml.
-func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, data map[string]string) (string, []config.Warning, *field.Error) {
+func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, data map[string]string, named namedKey) (string, []config.Warning, *field.Error) {
 	o := obj.Spec.OverrideConfig
 	key := o.ConfigKey()
 	var warnings []config.Warning
-	if _, ok := data[key]; !ok {
+	if named.key != "" {
+		key = named.key
+		if _, ok := data[key]; !ok {
+			return key, nil, field.Invalid(named.at, named.file, fmt.Sprintf("the server runs %s, and ConfigMap %s (spec.overrideConfig) has no key %s "+
+				"(it has %s): name the key that holds the config", named.file, o.ConfigMapName, key, keyList(data)))
+		}
+	} else if _, ok := data[key]; !ok {
 		_, hasLegacy := data[legacyConfigKey]
 		switch {
 		case o.Key == "" && hasLegacy:
@@ -76,6 +82,35 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 }
 
 var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
+
+// namedKey is the key of the user's ConfigMap that the spec's own RUN_CONFIG_PATH or command
+// makes the server run (render.NamedConfigFile), with where the spec names it.
+type namedKey struct {
+	key, file string
+	at        *field.Path
+	// warning says that the spec runs a file that is no key of the ConfigMap.
+	warning *config.Warning
+}
+
+// namedConfigKey finds the key the spec's settings run. One that contradicts
+// spec.overrideConfig.key is an error: the two would name different configs.
+func namedConfigKey(obj *v1alpha2.LlamaStackDistribution) (namedKey, *field.Error) {
+	o := obj.Spec.OverrideConfig
+	file, at := render.NamedConfigFile(obj)
+	if file == "" {
+		return namedKey{}, nil
+	}
+	key, ok := render.UserConfigKeyAt(obj, o.ConfigMapName, file)
+	if !ok {
+		return namedKey{warning: &config.Warning{Field: at.String(), Message: fmt.Sprintf("the server runs %s, which is no key of ConfigMap %s "+
+			"(spec.overrideConfig, mounted at %s): llsd checks nothing of it; name %s/<key> to have it checked", file, o.ConfigMapName, config.ConfigDir, config.ConfigDir)}}, nil
+	}
+	if o.Key != "" && o.Key != key {
+		return namedKey{}, field.Invalid(at, file, fmt.Sprintf("the server runs the key %s of ConfigMap %s, and spec.overrideConfig.key names %s: make them agree",
+			key, o.ConfigMapName, o.Key))
+	}
+	return namedKey{key: key, file: file, at: at}, nil
+}
 
 // keyList names the keys of a ConfigMap's data, for messages.
 func keyList(data map[string]string) string {

@@ -4,12 +4,14 @@ package pipeline_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/pkg/api"
@@ -18,7 +20,7 @@ import (
 
 // renderWithConfigMap renders one LLSD document with one ConfigMap of its namespace among the
 // inputs, and returns the errors and warnings as its user reads them (v1alpha1 paths for a
-// v1alpha1 object) and the key the pod mounts as config.yaml.
+// v1alpha1 object) and the key of the ConfigMap the server runs (RUN_CONFIG_PATH).
 func renderWithConfigMap(t *testing.T, doc, configMap string, data map[string]string) (problems []string, mountedKey string) {
 	t.Helper()
 	obj, errs := api.Decode([]byte(doc))
@@ -41,11 +43,15 @@ func renderWithConfigMap(t *testing.T, doc, configMap string, data map[string]st
 		problems = append(problems, "warning: "+written(w.Field, w.Message))
 	}
 	for _, o := range res.Objects {
-		if d, ok := o.(*appsv1.Deployment); ok {
-			for _, v := range d.Spec.Template.Spec.Volumes {
-				if v.Name == "config" && v.ConfigMap != nil && len(v.ConfigMap.Items) == 1 {
-					mountedKey = v.ConfigMap.Items[0].Key
-				}
+		d, ok := o.(*appsv1.Deployment)
+		if !ok || !slices.ContainsFunc(d.Spec.Template.Spec.Volumes, func(v corev1.Volume) bool {
+			return v.Name == "config" && v.ConfigMap != nil && v.ConfigMap.Name == configMap
+		}) {
+			continue
+		}
+		for _, e := range d.Spec.Template.Spec.Containers[0].Env {
+			if e.Name == "RUN_CONFIG_PATH" {
+				mountedKey = strings.TrimPrefix(e.Value, "/etc/llama-stack/")
 			}
 		}
 	}
@@ -155,7 +161,7 @@ func TestOverrideConfigIsChecked(t *testing.T) {
 			for i, want := range tc.want {
 				assert.Contains(t, problems[i], want)
 			}
-			assert.Equal(t, tc.key, key, "the key mounted as config.yaml")
+			assert.Equal(t, tc.key, key, "the key the server runs")
 			if tc.fixed != "" {
 				data := map[string]string{"run.yaml": ollama}
 				for k, v := range tc.data {

@@ -253,14 +253,24 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 		Options:       opts.Render,
 		ConfigMaps:    opts.ConfigMaps,
 	}
-	var checked []config.Warning // of the ConfigMap's config, when it is among the inputs
+	named, ferr := namedConfigKey(obj)
+	if ferr != nil {
+		errs = append(errs, ferr)
+	}
+	if named.key != "" {
+		in.UserConfigKey = named.key
+	}
+	checked := distributionWarnings(dist) // and those of the ConfigMap's config, when it is among the inputs
+	if named.warning != nil {
+		checked = append(checked, *named.warning)
+	}
 	if data, ok := opts.configMap(obj, obj.Spec.OverrideConfig.ConfigMapName); ok {
 		in.UserConfigHash = render.ConfigMapDataHash(data)
-		var ferr *field.Error
-		in.UserConfigKey, checked, ferr = checkOverrideConfig(obj, dist, data)
+		key, warnings, ferr := checkOverrideConfig(obj, dist, data, named)
 		if ferr != nil {
 			errs = append(errs, ferr)
 		}
+		in.UserConfigKey, checked = key, append(checked, warnings...)
 	}
 	return renderWithReceipt(in, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceOverride, RendererVersion: opts.RendererVersion}, errs, checked)
 }

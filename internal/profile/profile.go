@@ -39,6 +39,8 @@ type Profile struct {
 	StateDir string
 	// PortEnv is the variable the server's CLI takes its port from (it ignores server.port).
 	PortEnv string
+	// CLI is the command line that runs a config, which container arguments reach.
+	CLI CLI
 	// Dependencies are the APIs a provider cannot start without, keyed "api provider_type"
 	// or "api *" for every provider of an API (the api_dependencies of the server's provider
 	// registry; optional ones left out).

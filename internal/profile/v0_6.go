@@ -12,6 +12,7 @@ var v06 = &Profile{
 	Entrypoint:        "/usr/local/bin/llama-stack-entrypoint.sh",
 	StateDir:          "/.llama",
 	PortEnv:           "LLAMA_STACK_PORT",
+	CLI:               CLI{Commands: [][]string{{"llama", "stack", "run"}}, Options: []string{"--port", "--enable-ui", "--providers"}},
 	ModelTypes:        []string{"llm", "embedding"},
 	MultiWorkerHost:   "::",
 	ToolGroups:        map[string]string{"websearch": "builtin::websearch", "rag": "builtin::rag", "wolfram_alpha": "builtin::wolfram_alpha"},

@@ -12,6 +12,7 @@ var v07 = &Profile{
 	Entrypoint:        "/usr/local/bin/llama-stack-entrypoint.sh",
 	StateDir:          "/.llama",
 	PortEnv:           "LLAMA_STACK_PORT",
+	CLI:               CLI{Commands: [][]string{{"llama", "stack", "run"}}, Options: []string{"--port", "--enable-ui", "--providers"}},
 	ModelTypes:        []string{"llm", "embedding", "rerank"},
 	Upstream:          Upstream{Configs: "v0.7.1", Server: "v0.7.1"},
 	Marks: Marks{Evidence: "the responses API or builtin/file-search providers (0.7)",

@@ -18,6 +18,7 @@ var v08 = &Profile{
 	Entrypoint:           "/usr/local/bin/ogx-entrypoint.sh",
 	StateDir:             "/.ogx",
 	PortEnv:              "OGX_PORT",
+	CLI:                  CLI{Commands: [][]string{{"ogx", "stack", "run"}}, Options: []string{"--port", "--enable-ui", "--providers"}},
 	ModelTypes:           []string{"llm", "embedding", "rerank"},
 	IdentifiesModelsByID: true,
 	AliasProviderID:      "all",

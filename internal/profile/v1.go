@@ -41,7 +41,21 @@ func ogx1(version, release, configs string, repositories []string, p *Profile) *
 	p.AliasProviderID = "all"
 	p.KVStores = []string{"metadata"}
 	p.Upstream = Upstream{Configs: configs, Server: configs}
+	p.CLI = ogx1CLI(version)
 	return p
+}
+
+// ogx1CLI: ogx run (src/ogx/cli/run.py) joined ogx stack run in 1.0; --dry-run arrived in 1.1
+// and --insecure in 1.2 (src/ogx/cli/stack/run.py at each tag).
+func ogx1CLI(version string) CLI {
+	options := []string{"--port", "--enable-ui", "--providers"}
+	if _, minor, _ := Version(version).parts(); minor >= 1 {
+		options = append(options, "--dry-run")
+	}
+	if _, minor, _ := Version(version).parts(); minor >= 2 {
+		options = append(options, "--insecure")
+	}
+	return CLI{Commands: [][]string{{"ogx", "stack", "run"}, {"ogx", "run"}}, Options: options}
 }
 
 var (

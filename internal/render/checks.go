@@ -30,6 +30,8 @@ var (
 // check returns the errors and warnings of in.
 func check(in Input) (field.ErrorList, []config.Warning) {
 	errs := append(checkEnv(in), checkSecretReferences(in)...)
+	errs = append(errs, checkCommandLine(in)...)
+	errs = append(errs, checkReferencedNames(in)...)
 	errs = append(errs, checkTelemetryCredentials(in)...)
 	var warnings []config.Warning
 	add := func(e field.ErrorList, w []config.Warning) {
@@ -95,8 +97,10 @@ func checkEnv(in Input) field.ErrorList {
 		"SSL_CERT_FILE":                 "spec.networking.tls.caBundle",
 	}
 	switch {
+	case userRunConfigPath(in):
 	case in.UserConfig != "":
-		owners["RUN_CONFIG_PATH"] = "llsd (where it mounts spec.overrideConfig's key as config.yaml; set spec.overrideConfig.key to run another key)"
+		owners["RUN_CONFIG_PATH"] = fmt.Sprintf("llsd (to %s/<key of spec.overrideConfig's ConfigMap>; a RUN_CONFIG_PATH of yours must name a key of "+
+			"ConfigMap %s where the pod mounts it: %s/<key>, or a mount of it in spec.workload.overrides)", config.ConfigDir, in.UserConfig, config.ConfigDir)
 	case !in.runsImageConfig():
 		owners["RUN_CONFIG_PATH"] = "llsd (the generated config's path; set spec.overrideConfig to run your own config)"
 	}
@@ -245,6 +249,48 @@ func checkCABundle(in Input) field.ErrorList {
 			if _, ok := data[key]; !ok {
 				errs = append(errs, field.NotFound(src.Path.Child("configMapKeys").Index(i), key))
 			}
+		}
+	}
+	return errs
+}
+
+// checkReferencedNames refuses a name of an object the pod refers to (a Secret, a ConfigMap, a
+// claim, a pull secret) that no such object can have: the API server rejects the Deployment.
+// Placeholders (<llama-stack-secret>) are the common case: the spec renders and "0 invalid" is
+// printed, and the apply fails.
+func checkReferencedNames(in Input) field.ErrorList {
+	var errs field.ErrorList
+	check := func(p *field.Path, kind, name string) {
+		if problems := k8svalidation.IsDNS1123Subdomain(name); name != "" && len(problems) > 0 {
+			errs = append(errs, field.Invalid(p, name, fmt.Sprintf("no %s can be called so (%s): write the name of the %s it stands for",
+				kind, strings.Join(problems, "; "), kind)))
+		}
+	}
+	if o := overrides(in.Object); o != nil {
+		for i, e := range o.Env {
+			p := overridesPath.Child("env").Index(i).Child("valueFrom")
+			if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+				check(p.Child("secretKeyRef", "name"), "Secret", e.ValueFrom.SecretKeyRef.Name)
+			}
+			if e.ValueFrom != nil && e.ValueFrom.ConfigMapKeyRef != nil {
+				check(p.Child("configMapKeyRef", "name"), "ConfigMap", e.ValueFrom.ConfigMapKeyRef.Name)
+			}
+		}
+		for i, v := range o.Volumes {
+			p := overridesPath.Child("volumes").Index(i)
+			switch {
+			case v.Secret != nil:
+				check(p.Child("secret", "secretName"), "Secret", v.Secret.SecretName)
+			case v.ConfigMap != nil:
+				check(p.Child("configMap", "name"), "ConfigMap", v.ConfigMap.Name)
+			case v.PersistentVolumeClaim != nil:
+				check(p.Child("persistentVolumeClaim", "claimName"), "PersistentVolumeClaim", v.PersistentVolumeClaim.ClaimName)
+			}
+		}
+	}
+	if w := in.Object.Spec.Workload; w != nil && w.Pod != nil {
+		for i, s := range w.Pod.ImagePullSecrets {
+			check(workloadPath.Child("pod", "imagePullSecrets").Index(i).Child("name"), "Secret", s.Name)
 		}
 	}
 	return errs

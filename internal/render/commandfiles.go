@@ -4,6 +4,7 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -17,12 +18,12 @@ import (
 )
 
 // missingFiles refuses a command or argument of the spec's that names a file under a mount
-// whose volume lists its files, but none of them: the server would not start. The upstream
-// operator mounted a whole ConfigMap at /etc/llama-stack; llsd mounts its one key as
-// config.yaml, so `llama stack run /etc/llama-stack/run.yaml` finds nothing.
+// whose volume lists its files, but none of them: the server would not start. llsd's own
+// ConfigMap holds config.yaml (and launcher.py); the user's, mounted whole at /etc/llama-stack
+// as the operators mount it, holds its keys when it is among the inputs.
 //
 //	overrides:
-//	  command: [/bin/sh, -c, llama stack run /etc/llama-stack/run.yaml]   # an error: write config.yaml
+//	  command: [/bin/sh, -c, llama stack run /etc/llama-stack/run.yaml]   # an error when the ConfigMap has no run.yaml
 func missingFiles(in Input, pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) field.ErrorList {
 	var errs field.ErrorList
 	own := ownKeys(in)
@@ -34,8 +35,11 @@ func missingFiles(in Input, pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) 
 				continue
 			}
 			hint := "write one of those"
-			if m.MountPath == config.ConfigDir {
-				hint = fmt.Sprintf("llsd mounts the server's config as %s/%s whatever the key of its ConfigMap: write that, or leave the command to llsd, "+
+			switch {
+			case m.MountPath == config.ConfigDir && in.UserConfig != "":
+				hint = fmt.Sprintf("ConfigMap %s (spec.overrideConfig) has no such key: add it, or name the key that holds the config", in.UserConfig)
+			case m.MountPath == config.ConfigDir:
+				hint = fmt.Sprintf("llsd mounts the config it generates as %s/%s: write that, or leave the command to llsd, "+
 					"whose entrypoint reads it", config.ConfigDir, ConfigKey)
 			}
 			errs = append(errs, field.Invalid(p, s, fmt.Sprintf("%s is not in the pod: volume %s at %s holds only %s; %s",
@@ -54,10 +58,18 @@ func missingFiles(in Input, pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) 
 // absolutePaths are the absolute paths inside a command line.
 var absolutePaths = lazyre.New(`/[A-Za-z0-9._/-]+`)
 
-// ownKeys are the keys of the ConfigMap llsd generates, by where it is mounted whole (by path,
-// as a volume of the spec's may take the volume's name and llsd's is then renamed).
+// ownKeys are the keys of the config ConfigMap, by where it is mounted whole (by path, as a
+// volume of the spec's may take the volume's name and llsd's is then renamed): llsd's own, or
+// the user's when it is among the inputs.
 func ownKeys(in Input) map[string][]string {
-	if in.runsImageConfig() || in.UserConfig != "" {
+	if in.UserConfig != "" {
+		data, ok := in.ConfigMaps[in.Object.Namespace+"/"+in.UserConfig]
+		if !ok {
+			return nil
+		}
+		return map[string][]string{config.ConfigDir: slices.Sorted(maps.Keys(data))}
+	}
+	if in.runsImageConfig() {
 		return nil
 	}
 	keys := []string{ConfigKey}

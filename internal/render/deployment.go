@@ -3,7 +3,6 @@
 package render
 
 import (
-	"cmp"
 	"path"
 	"slices"
 	"strconv"
@@ -56,7 +55,7 @@ func deployment(m meta, in Input, configMapName, hash string) *appsv1.Deployment
 		ObjectMeta: metav1.ObjectMeta{Labels: m.names.PodLabels()},
 		Spec: corev1.PodSpec{
 			ServiceAccountName:           m.names.ServiceAccount(),
-			AutomountServiceAccountToken: boolPtr(false),
+			AutomountServiceAccountToken: boolPtr(tokenOf(in).keep),
 			// Service links would put <SERVICE>_PORT=tcp://... variables into the pod; a
 			// Service named llama-stack would set LLAMA_STACK_PORT, the server's port.
 			EnableServiceLinks: boolPtr(false),
@@ -123,9 +122,7 @@ func container(in Input) corev1.Container {
 		LivenessProbe:   probe(obj, 20, 3),
 		VolumeMounts:    volumeMounts(in),
 	}
-	if in.Config.Launcher != nil {
-		c.Command = config.StartCommand(launcherPath, in.Distribution.Profile.Entrypoint)
-	}
+	c.Command = startCommand(in)
 	if w := obj.Spec.Workload; w != nil {
 		c.Resources = w.Resources
 	}
@@ -136,6 +133,24 @@ func container(in Input) corev1.Container {
 		c.Args = o.Args
 	}
 	return c
+}
+
+// startCommand is the server container's command: none when the image's entrypoint finds the
+// config in $RUN_CONFIG_PATH (or runs its own), the image's command for the config file when it
+// takes the file as an argument, either behind llsd's launcher when the config needs it.
+func startCommand(in Input) []string {
+	layout := in.Distribution.Layout
+	var start []string
+	if !layout.RunConfigPath && !in.runsImageConfig() {
+		start = layout.StartCommand(in.configFile())
+	}
+	if in.Config.Launcher == nil {
+		return start
+	}
+	if start == nil {
+		start = layout.Start
+	}
+	return config.StartCommand(launcherPath, start)
 }
 
 // env: llsd's variables, then the spec's own (whose names checkEnv keeps apart from llsd's).
@@ -152,11 +167,14 @@ func env(in Input) []corev1.EnvVar {
 func llsdEnv(in Input) []corev1.EnvVar {
 	obj := in.Object
 	vars := append([]corev1.EnvVar{}, in.Config.Env...)
-	if !in.runsImageConfig() {
-		vars = append(vars, corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: configPath})
+	if in.Distribution.Layout.SetsHome {
+		vars = append(vars, corev1.EnvVar{Name: "HOME", Value: in.Distribution.Layout.Home})
+	}
+	if !in.runsImageConfig() && in.Distribution.Layout.RunConfigPath && !userRunConfigPath(in) {
+		vars = append(vars, corev1.EnvVar{Name: runConfigPathEnv, Value: in.configFile()})
 	}
 	vars = append(vars, corev1.EnvVar{Name: in.Distribution.Profile.PortEnv, Value: strconv.Itoa(int(obj.Spec.Port()))})
-	if file := caBundleFile(obj); file != "" {
+	if file := caBundleFile(in); file != "" {
 		vars = append(vars, corev1.EnvVar{Name: "SSL_CERT_FILE", Value: file})
 	}
 	vars = append(vars, telemetryEnv(obj)...)
@@ -188,21 +206,22 @@ func caSources(obj *v1alpha2.LlamaStackDistribution) []caSource {
 	return out
 }
 
-// caFiles are the certificate files of every CA bundle, as mounted.
-func caFiles(obj *v1alpha2.LlamaStackDistribution) []string {
+// caFiles are the certificate files of every CA bundle, as mounted: the spec's, then the
+// platform's (OpenShift AI's trusted CA bundle, after the image's own CAs).
+func caFiles(in Input) []string {
 	var files []string
-	for _, src := range caSources(obj) {
+	for _, src := range caSources(in.Object) {
 		for _, key := range src.Keys() {
 			files = append(files, path.Join(src.dir, key))
 		}
 	}
-	return files
+	return append(files, platformCAFiles(in)...)
 }
 
 // caBundleFile is the file SSL_CERT_FILE names: the only certificate file as mounted, or the
 // merge of them all; "" without CA bundles.
-func caBundleFile(obj *v1alpha2.LlamaStackDistribution) string {
-	switch files := caFiles(obj); len(files) {
+func caBundleFile(in Input) string {
+	switch files := caFiles(in); len(files) {
 	case 0:
 		return ""
 	case 1:
@@ -214,21 +233,29 @@ func caBundleFile(obj *v1alpha2.LlamaStackDistribution) string {
 // caBundleMerge is the init container that concatenates several CA files (keys of one
 // bundle, or several bundles) into one file, with the server's image and security context.
 func caBundleMerge(in Input) *corev1.Container {
-	files := caFiles(in.Object)
+	files := caFiles(in)
 	if len(files) < 2 {
 		return nil
 	}
 	c := &corev1.Container{
 		Name:            "ca-bundle",
 		Image:           in.Distribution.Image,
-		Command:         append([]string{"sh", "-c", `cat "$@" > ` + caMergedFile, "sh"}, files...),
+		Command:         append([]string{"sh", "-c", mergeScript(in), "sh"}, files...),
 		SecurityContext: containerSecurityContext(),
 	}
-	for _, src := range caSources(in.Object) {
-		c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: src.volume, MountPath: src.dir, ReadOnly: true})
-	}
+	c.VolumeMounts = append(c.VolumeMounts, caMounts(in)...)
 	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: volumeCAMerged, MountPath: caMergedDir})
 	return c
+}
+
+// mergeScript concatenates its arguments into the merged bundle; a missing file fails it (and
+// the pod), but for the platform's, whose ConfigMap is optional and whose image may keep its
+// CAs elsewhere.
+func mergeScript(in Input) string {
+	if !in.Options.OpenShiftAI {
+		return `cat "$@" > ` + caMergedFile
+	}
+	return `for f; do case "$f" in ` + platformCADir + `/*|` + systemCAFile + `) [ -f "$f" ] || continue;; esac; cat "$f" || exit 1; done > ` + caMergedFile
 }
 
 // caBundleHash is the content hash of the CA bundles' keys whose ConfigMaps are among the
@@ -321,7 +348,7 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 	}
 	mounts = append(mounts,
 		corev1.VolumeMount{Name: volumeStorage, MountPath: mountPath(in)},
-		corev1.VolumeMount{Name: volumeCache, MountPath: "/.cache"},
+		corev1.VolumeMount{Name: volumeCache, MountPath: in.Distribution.Layout.CacheDir},
 	)
 	if hasExternalProviders(in.Object) {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeProviders, MountPath: providersDir, ReadOnly: true})
@@ -329,16 +356,26 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 	for _, p := range clientCertificates(in.Object) {
 		mounts = append(mounts, corev1.VolumeMount{Name: clientTLSVolume(p.EffectiveID()), MountPath: config.ClientTLSDir + "/" + p.EffectiveID(), ReadOnly: true})
 	}
-	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil {
-		if tls.Enabled {
-			mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
-		}
-		switch srcs := caSources(in.Object); {
-		case len(caFiles(in.Object)) == 1:
-			mounts = append(mounts, corev1.VolumeMount{Name: srcs[0].volume, MountPath: srcs[0].dir, ReadOnly: true})
-		case len(srcs) > 0:
-			mounts = append(mounts, corev1.VolumeMount{Name: volumeCAMerged, MountPath: caMergedDir, ReadOnly: true})
-		}
+	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil && tls.Enabled {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
+	}
+	switch files := caFiles(in); {
+	case len(files) == 1:
+		mounts = append(mounts, caMounts(in)...)
+	case len(files) > 1:
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeCAMerged, MountPath: caMergedDir, ReadOnly: true})
+	}
+	return mounts
+}
+
+// caMounts mount every CA bundle ConfigMap, the spec's and the platform's.
+func caMounts(in Input) []corev1.VolumeMount {
+	var mounts []corev1.VolumeMount
+	for _, src := range caSources(in.Object) {
+		mounts = append(mounts, corev1.VolumeMount{Name: src.volume, MountPath: src.dir, ReadOnly: true})
+	}
+	if in.Options.OpenShiftAI {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumePlatformCA, MountPath: platformCADir, ReadOnly: true})
 	}
 	return mounts
 }
@@ -349,7 +386,7 @@ func mountPath(in Input) string {
 	if w := in.Object.Spec.Workload; w != nil && w.Storage != nil && w.Storage.MountPath != "" {
 		return w.Storage.MountPath
 	}
-	return in.Distribution.Profile.StateDir
+	return in.Distribution.Layout.StateDir
 }
 
 func volumes(in Input, configMapName string) []corev1.Volume {
@@ -362,12 +399,9 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 	}
 	var vols []corev1.Volume
 	if !in.runsImageConfig() {
+		// The user's ConfigMap whole, every key a file, as the upstream and Open Data Hub operators
+		// mount it: commands and RUN_CONFIG_PATH that name /etc/llama-stack/<key> find it.
 		configVolume := &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: configMapName}}
-		if in.UserConfig != "" {
-			// Only the user's config, as config.yaml: a ConfigMap without the key fails the pod
-			// with an event that names the key, not the server with a missing file.
-			configVolume.Items = []corev1.KeyToPath{{Key: cmp.Or(in.UserConfigKey, v1alpha2.DefaultOverrideConfigKey), Path: ConfigKey}}
-		}
 		vols = append(vols, corev1.Volume{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: configVolume}})
 	}
 	vols = append(vols,
@@ -383,20 +417,19 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 			SecretName: p.ClientCertificate.SecretName, Items: []corev1.KeyToPath{{Key: certificate, Path: "tls.crt"}, {Key: key, Path: "tls.key"}},
 		}}})
 	}
-	if tls := obj.Spec.Networking.GetTLS(); tls != nil {
-		if tls.Enabled {
-			vols = append(vols, corev1.Volume{Name: volumeTLS, VolumeSource: corev1.VolumeSource{
-				Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName, Items: tlsItems(tls)},
-			}})
-		}
-		for _, src := range caSources(obj) {
-			vols = append(vols, corev1.Volume{Name: src.volume, VolumeSource: corev1.VolumeSource{
-				ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: src.ConfigMapName}},
-			}})
-		}
-		if len(caFiles(obj)) > 1 {
-			vols = append(vols, corev1.Volume{Name: volumeCAMerged, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
-		}
+	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled {
+		vols = append(vols, corev1.Volume{Name: volumeTLS, VolumeSource: corev1.VolumeSource{
+			Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName, Items: tlsItems(tls)},
+		}})
+	}
+	for _, src := range caSources(obj) {
+		vols = append(vols, corev1.Volume{Name: src.volume, VolumeSource: corev1.VolumeSource{
+			ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: src.ConfigMapName}},
+		}})
+	}
+	vols = append(vols, platformCAVolumes(in)...)
+	if len(caFiles(in)) > 1 {
+		vols = append(vols, corev1.Volume{Name: volumeCAMerged, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 	}
 	return vols
 }

@@ -34,6 +34,10 @@ type Options struct {
 	// ControllerNamespace is where llsd-controller runs (default llsd-system): the
 	// NetworkPolicy lets it ask the server for its version and providers' health.
 	ControllerNamespace string `json:"controllerNamespace,omitempty"`
+	// OpenShiftAI renders the OpenShift AI and Open Data Hub conventions: the platform's
+	// trusted CA bundle, and DashboardNamespace admitted by the NetworkPolicy.
+	OpenShiftAI        bool   `json:"openShiftAI,omitempty"`
+	DashboardNamespace string `json:"dashboardNamespace,omitempty"`
 }
 
 const defaultControllerNamespace = "llsd-system"
@@ -170,7 +174,7 @@ func ingressPeers(obj *v1alpha2.LlamaStackDistribution, opts Options) []networki
 	for _, cidr := range n.AllowedFrom.CIDRs {
 		from = append(from, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: cidr}})
 	}
-	from = append(from, controllerPeer(opts))
+	from = append(append(from, controllerPeer(opts)), dashboardPeers(opts)...)
 	switch {
 	case routeEnabled(obj, opts):
 		from = append(from, openShiftRouterPeer)

@@ -57,6 +57,7 @@ func checkPod(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, []config.
 				token := source.ServiceAccountToken
 				switch {
 				case token == nil:
+				case token.Audience == "" && tokenOf(in).keep: // the pod has the API server's token anyway
 				case token.Audience == "":
 					errs = append(errs, field.Forbidden(p.Child("projected", "sources").Index(k).Child("serviceAccountToken", "audience"),
 						"a service account token for the API server gives the server the API access that automountServiceAccountToken: "+

@@ -4,9 +4,11 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"maps"
+	"path"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -41,6 +43,24 @@ type Input struct {
 	// CA bundle found here is checked, and its content drives rollouts.
 	ConfigMaps map[string]map[string]string
 	Options    Options
+}
+
+// configFile is the config file the server runs: the generated config.yaml, or the key of the
+// user's ConfigMap, mounted whole at config.ConfigDir.
+func (in Input) configFile() string {
+	if userRunConfigPath(in) {
+		file, _ := NamedConfigFile(in.Object)
+		return file
+	}
+	if in.UserConfig != "" {
+		return path.Join(config.ConfigDir, in.configKey())
+	}
+	return configPath
+}
+
+// configKey is the key of the user's ConfigMap that holds the config the server runs.
+func (in Input) configKey() string {
+	return cmp.Or(in.UserConfigKey, v1alpha2.DefaultOverrideConfigKey)
 }
 
 // runsImageConfig reports whether the server runs the config its image ships: llsd
@@ -111,7 +131,7 @@ func Render(in Input) (Output, field.ErrorList) {
 	if len(podErrs) > 0 {
 		return Output{}, podErrs
 	}
-	out.Warnings = append(out.Warnings, podWarnings...)
+	out.Warnings = append(append(out.Warnings, podWarnings...), tokenWarnings(in, tokenOf(in))...)
 	out.Objects = append(out.Objects, d, service(m, in.Object))
 	if ing := ingress(m, in.Object, in.Options); ing != nil {
 		out.Objects = append(out.Objects, ing)

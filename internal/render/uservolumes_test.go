@@ -154,17 +154,17 @@ func TestCommandsNameFilesThePodHas(t *testing.T) {
 		reason, spec string
 		want         string // the error, or "" for none
 	}{
-		{reason: "the upstream operator mounted the whole ConfigMap; llsd mounts its key as config.yaml",
-			spec: spec("{command: [/bin/sh, -c, llama stack run /etc/llama-stack/run.yaml]}"),
-			want: `spec.workload.overrides.command[2]: Invalid value: "llama stack run /etc/llama-stack/run.yaml": /etc/llama-stack/run.yaml is not in the pod: ` +
-				`volume config at /etc/llama-stack holds only /etc/llama-stack/config.yaml; llsd mounts the server's config as /etc/llama-stack/config.yaml`},
+		{reason: "llsd generates the config and mounts it as config.yaml: a command naming run.yaml finds nothing",
+			spec: spec("{command: [/bin/sh, -c, ogx stack run /etc/llama-stack/run.yaml]}"),
+			want: `spec.workload.overrides.command[2]: Invalid value: "ogx stack run /etc/llama-stack/run.yaml": /etc/llama-stack/run.yaml is not in the pod: ` +
+				`volume config at /etc/llama-stack holds only /etc/llama-stack/config.yaml; llsd mounts the config it generates as /etc/llama-stack/config.yaml`},
 		{reason: "the config where llsd mounts it",
-			spec: spec("{command: [/bin/sh, -c, llama stack run /etc/llama-stack/config.yaml]}")},
+			spec: spec("{command: [/bin/sh, -c, ogx stack run /etc/llama-stack/config.yaml]}")},
 		{reason: "an argument naming a key of a Secret that lists its items",
-			spec: spec("{volumes: [{name: keys, secret: {secretName: keys, items: [{key: a, path: a.pem}]}}], volumeMounts: [{name: keys, mountPath: /keys}], args: [--cert=/keys/b.pem]}"),
+			spec: spec("{volumes: [{name: keys, secret: {secretName: keys, items: [{key: a, path: a.pem}]}}], volumeMounts: [{name: keys, mountPath: /keys}], command: [/opt/tools/check], args: [--cert=/keys/b.pem]}"),
 			want: `spec.workload.overrides.args[0]: Invalid value: "--cert=/keys/b.pem": /keys/b.pem is not in the pod: volume keys at /keys holds only /keys/a.pem; write one of those`},
 		{reason: "a whole ConfigMap: llsd cannot know its keys",
-			spec: spec("{volumes: [{name: extra, configMap: {name: extra}}], volumeMounts: [{name: extra, mountPath: /extra}], args: [--file, /extra/anything.yaml]}")},
+			spec: spec("{volumes: [{name: extra, configMap: {name: extra}}], volumeMounts: [{name: extra, mountPath: /extra}], command: [/opt/tools/check], args: [--file, /extra/anything.yaml]}")},
 		{reason: "paths of the image and URLs are not llsd's to judge",
 			spec: spec("{command: [/usr/local/bin/run, --url=http://vllm:8000/v1]}")},
 	} {

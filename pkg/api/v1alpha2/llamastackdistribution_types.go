@@ -752,6 +752,12 @@ type PodSettings struct {
 	// +listType=map
 	// +listMapKey=name
 	ResourceClaims []ResourceClaimSpec `json:"resourceClaims,omitempty"`
+	// AutomountServiceAccountToken says whether the server pods get their service account's
+	// token for the API server. Unset, llsd keeps it only where something needs it: a service
+	// account the spec names (workload.overrides.serviceAccountName), and a provider that
+	// creates Kubernetes objects (TrustyAI LMEval with use_k8s); otherwise the pods have none.
+	// +optional
+	AutomountServiceAccountToken *bool `json:"automountServiceAccountToken,omitempty"`
 }
 
 // ResourceClaimSpec is one claim of the pod, from a claim or a claim template.

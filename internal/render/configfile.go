@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render
+
+import (
+	"path"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// A config of the user's own (spec.overrideConfig; v1alpha1 userConfig) is their ConfigMap,
+// mounted whole at config.ConfigDir as the upstream and Open Data Hub operators mount it: every
+// key a file. Which key the server runs is the spec's to say: spec.overrideConfig.key, or the
+// file that RUN_CONFIG_PATH or the command names, as the OpenShift AI dashboard writes it:
+//
+//	command: [/bin/sh, -c, llama stack run /etc/llama-stack/run.yaml]   # runs the key run.yaml
+//	env: [{name: RUN_CONFIG_PATH, value: /app-config/config.yaml}]      # a mount of the same ConfigMap
+
+// NamedConfigFile is the config file the spec's own settings make the server run, and where
+// the spec names it: the value of RUN_CONFIG_PATH in spec.workload.overrides.env, else the first
+// absolute path to a .yaml file in its command or arguments; "" when the spec names none.
+func NamedConfigFile(obj *v1alpha2.LlamaStackDistribution) (string, *field.Path) {
+	o := overrides(obj)
+	if o == nil {
+		return "", nil
+	}
+	for i, e := range o.Env {
+		if e.Name == runConfigPathEnv && e.ValueFrom == nil && strings.HasPrefix(e.Value, "/") {
+			return path.Clean(e.Value), overridesPath.Child("env").Index(i).Child("value")
+		}
+	}
+	for _, list := range []struct {
+		name  string
+		items []string
+	}{{"command", o.Command}, {"args", o.Args}} {
+		for i, s := range list.items {
+			for _, file := range absolutePaths().FindAllString(s, -1) {
+				if strings.HasSuffix(file, ".yaml") || strings.HasSuffix(file, ".yml") {
+					return path.Clean(file), overridesPath.Child(list.name).Index(i)
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// UserConfigKeyAt is the key of the user's ConfigMap that file is, when the pod mounts that
+// ConfigMap there: whole at config.ConfigDir, or through a volume of spec.workload.overrides.
+func UserConfigKeyAt(obj *v1alpha2.LlamaStackDistribution, configMap, file string) (string, bool) {
+	if key, ok := strings.CutPrefix(file, config.ConfigDir+"/"); ok {
+		return key, true
+	}
+	o := overrides(obj)
+	if o == nil {
+		return "", false
+	}
+	for _, m := range o.VolumeMounts {
+		dir := path.Clean(m.MountPath)
+		key, ok := strings.CutPrefix(file, dir+"/")
+		if !ok || m.SubPath != "" {
+			continue
+		}
+		if v := volumeNamed(o.Volumes, m.Name); v != nil && v.ConfigMap != nil && v.ConfigMap.Name == configMap {
+			return key, true
+		}
+	}
+	return "", false
+}
+
+// userRunConfigPath reports whether the spec's own RUN_CONFIG_PATH names the user's config: then
+// llsd sets none.
+func userRunConfigPath(in Input) bool {
+	if in.UserConfig == "" {
+		return false
+	}
+	file, at := NamedConfigFile(in.Object)
+	if file == "" || !strings.HasSuffix(at.String(), ".value") {
+		return false
+	}
+	_, ok := UserConfigKeyAt(in.Object, in.UserConfig, file)
+	return ok
+}
+
+const runConfigPathEnv = "RUN_CONFIG_PATH"
