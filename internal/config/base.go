@@ -130,6 +130,10 @@ func (g *generator) checkLocalStorage() {
 			fixes = append(fixes, fix)
 		}
 	}
+	if len(local) > 0 && g.dist.Release != "" {
+		fixes = append(fixes, fmt.Sprintf("or, if the object was written for an earlier release than %s, render for that one (render option "+
+			"openshiftAI.release: OpenShift AI keeps the state in SQLite before 3.2)", g.dist.Release))
+	}
 	if len(local) > 0 {
 		g.errs = append(g.errs, field.Required(storagePath, fmt.Sprintf(
 			"the distribution keeps storage backend %s on localhost, where nothing listens in the server's pod: %s",

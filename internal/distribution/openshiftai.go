@@ -261,7 +261,7 @@ func resolveRHDev(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *fie
 			"runs %s: render for one of them (render option openshiftAI.release), or give the config yourself (spec.overrideConfig, "+
 			"v1alpha1 spec.server.userConfig)", strings.Join(generatedReleases(), ", "), r.Product(), cmp.Or(r.Server, "a server release nobody recorded")))
 	}
-	res.Layout = r.Layout
+	res.Layout, res.Release, res.Server = r.Layout, r.Product(), r.Server
 	if note != "" {
 		res.Warnings = append([]string{note}, res.Warnings...)
 	}

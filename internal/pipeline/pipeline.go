@@ -144,14 +144,14 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	}
 	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distOpts)
 	if ferr != nil {
-		return nil, append(errs, ferr)
+		return nil, append(append(errs, ferr), render.SpecErrors(render.Input{Object: obj, ConfigMaps: opts.ConfigMaps, Options: opts.Render})...)
 	}
 	if dist.Base == nil {
 		return renderImageOwnConfig(obj, dist, opts, errs)
 	}
 	res, genErrs := config.Generate(obj, dist)
 	if len(genErrs) > 0 {
-		return nil, append(errs, genErrs...)
+		return nil, append(append(errs, genErrs...), render.SpecErrors(render.Input{Object: obj, Distribution: dist, ConfigMaps: opts.ConfigMaps, Options: opts.Render})...)
 	}
 	result, errs := renderWithReceipt(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps},
 		api.Receipt{

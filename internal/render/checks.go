@@ -52,6 +52,24 @@ func check(in Input) (field.ErrorList, []config.Warning) {
 	return errs, warnings
 }
 
+// SpecErrors are the errors of the checks that read only the spec (and the distribution, when
+// it resolved): what a render reports next to an error that stopped it before the objects (a
+// distribution it cannot resolve, a config it cannot generate), so that the user finds every
+// problem of the object at once.
+func SpecErrors(in Input) field.ErrorList {
+	if in.Config == nil {
+		in.Config = &config.Result{}
+	}
+	errs := checkReferencedNames(in)
+	errs = append(errs, checkCABundle(in)...)
+	allowed, _ := checkAllowedFrom(in)
+	errs = append(errs, allowed...)
+	if in.Distribution != nil {
+		errs = append(errs, checkCommandLine(in)...)
+	}
+	return errs
+}
+
 // checkAllowedFrom refuses allowedFrom labels that are no label selector (key or key=value),
 // and warns of a namespace no namespace can be called: its entry would admit nothing.
 func checkAllowedFrom(in Input) (field.ErrorList, []config.Warning) {
