@@ -211,6 +211,23 @@ func (r Release) BaseConfigFile() string {
 
 var releasePath = field.NewPath("spec", "distribution", "name")
 
+// releaseImage reads distribution.image naming the rh-dev image of a release (the Open Data
+// Hub demos name quay.io/opendatahub/llama-stack:odh) as rh-dev of that release: its layout
+// decides where the server finds a config, which the official images' does not describe. An
+// image with a base config of the user's stays an image.
+func releaseImage(spec v1alpha2.DistributionSpec, opts Options) (v1alpha2.DistributionSpec, Options) {
+	if spec.Image == "" || spec.BaseConfig != nil {
+		return spec, opts
+	}
+	for _, r := range Releases {
+		if r.Image == spec.Image {
+			spec.Name, spec.Image, opts.OpenShiftAIRelease = RHDev, "", r.Name
+			return spec, opts
+		}
+	}
+	return spec, opts
+}
+
 // openShiftAIRelease picks the release of a render: the option's, else DefaultRelease with a
 // warning that names the option.
 func openShiftAIRelease(opts Options) (Release, string, *field.Error) {

@@ -124,6 +124,14 @@ func TestRHDevResolution(t *testing.T) {
 		require.Nil(t, ferr)
 		assert.Equal(t, "quay.io/team/stack:0.7.1", res.Image)
 	})
+	t.Run("the image of a release, named: that release's layout, without the default's warning", func(t *testing.T) {
+		res, ferr := distribution.ResolveRuntime(v1alpha2.DistributionSpec{Image: "quay.io/opendatahub/llama-stack:odh"}, distribution.Options{})
+		require.Nil(t, ferr)
+		assert.Empty(t, res.Warnings)
+		assert.Equal(t, "OpenShift AI 2.22", res.Release)
+		assert.Equal(t, []string{"python", "-m", "llama_stack.distribution.server.server", "--config", "{config}"}, res.Layout.Start,
+			"the image's entrypoint runs its own config: llsd starts the server on the user's")
+	})
 	t.Run("a config of the user's own: the release's image and layout", func(t *testing.T) {
 		res, ferr := distribution.ResolveRuntime(rhDev, distribution.Options{OpenShiftAIRelease: "3.4"})
 		require.Nil(t, ferr)

@@ -103,6 +103,7 @@ func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Er
 		return nil, field.InternalError(distributionPath, err)
 	}
 	named := spec.Name
+	spec, opts = releaseImage(spec, opts)
 	if isRHDev(spec, opts) {
 		return resolveRHDev(spec, opts)
 	}
@@ -371,6 +372,7 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 		return nil, field.InternalError(distributionPath, err)
 	}
 	named := spec.Name
+	spec, opts = releaseImage(spec, opts)
 	if isRHDev(spec, opts) {
 		r, note, ferr := openShiftAIRelease(opts)
 		if ferr != nil {

@@ -3,6 +3,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -70,6 +71,10 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 			return key, nil, ferr
 		}
 		warnings = append(warnings, checked...)
+	} else if dist.Release != "" {
+		warnings = append(warnings, config.Warning{Field: distributionPath.String(), Message: fmt.Sprintf(
+			"%s runs %s, which llsd has no facts of, so the config in %s is checked against none: keys the server ignores and "+
+				"settings it falls back from go unnoticed", dist.Release, cmp.Or(dist.Server, "a server release nobody recorded"), source)})
 	} else {
 		// :latest and tags without a version: the keys the server ignores, the models it never
 		// registers, the localhost it falls back to are all a matter of its version.

@@ -9,6 +9,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/yaml"
 )
 
 // patternCase is one thing the public files of ../shared/wild-llsd taught, written again as a
@@ -22,6 +26,8 @@ type patternCase struct {
 	errors []string
 	// warnings each appear in one warning.
 	warnings []string
+	// check, when set, looks at what rendered.
+	check func(t *testing.T, got wildRender)
 }
 
 var patternCases = []patternCase{
@@ -279,6 +285,248 @@ spec:
 `,
 		warnings: []string{"spec.server.podOverrides.volumeMounts[0]: mounts volume state at /.ogx in place of llsd's volume"},
 	},
+	{
+		name:   "name-placeholders",
+		reason: "placeholders where names belong (a namespace, a Secret): each refused at its path, all at once, before the API server would",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: templated, namespace: <your-namespace>}
+spec:
+  server:
+    distribution: {name: starter}
+    containerSpec:
+      env:
+      - name: VLLM_API_TOKEN
+        valueFrom: {secretKeyRef: {name: <vllm-secret>, key: token}}
+`,
+		errors: []string{
+			`metadata.namespace: Invalid value: "<your-namespace>": a lowercase RFC 1123 label`,
+			`spec.server.containerSpec.env[0].valueFrom.secretKeyRef.name: Invalid value: "<vllm-secret>": no Secret can be called so`,
+		},
+	},
+	{
+		name:   "wrong-api-group",
+		reason: "an API group the operators never had (a design document's, a fork's README)",
+		input: `apiVersion: llamastack.ai/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: elsewhere}
+spec:
+  server:
+    distribution: {name: starter}
+`,
+		errors: []string{`apiVersion: Invalid value: "llamastack.ai/v1alpha1": the API group of LlamaStackDistribution is llamastack.io: write apiVersion: llamastack.io/v1alpha1`},
+	},
+	{
+		name:   "misplaced-port",
+		reason: "the port one level too high",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: ported}
+spec:
+  server:
+    port: 8321
+    distribution: {name: starter}
+`,
+		errors: []string{`spec.server.port: Unsupported value: unknown field "port" (did you mean spec.server.containerSpec.port?)`},
+	},
+	{
+		name:   "retired-server-arguments",
+		reason: "arguments of a server module retired before llama-stack 0.6, passed to an OGX 1.3 image whose command line refuses them (a crash loop)",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: old-args}
+spec:
+  server:
+    distribution: {name: remote-vllm}
+    containerSpec:
+      env: [{name: VLLM_URL, value: "http://vllm.inference.svc:8000/v1"}]
+      args: [--yaml-config, /config/run.yaml]
+`,
+		errors: []string{`spec.server.containerSpec.args[0]: Invalid value: "--yaml-config": OGX 1.3's command line has no option --yaml-config`},
+	},
+	{
+		name:   "retired-server-module",
+		reason: "python -m of a server module that starts nothing on today's servers",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: old-module}
+spec:
+  server:
+    distribution: {name: starter}
+    containerSpec:
+      command: [python, -m, llama_stack.distribution.server.server, --config, /etc/llama-stack/config.yaml]
+`,
+		errors: []string{`python -m llama_stack.distribution.server.server starts no server after llama-stack 0.2.14, and the image runs OGX 1.3`},
+	},
+	{
+		name:   "llama-command-on-ogx",
+		reason: "llama stack run on an OGX image, whose command is ogx",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: renamed-cli}
+spec:
+  server:
+    distribution: {name: starter}
+    containerSpec:
+      command: [/bin/sh, -c, llama stack run /etc/llama-stack/config.yaml]
+`,
+		errors: []string{`the image runs OGX 1.3, whose command is ogx, not llama: start it with ogx stack run <config file>`},
+	},
+	{
+		name:   "rh-dev",
+		reason: "OpenShift AI's distribution name: rendered for the newest release whose operator reconciles LLSDs, with a warning that names the release option",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: platform-stack, namespace: ai}
+spec:
+  server:
+    distribution: {name: rh-dev}
+    containerSpec:
+      env:
+      - {name: VLLM_URL, value: "http://granite.models.svc:8080/v1"}
+      - {name: POSTGRES_HOST, value: postgres.ai.svc}
+      - name: POSTGRES_PASSWORD
+        valueFrom: {secretKeyRef: {name: postgres, key: password}}
+`,
+		warnings: []string{"spec.server.distribution: rh-dev is OpenShift AI's and Open Data Hub's distribution: llsd renders it for OpenShift AI 3.4 (llama-stack 0.7.1",
+			"name the release your cluster runs with the render option openshiftAI.release"},
+		check: func(t *testing.T, got wildRender) {
+			pod := renderedPod(t, got)
+			assert.Equal(t, "registry.redhat.io/rhoai/odh-llama-stack-core-rhel9@sha256:be82f455d597351c6e50447b26a8e388705897995483ce33b76c3154510eef69", pod.Containers[0].Image)
+			assert.Contains(t, pod.Containers[0].VolumeMounts, corev1.VolumeMount{Name: "lls-storage", MountPath: "/opt/app-root/src/.llama/distributions/rh"})
+		},
+	},
+	{
+		name:   "rh-dev-without-postgres",
+		reason: "rh-dev written for a release that kept its state in SQLite: OpenShift AI 3.4 keeps it in Postgres, which the pod would look for on localhost",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: older-platform}
+spec:
+  server:
+    distribution: {name: rh-dev}
+`,
+		errors: []string{"spec.storage: Required value: the distribution keeps storage backend kv_default (kv_postgres) and sql_default (sql_postgres) on localhost",
+			"set POSTGRES_HOST in spec.server.containerSpec.env", "render for that one (render option openshiftAI.release"},
+	},
+	{
+		name:   "dashboard-playground",
+		reason: "the OpenShift AI dashboard's playground: a command that runs the ConfigMap's run.yaml from /etc/llama-stack, where the ConfigMap is mounted whole",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: playground, namespace: ai, labels: {opendatahub.io/dashboard: "true"}}
+spec:
+  server:
+    distribution: {name: rh-dev}
+    containerSpec:
+      command: [/bin/sh, -c, llama stack run /etc/llama-stack/run.yaml]
+    userConfig: {configMapName: playground-config}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: playground-config, namespace: ai}
+data:
+  run.yaml: |
+    version: 2
+    image_name: rh
+    apis: [inference]
+    providers:
+      inference:
+      - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://granite.models.svc:8080/v1"}}
+`,
+		check: func(t *testing.T, got wildRender) {
+			pod := renderedPod(t, got)
+			assert.Contains(t, pod.Containers[0].Env, corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: "/etc/llama-stack/run.yaml"})
+			assert.Contains(t, pod.Volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+				LocalObjectReference: corev1.LocalObjectReference{Name: "playground-config"}}}}, "the ConfigMap whole, as the operator mounts it")
+		},
+	},
+	{
+		name:   "run-config-path-in-a-mount",
+		reason: "RUN_CONFIG_PATH naming a key of the user's ConfigMap mounted again by a volume of the spec's",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: mounted-twice}
+spec:
+  server:
+    distribution: {image: docker.io/ogxai/distribution-starter:1.3.0}
+    containerSpec:
+      env: [{name: RUN_CONFIG_PATH, value: /app-config/config.yaml}]
+    userConfig: {configMapName: stack-config}
+    podOverrides:
+      volumes: [{name: app-config, configMap: {name: stack-config}}]
+      volumeMounts: [{name: app-config, mountPath: /app-config}]
+`,
+		check: func(t *testing.T, got wildRender) {
+			var runConfigPaths []string
+			for _, e := range renderedPod(t, got).Containers[0].Env {
+				if e.Name == "RUN_CONFIG_PATH" {
+					runConfigPaths = append(runConfigPaths, e.Value)
+				}
+			}
+			assert.Equal(t, []string{"/app-config/config.yaml"}, runConfigPaths, "the spec's own, once")
+		},
+	},
+	{
+		name:   "user-config-keyed-run-yaml",
+		reason: "a ConfigMap that keeps the config under run.yaml, the key older operators read",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: legacy-key, namespace: ai}
+spec:
+  server:
+    distribution: {image: docker.io/ogxai/distribution-starter:1.3.0}
+    userConfig: {configMapName: legacy-config}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: legacy-config, namespace: ai}
+data:
+  run.yaml: |
+    version: 2
+    distro_name: legacy
+    apis: [inference]
+    providers:
+      inference:
+      - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm.models.svc:8000/v1"}}
+`,
+		warnings: []string{"ConfigMap legacy-config has no config.yaml but run.yaml, the key older upstream releases read: the server runs run.yaml"},
+	},
+	{
+		name:   "lmeval-keeps-its-token",
+		reason: "a config whose TrustyAI LMEval provider creates LMEvalJobs: the pod keeps its token, and the warning names the Role it needs",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: evaluator, namespace: ai}
+spec:
+  server:
+    distribution: {name: rh-dev}
+    containerSpec:
+      env: [{name: POSTGRES_HOST, value: postgres.ai.svc}]
+`,
+		warnings: []string{"provider trustyai_lmeval (TrustyAI LMEval, use_k8s) creates LMEvalJobs through the pod's service account token, so the pod keeps it: " +
+			"grant the service account evaluator-sa a Role in ai on trustyai.opendatahub.io lmevaljobs"},
+		check: func(t *testing.T, got wildRender) {
+			assert.Equal(t, ptr.To(true), renderedPod(t, got).AutomountServiceAccountToken)
+		},
+	},
+	{
+		name:   "user-service-account-keeps-its-token",
+		reason: "a service account the spec names: the pod keeps its token, as it would under the operator",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: own-account}
+spec:
+  server:
+    distribution: {name: starter}
+    podOverrides: {serviceAccountName: stack-runner}
+`,
+		check: func(t *testing.T, got wildRender) {
+			pod := renderedPod(t, got)
+			assert.Equal(t, "stack-runner", pod.ServiceAccountName)
+			assert.Equal(t, ptr.To(true), pod.AutomountServiceAccountToken)
+		},
+	},
 }
 
 // patternCaseNames are the names wild-corpus.yaml may give as an entry's case.
@@ -306,6 +554,23 @@ func TestPatternsThePublicFilesTaught(t *testing.T) {
 				require.Empty(t, got.errors, tc.reason)
 				assertServersStart(t, got)
 			}
+			if tc.check != nil {
+				tc.check(t, got)
+			}
 		})
 	}
+}
+
+// renderedPod is the pod template of the one Deployment a render wrote.
+func renderedPod(t *testing.T, got wildRender) corev1.PodSpec {
+	t.Helper()
+	for _, o := range got.items {
+		if o.GetKind() == "Deployment" {
+			var d appsv1.Deployment
+			require.NoError(t, yaml.Unmarshal([]byte(o.String()), &d))
+			return d.Spec.Template.Spec
+		}
+	}
+	require.Fail(t, "no Deployment was rendered")
+	return corev1.PodSpec{}
 }
