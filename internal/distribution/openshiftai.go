@@ -168,6 +168,17 @@ func ReleaseNames() []string {
 	return names
 }
 
+// ReleasesRunning names the releases whose server is of version v (major.minor), oldest first.
+func ReleasesRunning(v Version) []string {
+	var names []string
+	for _, r := range Releases {
+		if r.Version() == v {
+			names = append(names, r.Name)
+		}
+	}
+	return names
+}
+
 // Product is the platform the release belongs to, for messages.
 func (r Release) Product() string {
 	if strings.HasPrefix(r.Name, "odh-") {

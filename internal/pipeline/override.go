@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
@@ -61,6 +62,9 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 		}
 	}
 	source := fmt.Sprintf("ConfigMap %s key %s", o.ConfigMapName, key)
+	if w := releaseMismatch(dist, data[key], source); w != nil {
+		warnings = append(warnings, *w)
+	}
 	var env []corev1.EnvVar
 	if w := obj.Spec.Workload; w != nil && w.Overrides != nil {
 		env = w.Overrides.Env
@@ -87,6 +91,30 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 }
 
 var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
+
+// releaseMismatch warns when a config of the user's reads like another server version than the
+// OpenShift AI release's (a run.yaml written for 2.x on 3.4): the object was written for an
+// earlier release, which the render option can name.
+func releaseMismatch(dist *distribution.Resolved, data, source string) *config.Warning {
+	if dist.Release == "" {
+		return nil
+	}
+	tree, err := configyaml.UnmarshalMap([]byte(data))
+	if err != nil {
+		return nil
+	}
+	v, evidence, ok := distribution.Fingerprint(tree)
+	if !ok || v == dist.Version {
+		return nil
+	}
+	hint := ""
+	if running := distribution.ReleasesRunning(v); len(running) > 0 {
+		hint = fmt.Sprintf(" (%s run it)", strings.Join(running, ", "))
+	}
+	return &config.Warning{Field: distributionPath.String(), Message: fmt.Sprintf(
+		"the config in %s reads like a config of server %s (%s), and %s runs %s: if the object was written for an earlier release, "+
+			"render for it with the render option openshiftAI.release%s", source, v, evidence, dist.Release, dist.Server, hint)}
+}
 
 // namedKey is the key of the user's ConfigMap that the spec's own RUN_CONFIG_PATH or command
 // makes the server run (render.NamedConfigFile), with where the spec names it.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
@@ -573,4 +574,23 @@ func renderedPod(t *testing.T, got wildRender) corev1.PodSpec {
 	}
 	require.Fail(t, "no Deployment was rendered")
 	return corev1.PodSpec{}
+}
+
+// The API server accepts every object the project's own cases render.
+func TestPatternsAreAccepted(t *testing.T) {
+	testenv.Need(t, testenv.MissingAssets())
+	for _, tc := range patternCases {
+		if len(tc.errors) > 0 {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			got := renderWild(t, []byte(tc.input), nil)
+			require.Empty(t, got.errors)
+			for _, item := range got.items {
+				var manifest map[string]any
+				require.NoError(t, yaml.Unmarshal([]byte(item.String()), &manifest))
+				require.NoError(t, dryRunApplyManifest(t, manifest))
+			}
+		})
+	}
 }

@@ -120,6 +120,13 @@ func TestWildLLSDs(t *testing.T) {
 	corpus := readWildCorpus(t)
 	sources := wildSources(t, dir)
 	cases := patternCaseNames()
+	listed := map[string]bool{}
+	for _, in := range corpus.Inputs {
+		listed[in.File] = true
+	}
+	for _, f := range sources {
+		assert.True(t, listed[f], "%s (SOURCES.tsv) has no entry in %s", f, wildCorpusFile)
+	}
 	for _, in := range corpus.Inputs {
 		t.Run(in.File, func(t *testing.T) {
 			require.Contains(t, sources, in.File, "SOURCES.tsv lists the file")

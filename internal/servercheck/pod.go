@@ -15,8 +15,8 @@ import (
 
 // PodOf is the pod a container of a rendered Deployment gets: its variables as the kubelet
 // expands them, a fixture value for each Secret variable (FixtureEnv, also for the variables
-// llsd's launcher sets at start), home "/" (the image user has no passwd entry) and its
-// writable volume mounts.
+// llsd's launcher sets at start), the home its HOME names (else "/": the official images' user
+// has no passwd entry) and its writable volume mounts.
 func PodOf(c corev1.Container) Pod {
 	fixture := FixtureEnv(nil)
 	values := KubeletEnv(c, func(name string) string {
@@ -31,7 +31,11 @@ func PodOf(c corev1.Container) Pod {
 			writable = append(writable, m.MountPath)
 		}
 	}
-	return Pod{Getenv: FixtureEnv(values), Home: "/", Writable: writable, Insecure: entrypointPassesInsecure(c)}
+	home := values["HOME"]
+	if home == "" {
+		home = "/"
+	}
+	return Pod{Getenv: FixtureEnv(values), Home: home, Writable: writable, Insecure: entrypointPassesInsecure(c) || commandPassesInsecure(c)}
 }
 
 // ogxEntrypoint is the OGX images' entrypoint (containers/Containerfile).
@@ -54,6 +58,12 @@ func entrypointPassesInsecure(c corev1.Container) bool {
 		return false
 	}
 	return major > 1 || major == 1 && (minor > 2 || minor == 2 && patch >= 1)
+}
+
+// commandPassesInsecure reports whether the container's own command runs the server with
+// --insecure (OpenShift AI's OGX images are started so).
+func commandPassesInsecure(c corev1.Container) bool {
+	return slices.Contains(c.Command, "--insecure") || slices.Contains(c.Args, "--insecure")
 }
 
 // CheckDeployment checks a rendered server as it starts: config.yaml (the content of the
