@@ -103,6 +103,32 @@ func (g *generator) checkRequiredEnv() {
 	})
 }
 
+// checkPostgresCredentials fails when a Postgres backend of the distribution reads its
+// database, user or password from a variable that has an empty default and that the pod does
+// not set: the server gets null for a string and stops at start (OpenShift AI 3.5's config
+// reads POSTGRES_DB and POSTGRES_USER so).
+func (g *generator) checkPostgresCredentials() {
+	backends := mapAt(mapAt(g.cfg, "storage"), "backends")
+	var unset []string
+	for _, name := range slices.Sorted(maps.Keys(backends)) {
+		backend := mapAt(backends, name)
+		if t, _ := backend["type"].(string); !strings.HasSuffix(t, "_postgres") {
+			continue
+		}
+		for _, key := range []string{"db", "user", "password"} {
+			value, _ := backend[key].(string)
+			if m := emptyDefault().FindStringSubmatch(value); m != nil && !g.overrideEnvSets(m[1]) && !slices.Contains(unset, m[1]) {
+				unset = append(unset, m[1])
+			}
+		}
+	}
+	if len(unset) > 0 {
+		g.errs = append(g.errs, field.Required(storagePath, fmt.Sprintf(
+			"the distribution's Postgres backends read %s, which have no default, and the server stops without them: set them in "+
+				"spec.workload.overrides.env (from a Secret), or set spec.storage.sql {type: postgres, connectionString: ...}", strings.Join(unset, ", "))))
+	}
+}
+
 var localhostDefault = lazyre.New(`^(?:localhost|127\.0\.0\.1|::1|\$\{env\.([A-Z0-9_]+):=(?:localhost|127\.0\.0\.1)\})$`)
 
 // checkLocalStorage fails when a storage backend still connects to localhost (postgres-demo's

@@ -28,7 +28,7 @@ func (g *generator) checkBackendReferences() {
 		if slices.Contains(g.prof.KVStores, store) {
 			want = "kv"
 		}
-		g.checkBackend(fmt.Sprintf("storage.stores.%s", store), ref, want, family)
+		g.checkBackend(fmt.Sprintf("storage.stores.%s", store), migratedStore(g.prof.MigratedStores, store, ref), want, family)
 	}
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for i, entry := range providerList(g.cfg, api) {
@@ -41,6 +41,18 @@ func (g *generator) checkBackendReferences() {
 			})
 		}
 	}
+}
+
+// migratedStore is a store reference as the server reads it: the key-value form of a store it
+// migrates names the SQL backend of the same suffix.
+func migratedStore(migrated []string, store string, ref map[string]any) map[string]any {
+	_, hasNamespace := ref["namespace"]
+	_, hasTable := ref["table_name"]
+	name, _ := ref["backend"].(string)
+	if !slices.Contains(migrated, store) || !hasNamespace || hasTable {
+		return ref
+	}
+	return map[string]any{"backend": strings.Replace(name, "kv_", "sql_", 1), "table_name": ref["namespace"]}
 }
 
 func (g *generator) checkBackend(where string, ref map[string]any, want string, family func(string) string) {

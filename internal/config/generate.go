@@ -109,6 +109,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.applyStatePaths,
 		g.checkBackendReferences,
 		g.checkLocalStorage,
+		g.checkPostgresCredentials,
 		g.checkRequiredEnv,
 		g.warnEnvEndpoints,
 		g.warnOllamaModels,

@@ -434,13 +434,46 @@ data:
     providers:
       inference:
       - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://granite.models.svc:8080/v1"}}
+    storage:
+      backends:
+        kv_default: {type: kv_sqlite, db_path: /opt/app-root/src/.llama/distributions/rh/kvstore.db}
+        sql_default: {type: sql_sqlite, db_path: /opt/app-root/src/.llama/distributions/rh/sql_store.db}
+      stores:
+        metadata: {backend: kv_default, namespace: registry}
+        inference: {backend: sql_default, table_name: inference_store}
+        conversations: {backend: sql_default, table_name: openai_conversations}
+        prompts: {backend: kv_default, namespace: prompts}
+        connectors: {backend: kv_default, namespace: connectors}
 `,
 		check: func(t *testing.T, got wildRender) {
 			pod := renderedPod(t, got)
 			assert.Contains(t, pod.Containers[0].Env, corev1.EnvVar{Name: "RUN_CONFIG_PATH", Value: "/etc/llama-stack/run.yaml"})
+			assertUserConfigStarts(t, got, "playground-config", "run.yaml", "0.7")
 			assert.Contains(t, pod.Volumes, corev1.Volume{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
 				LocalObjectReference: corev1.LocalObjectReference{Name: "playground-config"}}}}, "the ConfigMap whole, as the operator mounts it")
 		},
+	},
+	{
+		name:   "command-runs-a-missing-key",
+		reason: "the playground's command on run.yaml with a ConfigMap that holds config.yaml (the dashboard renamed the key in 3.3)",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: renamed-key, namespace: ai}
+spec:
+  server:
+    distribution: {name: rh-dev}
+    containerSpec:
+      command: [/bin/sh, -c, llama stack run /etc/llama-stack/run.yaml]
+    userConfig: {configMapName: renamed-config}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: renamed-config, namespace: ai}
+data:
+  config.yaml: "version: 2\n"
+`,
+		errors: []string{`spec.server.containerSpec.command[2]: Invalid value: "/etc/llama-stack/run.yaml": the server runs /etc/llama-stack/run.yaml, ` +
+			`and ConfigMap renamed-config (spec.server.userConfig) has no key run.yaml (it has config.yaml)`},
 	},
 	{
 		name:   "run-config-path-in-a-mount",
@@ -593,4 +626,22 @@ func TestPatternsAreAccepted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// assertUserConfigStarts runs the start-up oracle on the key of a user's ConfigMap among the
+// rendered items, as the rendered Deployment runs it.
+func assertUserConfigStarts(t *testing.T, got wildRender, configMap, key, version string) {
+	t.Helper()
+	var config string
+	var dep appsv1.Deployment
+	for _, o := range got.items {
+		switch {
+		case o.GetKind() == "ConfigMap" && o.GetName() == configMap:
+			config, _, _ = o.NestedString("data", key)
+		case o.GetKind() == "Deployment":
+			require.NoError(t, yaml.Unmarshal([]byte(o.String()), &dep))
+		}
+	}
+	require.NotEmpty(t, config, "ConfigMap %s has no %s among the items", configMap, key)
+	checkServerStarts(t, version, []byte(config), &dep, got.warnings)
 }

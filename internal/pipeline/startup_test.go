@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/render"
@@ -263,6 +264,23 @@ func versionLacks(name string, story *v1alpha2.LlamaStackDistribution, v profile
 	return ""
 }
 
+// userStoryOnEveryRelease renders a story of rh-dev for every OpenShift AI release llsd
+// generates configs for, whose server version the release decides.
+func userStoryOnEveryRelease(t *testing.T, in renderInput, obj *v1alpha2.LlamaStackDistribution) {
+	for _, r := range distribution.Releases {
+		if r.BaseConfigFile() == "" {
+			continue
+		}
+		t.Run(r.Name+"/"+in.name, func(t *testing.T) {
+			opts := in.opts
+			opts.Distribution.OpenShiftAIRelease = r.Name
+			res, errs := pipeline.Render(obj.DeepCopy(), opts)
+			require.Empty(t, errs)
+			checkStarts(t, res)
+		})
+	}
+}
+
 // The user stories (the golden cases and examples that name a distribution, whichever
 // version they pin) on every supported server version: each renders a server that starts, or
 // fails with the error that says what that version lacks.
@@ -271,6 +289,10 @@ func TestUserStoriesOnEveryVersion(t *testing.T) {
 		obj, errs := api.Decode(in.doc)
 		require.Empty(t, errs)
 		if obj.Spec.Distribution.Name == "" || obj.Spec.OverrideConfig != nil || len(in.opts.Distribution.ImageOverrides) > 0 {
+			continue
+		}
+		if obj.Spec.Distribution.Name == distribution.RHDev {
+			userStoryOnEveryRelease(t, in, obj)
 			continue
 		}
 		for _, v := range profile.Supported() {

@@ -63,6 +63,10 @@ type Profile struct {
 	// KVStores are the server's stores (storage.stores) on a key-value backend; the others
 	// are on SQL backends. OGX 1.0 moved prompts and connectors to SQL.
 	KVStores []string
+	// MigratedStores are the SQL stores the server still reads in their key-value form of
+	// earlier releases ({backend: kv_x, namespace: n} read as {backend: sql_x, table_name: n}):
+	// prompts and connectors in OGX 1.x (_migrate_kv_to_sql, src/ogx/core/storage/datatypes.py).
+	MigratedStores []string
 	// TLSRequired: the server refuses to start without a TLS certificate and key unless
 	// server.insecure is set (1.2 on), which llsd writes when TLS ends outside the pod.
 	TLSRequired bool

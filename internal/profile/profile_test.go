@@ -27,6 +27,7 @@ func TestEveryProfileIsComplete(t *testing.T) {
 		"MultiWorkerHost":      true, // "": the server binds several workers itself
 		"TLSRequired":          true, // false: the server serves plain HTTP without TLS settings
 		"MetricsEndpoint":      true, // false: the server serves no Prometheus metrics
+		"MigratedStores":       true, // nil: no store is read in an earlier form
 	}
 	for _, p := range profile.All() {
 		t.Run(string(p.Version), func(t *testing.T) {

@@ -40,6 +40,7 @@ func ogx1(version, release, configs string, repositories []string, p *Profile) *
 	p.IdentifiesModelsByID = true
 	p.AliasProviderID = "all"
 	p.KVStores = []string{"metadata"}
+	p.MigratedStores = []string{"prompts", "connectors"}
 	p.Upstream = Upstream{Configs: configs, Server: configs}
 	p.CLI = ogx1CLI(version)
 	return p

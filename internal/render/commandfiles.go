@@ -4,7 +4,6 @@ package render
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -19,8 +18,8 @@ import (
 
 // missingFiles refuses a command or argument of the spec's that names a file under a mount
 // whose volume lists its files, but none of them: the server would not start. llsd's own
-// ConfigMap holds config.yaml (and launcher.py); the user's, mounted whole at /etc/llama-stack
-// as the operators mount it, holds its keys when it is among the inputs.
+// ConfigMap holds config.yaml (and launcher.py); the keys of the user's, mounted whole at
+// /etc/llama-stack as the operators mount it, the pipeline checks.
 //
 //	overrides:
 //	  command: [/bin/sh, -c, llama stack run /etc/llama-stack/run.yaml]   # an error when the ConfigMap has no run.yaml
@@ -36,8 +35,6 @@ func missingFiles(in Input, pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) 
 			}
 			hint := "write one of those"
 			switch {
-			case m.MountPath == config.ConfigDir && in.UserConfig != "":
-				hint = fmt.Sprintf("ConfigMap %s (spec.overrideConfig) has no such key: add it, or name the key that holds the config", in.UserConfig)
 			case m.MountPath == config.ConfigDir:
 				hint = fmt.Sprintf("llsd mounts the config it generates as %s/%s: write that, or leave the command to llsd, "+
 					"whose entrypoint reads it", config.ConfigDir, ConfigKey)
@@ -63,11 +60,7 @@ var absolutePaths = lazyre.New(`/[A-Za-z0-9._/-]+`)
 // the user's when it is among the inputs.
 func ownKeys(in Input) map[string][]string {
 	if in.UserConfig != "" {
-		data, ok := in.ConfigMaps[in.Object.Namespace+"/"+in.UserConfig]
-		if !ok {
-			return nil
-		}
-		return map[string][]string{config.ConfigDir: slices.Sorted(maps.Keys(data))}
+		return nil // the pipeline checks the key the spec runs against the ConfigMap's (checkOverrideConfig)
 	}
 	if in.runsImageConfig() {
 		return nil
