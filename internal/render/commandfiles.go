@@ -34,8 +34,7 @@ func missingFiles(in Input, pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) 
 				continue
 			}
 			hint := "write one of those"
-			switch {
-			case m.MountPath == config.ConfigDir:
+			if m.MountPath == config.ConfigDir {
 				hint = fmt.Sprintf("llsd mounts the config it generates as %s/%s: write that, or leave the command to llsd, "+
 					"whose entrypoint reads it", config.ConfigDir, ConfigKey)
 			}
