@@ -260,7 +260,7 @@ var Options = []Option{
 	{"registry.insecureHosts", EnvRegistryInsecure, "registryInsecureHosts", "host:port,...", "registries reached over plain HTTP"},
 	{"controllerNamespace", EnvControllerNamespace, "controllerNamespace", "namespace",
 		"where llsd-controller runs (llsd-system): NetworkPolicies let it read the servers' health"},
-	{"openshiftAI.release", EnvOpenShiftAIRelease, "openshiftAIRelease", "3.4|3.5|odh-3.5|...",
+	{"openshiftAI.release", EnvOpenShiftAIRelease, "openshiftAIRelease", strings.Join(distribution.ReleaseNames(), "|"),
 		"the OpenShift AI or Open Data Hub release of the cluster: rh-dev's image and config, the platform's CA bundle and dashboard (implies platform openshift)"},
 }
 
