@@ -3,8 +3,10 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,7 +116,8 @@ type fileItems struct {
 
 // packages splits the inputs into ResourceLists, one per directory with a RenderOptions
 // document (its function config) and one for the files under none, in the order their
-// files came.
+// files came. A RenderOptions below another only tightens it (krm.RenderOptions.Tighten): the
+// top one is the platform's, the ones in the directories below are their owners'.
 func packages(files []fileItems) ([]*fn.ResourceList, error) {
 	optionsFile := map[string]string{} // directory -> the file with its RenderOptions
 	lists := map[string]*fn.ResourceList{}
@@ -130,6 +133,9 @@ func packages(files []fileItems) ([]*fn.ResourceList, error) {
 			optionsFile[dir] = f.name
 			lists[dir] = &fn.ResourceList{FunctionConfig: item}
 		}
+	}
+	if err := tightenNested(lists, optionsFile); err != nil {
+		return nil, err
 	}
 	var order []*fn.ResourceList
 	for _, f := range files {
@@ -153,6 +159,34 @@ func packages(files []fileItems) ([]*fn.ResourceList, error) {
 		}
 	}
 	return order, nil
+}
+
+// tightenNested gives each package whose directory lies below another package's the options of
+// the one above, tightened by its own; a RenderOptions that would loosen them is an error that
+// names both files.
+func tightenNested(lists map[string]*fn.ResourceList, optionsFile map[string]string) error {
+	dirs := slices.SortedFunc(maps.Keys(optionsFile), func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+	effective := map[string]krm.RenderOptions{}
+	for _, dir := range dirs {
+		own, err := krm.ParseOptions([]byte(lists[dir].FunctionConfig.String()))
+		if err != nil {
+			return fmt.Errorf("%s: %w", optionsFile[dir], err)
+		}
+		effective[dir] = own
+		above := packageOf(dir, optionsFile) // the nearest above dir's own
+		if above == "" {
+			continue
+		}
+		if effective[dir], err = effective[above].Tighten(own); err != nil {
+			return fmt.Errorf("%s, below %s: %w", optionsFile[dir], optionsFile[above], err)
+		}
+		merged, err := krm.OptionsObject(effective[dir], lists[dir].FunctionConfig)
+		if err != nil {
+			return err
+		}
+		lists[dir].FunctionConfig = merged
+	}
+	return nil
 }
 
 // packageOf is the nearest directory at or above a file's that has RenderOptions, or "".

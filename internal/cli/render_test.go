@@ -480,3 +480,31 @@ func TestOneLLSDPerNameAcrossDirectories(t *testing.T) {
 		}
 	}
 }
+
+// The RenderOptions at the top of a tree is the platform's; one in a tenant's directory below
+// may tighten it but not loosen it: a tenant that allows privileged pods is refused, naming
+// both files, and nothing is rendered.
+func TestATenantsOptionsCannotLoosenThePlatforms(t *testing.T) {
+	root := t.TempDir()
+	tenant := filepath.Join(root, "tenants", "team-a")
+	require.NoError(t, os.MkdirAll(tenant, 0o755))
+	options := func(spec string) string {
+		return "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\nspec: {" + spec + "}\n"
+	}
+	hostRoot := strings.Replace(stack, "spec:\n", "spec:\n  workload:\n    overrides: {volumes: [{name: root, hostPath: {path: /}}], volumeMounts: [{name: root, mountPath: /host}]}\n", 1)
+	writeFile(t, root, "options.yaml", options("podSecurity: baseline"))
+	writeFile(t, tenant, "options.yaml", options("podSecurity: privileged"))
+	writeFile(t, tenant, "stack.yaml", hostRoot)
+
+	code, out, stderr := run(t, "render", root)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, filepath.Join(tenant, "options.yaml")+", below "+filepath.Join(root, "options.yaml"))
+	assert.Contains(t, stderr, "spec.podSecurity privileged is looser than baseline above it")
+
+	writeFile(t, tenant, "options.yaml", options("podSecurity: restricted, ingress: {className: nginx}"))
+	code, out, stderr = run(t, "render", root)
+	assert.Equal(t, 1, code, "the tenant's stricter standard applies")
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, `Pod Security Standard "restricted"`)
+}

@@ -4,8 +4,10 @@ package e2e
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,10 +65,17 @@ func TestLabelledCustomImageThroughKustomize(t *testing.T) {
 	assert.Zero(t, reg.Requests(""), "the second render is served by the cache")
 	assert.Equal(t, string(first), string(second))
 
-	entries, err := os.ReadDir(os.Getenv("LLSD_CACHE_DIR"))
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "one cache entry, by digest")
-	assert.True(t, strings.HasPrefix(entries[0].Name(), "sha256-"), filepath.Join(os.Getenv("LLSD_CACHE_DIR"), entries[0].Name()))
+	var entries []string
+	cache := os.Getenv("LLSD_CACHE_DIR")
+	require.NoError(t, filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			entries = append(entries, filepath.ToSlash(strings.TrimPrefix(path, cache+string(filepath.Separator))))
+		}
+		return err
+	}))
+	require.Len(t, entries, 1, "one cache entry: the image's labels, by repository and digest")
+	digest := strings.SplitN(pinned, "@", 2)[1]
+	assert.Regexp(t, `^labels/[0-9a-f]{64}/`+regexp.QuoteMeta(strings.ReplaceAll(digest, ":", "-"))+`\.json$`, entries[0])
 }
 
 // Without registry access the same LLSD fails with the message that says what to do, and

@@ -3,6 +3,7 @@
 package krm
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/pipeline"
@@ -110,6 +112,26 @@ type RegistryOptions struct {
 	Enabled bool `json:"enabled,omitempty"`
 	// InsecureHosts are registries (host:port) reached over plain HTTP.
 	InsecureHosts []string `json:"insecureHosts,omitempty"`
+}
+
+// OptionsObject writes options as the RenderOptions document of a function config, with the
+// metadata (name, file annotations) of like, the document they came from.
+func OptionsObject(o RenderOptions, like *fn.KubeObject) (*fn.KubeObject, error) {
+	o.APIVersion, o.Kind = OptionsAPIVersion, OptionsKind
+	data, err := yaml.Marshal(o)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := fn.ParseKubeObject(data)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range like.GetAnnotations() {
+		if err := obj.SetAnnotation(k, v); err != nil {
+			return nil, err
+		}
+	}
+	return obj, obj.SetName(like.GetName())
 }
 
 // ParseOptions reads a RenderOptions document strictly: a misspelled option is an error,
@@ -299,16 +321,95 @@ func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
 	})
 }
 
-// WithEnv returns the options with the environment's settings on top.
+// platformOptions are the options that loosen what a render lets through (the Pod Security
+// Standard, the images distribution names stand for, registries read without TLS): the
+// platform's to set, so Argo CD's ARGOCD_ENV_ form of them, which an Application's author
+// writes, is refused, and a RenderOptions below another can only tighten them. Registry reads
+// themselves stay an Application's choice: what they bring is checked against its digest.
+var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributions, EnvRegistryInsecure}
+
+// argoCDPrefix is what Argo CD puts before the variables of an Application's plugin env.
+const argoCDPrefix = "ARGOCD_ENV_"
+
+// WithEnv returns the options with the environment's settings on top. The platform's options
+// (platformOptions) are read only from the plain variables, which the process's owner sets (the
+// repo-server sidecar, the CI job), never from Argo CD's ARGOCD_ENV_ form.
 func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error) {
+	for _, env := range platformOptions {
+		if v := getenv(argoCDPrefix + env); v != "" {
+			return o, fmt.Errorf("%s%s: %s is the platform's to set (the environment of the plugin's sidecar, or a RenderOptions "+
+				"document the platform owns), not an Application's plugin env: remove it from the Application", argoCDPrefix, env, env)
+		}
+	}
 	return o.withSettings("the environment", func(env string) (string, string) {
-		for _, n := range []string{env, "ARGOCD_ENV_" + env} {
+		for _, n := range []string{env, argoCDPrefix + env} {
 			if v := getenv(n); v != "" {
 				return v, n
 			}
 		}
 		return "", ""
 	})
+}
+
+// Tighten returns the options of a RenderOptions document (child) below another (o) in a tree
+// of packages: child's settings on top, but it may only tighten the platform's options — a
+// stricter Pod Security Standard, lower limits, the same image mappings, no registry read without
+// TLS the options above do not allow — and an error says which it would loosen. A tenant's
+// directory cannot allow a hostPath volume or map a distribution to an image of its choice.
+func (o RenderOptions) Tighten(child RenderOptions) (RenderOptions, error) {
+	var problems []string
+	out := child
+	if rank(child.Spec.PodSecurity) > rank(o.Spec.PodSecurity) {
+		problems = append(problems, fmt.Sprintf("spec.podSecurity %s is looser than %s above it", podSecurityOf(child), podSecurityOf(o)))
+	}
+	if child.Spec.PodSecurity == "" {
+		out.Spec.PodSecurity = o.Spec.PodSecurity
+	}
+	for _, images := range []struct {
+		field        string
+		above, below map[string]string
+	}{{"imageOverrides", o.Spec.ImageOverrides, child.Spec.ImageOverrides}, {"distributions", o.Spec.Distributions, child.Spec.Distributions}} {
+		for _, name := range slices.Sorted(maps.Keys(images.below)) {
+			if images.below[name] != images.above[name] {
+				problems = append(problems, fmt.Sprintf("spec.%s[%s] maps a name the options above do not map so", images.field, name))
+			}
+		}
+	}
+	out.Spec.ImageOverrides, out.Spec.Distributions = o.Spec.ImageOverrides, o.Spec.Distributions
+	for _, host := range child.Spec.Registry.InsecureHosts {
+		if !slices.Contains(o.Spec.Registry.InsecureHosts, host) {
+			problems = append(problems, fmt.Sprintf("spec.registry.insecureHosts adds %s", host))
+		}
+	}
+	if child.Spec.Registry.InsecureHosts == nil {
+		out.Spec.Registry.InsecureHosts = o.Spec.Registry.InsecureHosts
+	}
+	out.Spec.Limits = tighterLimits(o.Spec.Limits, child.Spec.Limits)
+	if len(problems) > 0 {
+		return o, fmt.Errorf("%s: a RenderOptions below another may only tighten the platform's options: %s", OptionsKind, strings.Join(problems, "; "))
+	}
+	return out, nil
+}
+
+// rank orders the Pod Security Standards from the strictest (unset: restricted).
+func rank(podSecurity string) int {
+	return slices.Index([]string{render.PodSecurityRestricted, render.PodSecurityBaseline, render.PodSecurityPrivileged},
+		cmp.Or(podSecurity, render.PodSecurityRestricted))
+}
+
+func podSecurityOf(o RenderOptions) string {
+	return cmp.Or(o.Spec.PodSecurity, render.PodSecurityRestricted)
+}
+
+// tighterLimits keeps, for each limit, the lower of the two (zero: the default).
+func tighterLimits(above, below LimitOptions) LimitOptions {
+	lower := func(a, b, def int) int {
+		a, b = cmp.Or(a, def), cmp.Or(b, def)
+		return min(a, b)
+	}
+	return LimitOptions{LLSDs: lower(above.LLSDs, below.LLSDs, DefaultMaxLLSDs), Limits: pipeline.Limits{
+		SettingsBytes: lower(above.SettingsBytes, below.SettingsBytes, pipeline.DefaultSettingsBytes),
+		SettingsDepth: lower(above.SettingsDepth, below.SettingsDepth, pipeline.DefaultSettingsDepth)}}
 }
 
 // withSettings returns the options with settings on top, each looked up by the name of its
