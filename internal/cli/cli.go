@@ -44,8 +44,9 @@ documents pass through; objects llsd rendered before are replaced; local configu
 (RenderOptions, Kptfile, Kustomization, config.kubernetes.io/local-config) is left out.
 
 A RenderOptions document (apiVersion fn.llamastack.io/v1alpha1) among the inputs sets the render
-options of its directory, and environment variables (also with Argo CD's ARGOCD_ENV_ prefix) set
-them on top:
+options of its directory (one in a directory below may only tighten podSecurity, imageOverrides,
+distributions and registry), and environment variables set them on top. Argo CD's ARGOCD_ENV_
+form is read too, except for those five, which are the platform's:
 
 ` + krm.OptionsHelp() + `
 Errors and warnings go to stderr as "file: LlamaStackDistribution name: field: message". On

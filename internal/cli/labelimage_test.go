@@ -37,7 +37,8 @@ func TestLabelImageUsage(t *testing.T) {
 	}
 }
 
-// `llsd render` reads labels when LLSD_REGISTRY_ENABLED (or its ARGOCD_ENV_ form) says so.
+// `llsd render` reads labels when the platform's LLSD_REGISTRY_ENABLED says so; an Application's
+// ARGOCD_ENV_ form of it is refused.
 func TestRenderWithRegistryFromTheEnvironment(t *testing.T) {
 	reg := registrytest.New(t)
 	data, err := distributions.FS.ReadFile("starter/0.6.yaml")
@@ -55,6 +56,13 @@ func TestRenderWithRegistryFromTheEnvironment(t *testing.T) {
 
 	t.Setenv("ARGOCD_ENV_LLSD_REGISTRY_ENABLED", "true")
 	code, out, stderr := run(t, "render", dir)
+	assert.Equal(t, 1, code, "an Application's plugin env does not turn registry reads on")
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "ARGOCD_ENV_LLSD_REGISTRY_ENABLED: LLSD_REGISTRY_ENABLED is the platform's to set")
+
+	t.Setenv("ARGOCD_ENV_LLSD_REGISTRY_ENABLED", "")
+	t.Setenv("LLSD_REGISTRY_ENABLED", "true")
+	code, out, stderr = run(t, "render", dir)
 	assert.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "distro_name: acme")
 	assert.Contains(t, out, `llamastack.io/server-version: "0.6"`)

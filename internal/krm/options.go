@@ -236,7 +236,8 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 }
 
 // Environment variables that set render options on top of the function config, for
-// `llsd render` (Argo CD passes a plugin's env with the ARGOCD_ENV_ prefix, accepted too).
+// `llsd render` (Argo CD passes a plugin's env with the ARGOCD_ENV_ prefix, accepted too but
+// for the platformOptions).
 const (
 	EnvImageOverrides      = "LLSD_IMAGE_OVERRIDES"
 	EnvDistributions       = "LLSD_DISTRIBUTIONS"
@@ -322,11 +323,10 @@ func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
 }
 
 // platformOptions are the options that loosen what a render lets through (the Pod Security
-// Standard, the images distribution names stand for, registries read without TLS): the
-// platform's to set, so Argo CD's ARGOCD_ENV_ form of them, which an Application's author
-// writes, is refused, and a RenderOptions below another can only tighten them. Registry reads
-// themselves stay an Application's choice: what they bring is checked against its digest.
-var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributions, EnvRegistryInsecure}
+// Standard, the images distribution names stand for, the registries the renderer reaches out to):
+// the platform's to set, so Argo CD's ARGOCD_ENV_ form of them, which an Application's author
+// writes, is refused, and a RenderOptions below another can only tighten them.
+var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributions, EnvRegistryEnabled, EnvRegistryInsecure}
 
 // argoCDPrefix is what Argo CD puts before the variables of an Application's plugin env.
 const argoCDPrefix = "ARGOCD_ENV_"
@@ -353,9 +353,10 @@ func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error
 
 // Tighten returns the options of a RenderOptions document (child) below another (o) in a tree
 // of packages: child's settings on top, but it may only tighten the platform's options — a
-// stricter Pod Security Standard, lower limits, the same image mappings, no registry read without
-// TLS the options above do not allow — and an error says which it would loosen. A tenant's
-// directory cannot allow a hostPath volume or map a distribution to an image of its choice.
+// stricter Pod Security Standard, lower limits, the same image mappings, no registry reads the
+// options above do not allow — and an error says which it would loosen. A tenant's directory
+// cannot allow a hostPath volume, map a distribution to an image of its choice or reach out to
+// registries the platform's options leave alone.
 func (o RenderOptions) Tighten(child RenderOptions) (RenderOptions, error) {
 	var problems []string
 	out := child
@@ -376,6 +377,10 @@ func (o RenderOptions) Tighten(child RenderOptions) (RenderOptions, error) {
 		}
 	}
 	out.Spec.ImageOverrides, out.Spec.Distributions = o.Spec.ImageOverrides, o.Spec.Distributions
+	if child.Spec.Registry.Enabled && !o.Spec.Registry.Enabled {
+		problems = append(problems, "spec.registry.enabled turns on registry reads the options above leave off")
+	}
+	out.Spec.Registry.Enabled = o.Spec.Registry.Enabled // false is unset: the platform's choice stands
 	for _, host := range child.Spec.Registry.InsecureHosts {
 		if !slices.Contains(o.Spec.Registry.InsecureHosts, host) {
 			problems = append(problems, fmt.Sprintf("spec.registry.insecureHosts adds %s", host))

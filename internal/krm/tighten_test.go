@@ -23,6 +23,7 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 	}}
 	for _, tc := range []struct {
 		reason string
+		above  *krm.RenderOptions // platform, unless set
 		tenant krm.RenderOptionsSpec
 		want   func(t *testing.T, got krm.RenderOptionsSpec)
 		err    string
@@ -32,7 +33,7 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 				assert.Equal(t, "baseline", got.PodSecurity)
 				assert.Equal(t, "nginx", got.Ingress.ClassName, "the tenant's own option")
 				assert.Equal(t, platform.Spec.ImageOverrides, got.ImageOverrides)
-				assert.Equal(t, []string{"registry.lab:5000"}, got.Registry.InsecureHosts)
+				assert.Equal(t, krm.RegistryOptions{Enabled: true, InsecureHosts: []string{"registry.lab:5000"}}, got.Registry)
 			}},
 		{reason: "a stricter standard is taken", tenant: krm.RenderOptionsSpec{PodSecurity: "restricted"},
 			want: func(t *testing.T, got krm.RenderOptionsSpec) { assert.Equal(t, "restricted", got.PodSecurity) }},
@@ -48,11 +49,17 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 		{reason: "a distribution name mapped to an image of the tenant's choice",
 			tenant: krm.RenderOptionsSpec{ImageOverrides: map[string]string{"starter": "evil.example/starter:1"}, Distributions: map[string]string{"rh-dev": "evil.example/rh:1"}},
 			err:    "spec.imageOverrides[starter] maps a name the options above do not map so; spec.distributions[rh-dev] maps"},
+		{reason: "registry reads the platform leaves off", above: &krm.RenderOptions{}, tenant: krm.RenderOptionsSpec{Registry: krm.RegistryOptions{Enabled: true}},
+			err: "spec.registry.enabled turns on registry reads the options above leave off"},
 		{reason: "a registry read without TLS the platform does not allow", tenant: krm.RenderOptionsSpec{Registry: krm.RegistryOptions{InsecureHosts: []string{"evil.example"}}},
 			err: "spec.registry.insecureHosts adds evil.example"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			got, err := platform.Tighten(krm.RenderOptions{Spec: tc.tenant})
+			above := platform
+			if tc.above != nil {
+				above = *tc.above
+			}
+			got, err := above.Tighten(krm.RenderOptions{Spec: tc.tenant})
 			if tc.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.err)
@@ -69,17 +76,13 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 // RenderOptions document.
 func TestAnApplicationCannotLoosenThePlatformsOptions(t *testing.T) {
 	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
-	for _, name := range []string{"LLSD_POD_SECURITY", "LLSD_IMAGE_OVERRIDES", "LLSD_DISTRIBUTIONS", "LLSD_REGISTRY_INSECURE_HOSTS"} {
+	for _, name := range []string{"LLSD_POD_SECURITY", "LLSD_IMAGE_OVERRIDES", "LLSD_DISTRIBUTIONS", "LLSD_REGISTRY_ENABLED", "LLSD_REGISTRY_INSECURE_HOSTS"} {
 		_, err := krm.RenderOptions{}.WithEnv(env(map[string]string{"ARGOCD_ENV_" + name: "x"}))
 		require.Error(t, err, name)
 		assert.Contains(t, err.Error(), "ARGOCD_ENV_"+name+": "+name+" is the platform's to set", name)
 	}
-	opts, err := krm.RenderOptions{}.WithEnv(env(map[string]string{"ARGOCD_ENV_LLSD_REGISTRY_ENABLED": "true"}))
-	require.NoError(t, err, "registry reads stay an Application's choice: what they bring is checked against its digest")
-	assert.True(t, opts.Spec.Registry.Enabled)
-
 	repository := krm.RenderOptions{Spec: krm.RenderOptionsSpec{PodSecurity: "privileged"}}
-	opts, err = repository.WithEnv(env(map[string]string{"LLSD_POD_SECURITY": "restricted"}))
+	opts, err := repository.WithEnv(env(map[string]string{"LLSD_POD_SECURITY": "restricted"}))
 	require.NoError(t, err)
 	assert.Equal(t, "restricted", opts.Spec.PodSecurity, "the sidecar pins the standard")
 }

@@ -99,16 +99,23 @@ func (c *Client) digest(image string, opts []remote.Option) (name.Digest, error)
 		return name.Digest{}, classify(image, err)
 	}
 	digest := ref.Context().Digest(desc.Digest.String())
-	c.Cache.rememberDigest(image, digest.DigestStr())
+	if !c.insecure(ref) { // an answer over plain HTTP is no one's to trust but this render's
+		c.Cache.rememberDigest(image, digest.DigestStr())
+	}
 	return digest, nil
 }
 
 func (c *Client) parse(image string) (name.Reference, error) {
 	ref, err := name.ParseReference(image)
-	if err != nil || !slices.Contains(c.InsecureHosts, ref.Context().RegistryStr()) {
+	if err != nil || !c.insecure(ref) {
 		return ref, err
 	}
 	return name.ParseReference(image, name.Insecure)
+}
+
+// insecure: ref's registry is spoken to over plain HTTP.
+func (c *Client) insecure(ref name.Reference) bool {
+	return slices.Contains(c.InsecureHosts, ref.Context().RegistryStr())
 }
 
 func (c *Client) remoteOptions(ctx context.Context) []remote.Option {

@@ -307,4 +307,16 @@ func TestInsecureHosts(t *testing.T) {
 	got, err := c.BaseConfig(ref)
 	require.NoError(t, err)
 	assert.Equal(t, baseConfig, string(got.Config))
+
+	// What a tag names over plain HTTP is anyone's on the way: the offline index, which other
+	// renders sharing the cache trust, does not keep it. What a digest names is checked, so stays.
+	reg.Push(t, "custom/provider:1", providerImage(t, providerSpec))
+	tag := reg.Host + "/custom/provider:1"
+	p, err := c.ProviderPackage(tag)
+	require.NoError(t, err)
+	_, err = oci.OfflineCache{Cache: c.Cache}.ProviderPackage(tag)
+	assert.ErrorContains(t, err, "render once with the render option registry.enabled", "no tag resolved over plain HTTP is remembered")
+	pinned := strings.SplitN(p.Source, " of ", 2)[1]
+	_, err = oci.OfflineCache{Cache: c.Cache}.ProviderPackage(pinned)
+	assert.NoError(t, err, "the digest's content was checked")
 }
