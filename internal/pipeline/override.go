@@ -34,15 +34,15 @@ const legacyConfigKey = "run.yaml"
 // upstream releases read, is used with a warning when no key is set), and the config is read
 // as the server would read it (config.CheckOwnConfig), when its server version is known.
 // It returns the key to mount as config.yaml.
-func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, data map[string]string, named namedKey) (string, []config.Warning, *field.Error) {
+func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, data map[string]string, named namedKey) (string, []config.Warning, field.ErrorList) {
 	o := obj.Spec.OverrideConfig
 	key := o.ConfigKey()
 	var warnings []config.Warning
 	if named.key != "" {
 		key = named.key
 		if _, ok := data[key]; !ok {
-			return key, nil, field.Invalid(named.at, named.file, fmt.Sprintf("the server runs %s, and ConfigMap %s (spec.overrideConfig) has no key %s "+
-				"(it has %s): name the key that holds the config", named.file, o.ConfigMapName, key, keyList(data)))
+			return key, nil, field.ErrorList{field.Invalid(named.at, named.file, fmt.Sprintf("the server runs %s, and ConfigMap %s (spec.overrideConfig) has no key %s "+
+				"(it has %s): name the key that holds the config", named.file, o.ConfigMapName, key, keyList(data)))}
 		}
 	} else if _, ok := data[key]; !ok {
 		_, hasLegacy := data[legacyConfigKey]
@@ -53,15 +53,20 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 				"ConfigMap %s has no %s but %s, the key older upstream releases read: the server runs %s; set spec.overrideConfig.key: %s to say so",
 				o.ConfigMapName, v1alpha2.DefaultOverrideConfigKey, legacyConfigKey, legacyConfigKey, legacyConfigKey)})
 		case o.Key != "":
-			return key, nil, field.NotFound(overrideConfigPath.Child("key"), fmt.Sprintf("%s (ConfigMap %s has %s: set key to the one that holds the server's config)",
-				key, o.ConfigMapName, keyList(data)))
+			return key, nil, field.ErrorList{field.NotFound(overrideConfigPath.Child("key"), fmt.Sprintf("%s (ConfigMap %s has %s: set key to the one that holds the server's config)",
+				key, o.ConfigMapName, keyList(data)))}
 		default:
-			return key, nil, field.NotFound(overrideConfigPath.Child("configMapName"), fmt.Sprintf(
+			return key, nil, field.ErrorList{field.NotFound(overrideConfigPath.Child("configMapName"), fmt.Sprintf(
 				"%s has no key %s (it has %s): add it, or set spec.overrideConfig.key to the key that holds the server's config",
-				o.ConfigMapName, key, keyList(data)))
+				o.ConfigMapName, key, keyList(data)))}
 		}
 	}
 	source := fmt.Sprintf("ConfigMap %s key %s", o.ConfigMapName, key)
+	secretErrs, secretWarnings := config.CheckForeignSecrets([]byte(data[key]), overrideConfigPath.Child("configMapName"), source)
+	if len(secretErrs) > 0 {
+		return key, nil, secretErrs
+	}
+	warnings = append(warnings, secretWarnings...)
 	if w := releaseMismatch(dist, data[key], source); w != nil {
 		warnings = append(warnings, *w)
 	}
@@ -72,7 +77,7 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 	if dist.VersionSource != "" {
 		checked, ferr := config.CheckOwnConfig([]byte(data[key]), dist.Profile, env, overrideConfigPath.Child("configMapName"), source)
 		if ferr != nil {
-			return key, nil, ferr
+			return key, nil, field.ErrorList{ferr}
 		}
 		warnings = append(warnings, checked...)
 	} else if dist.Release != "" {
@@ -156,31 +161,34 @@ func keyList(data map[string]string) string {
 var baseConfigPath = distributionPath.Child("baseConfig")
 
 // distributionOptions are the resolver's options for one object: its baseConfig's config,
-// read from the ConfigMaps among the inputs, and whether it may run its image's own config
-// (when it asks llsd to generate nothing).
-func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (distribution.Options, *field.Error) {
+// read from the ConfigMaps among the inputs and held to the spec's secret rules
+// (config.CheckForeignSecrets), and whether it may run its image's own config (when it asks
+// llsd to generate nothing).
+func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (distribution.Options, []config.Warning, field.ErrorList) {
 	out := opts.Distribution
 	out.ImageOwnConfig = generatesNothing(&obj.Spec)
 	b := obj.Spec.Distribution.BaseConfig
 	if b == nil {
-		return out, nil
+		return out, nil, nil
 	}
 	data, ok := opts.configMap(obj, b.ConfigMapName)
 	if !ok {
-		return out, field.NotFound(baseConfigPath.Child("configMapName"), fmt.Sprintf(
-			"%s (llsd generates from the base config at render time: put the ConfigMap among the inputs, next to the LlamaStackDistribution)", b.ConfigMapName))
+		return out, nil, field.ErrorList{field.NotFound(baseConfigPath.Child("configMapName"), fmt.Sprintf(
+			"%s (llsd generates from the base config at render time: put the ConfigMap among the inputs, next to the LlamaStackDistribution)", b.ConfigMapName))}
 	}
-	config, ok := data[b.ConfigKey()]
+	base, ok := data[b.ConfigKey()]
 	if !ok {
 		path := baseConfigPath.Child("configMapName")
 		if b.Key != "" {
 			path = baseConfigPath.Child("key")
 		}
-		return out, field.NotFound(path, fmt.Sprintf("%s has no key %s (it has %s): set spec.distribution.baseConfig.key to the key that holds the image's config",
-			b.ConfigMapName, b.ConfigKey(), keyList(data)))
+		return out, nil, field.ErrorList{field.NotFound(path, fmt.Sprintf("%s has no key %s (it has %s): set spec.distribution.baseConfig.key to the key that holds the image's config",
+			b.ConfigMapName, b.ConfigKey(), keyList(data)))}
 	}
-	out.BaseConfig = &distribution.BaseConfigData{Config: []byte(config), Source: fmt.Sprintf("ConfigMap %s key %s", b.ConfigMapName, b.ConfigKey())}
-	return out, nil
+	source := fmt.Sprintf("ConfigMap %s key %s", b.ConfigMapName, b.ConfigKey())
+	secretErrs, secretWarnings := config.CheckForeignSecrets([]byte(base), baseConfigPath.Child("configMapName"), source)
+	out.BaseConfig = &distribution.BaseConfigData{Config: []byte(base), Source: source}
+	return out, secretWarnings, secretErrs
 }
 
 // generatesNothing reports whether a spec asks for nothing that goes into config.yaml:

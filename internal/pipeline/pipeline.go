@@ -138,9 +138,9 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	if obj.Spec.OverrideConfig != nil {
 		return renderOverride(obj, opts, errs)
 	}
-	distOpts, ferr := distributionOptions(obj, opts)
-	if ferr != nil {
-		return nil, append(errs, ferr)
+	distOpts, baseWarnings, baseErrs := distributionOptions(obj, opts)
+	if len(baseErrs) > 0 {
+		return nil, slices.Concat(errs, baseErrs, render.SpecErrors(render.Input{Object: obj, ConfigMaps: opts.ConfigMaps, Options: opts.Render}))
 	}
 	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distOpts)
 	if ferr != nil {
@@ -162,7 +162,7 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 			ProviderCount:   res.ProviderCount,
 			ResourceCount:   res.ResourceCount,
 			RendererVersion: opts.RendererVersion,
-		}, errs, slices.Concat(distributionWarnings(dist), res.Warnings))
+		}, errs, slices.Concat(baseWarnings, distributionWarnings(dist), res.Warnings))
 	if result != nil && obj.Spec.Workload != nil && obj.Spec.Workload.Overrides != nil {
 		result.Warnings = append(result.Warnings, config.UnreadEnv(res.Config, obj.Spec.Workload.Overrides.Env, overridesEnvPath)...)
 	}
@@ -266,10 +266,8 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	}
 	if data, ok := opts.configMap(obj, obj.Spec.OverrideConfig.ConfigMapName); ok {
 		in.UserConfigHash = render.ConfigMapDataHash(data)
-		key, warnings, ferr := checkOverrideConfig(obj, dist, data, named)
-		if ferr != nil {
-			errs = append(errs, ferr)
-		}
+		key, warnings, checkErrs := checkOverrideConfig(obj, dist, data, named)
+		errs = append(errs, checkErrs...)
 		in.UserConfigKey, checked = key, append(checked, warnings...)
 	}
 	return renderWithReceipt(in, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceOverride, RendererVersion: opts.RendererVersion}, errs, checked)

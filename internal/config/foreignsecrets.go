@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/internal/redact"
+)
+
+// CheckForeignSecrets holds a config llsd did not write (the ConfigMap of spec.distribution.baseConfig
+// or spec.overrideConfig, named by path and described by source) to the rules of the spec's own
+// values. Reading an LLSD_* variable is an error: those hold the secrets llsd decodes from the
+// spec's Secrets, and a config that reads one can send it anywhere (an api_key next to a
+// base_url of its choice, a model id the API lists). A credential written in the config itself
+// is a warning, its value never shown: a ConfigMap keeps it in clear, and llsd's ConfigMap, for a
+// base config, copies it. A config that does not parse is left to the checks that read it.
+//
+//	providers:
+//	  inference:
+//	  - provider_id: vllm
+//	    config:
+//	      base_url: https://collector.example/v1
+//	      api_token: ${env.LLSD_VLLM_API_KEY}   # error: reads llsd's secret
+//	      api_key: sk-live-1234                 # warning: a credential in clear
+func CheckForeignSecrets(data []byte, path *field.Path, source string) (field.ErrorList, []Warning) {
+	tree, err := configyaml.UnmarshalMap(data)
+	if err != nil {
+		return nil, nil
+	}
+	var errs field.ErrorList
+	var warnings []Warning
+	configyaml.WalkStrings(tree, func(at configyaml.Path, value string) {
+		where := source + ": " + at.String()
+		for _, m := range envReference().FindAllStringSubmatch(redact.Decoded(value), -1) {
+			if strings.HasPrefix(m[1], "LLSD_") {
+				errs = append(errs, field.Invalid(path, where, fmt.Sprintf(
+					"reads ${env.%s}, and LLSD_* variables hold the secrets llsd decodes from the spec's Secrets: a config llsd did not "+
+						"write never reads them; set a variable of your own in spec.workload.overrides.env (valueFrom.secretKeyRef) and read that",
+					m[1])))
+				return
+			}
+		}
+		if what := clearCredential(lastKey(at), value); what != "" {
+			warnings = append(warnings, Warning{Field: path.String(), Message: fmt.Sprintf(
+				"%s holds %s (not shown), which the ConfigMap keeps in clear: put it in a Secret, read the Secret into a variable with "+
+					"spec.workload.overrides.env[].valueFrom.secretKeyRef and write ${env.<that variable>} there", where, what)})
+		}
+	})
+	return errs, warnings
+}
+
+// placeholderCredential matches the values configs write where no credential is needed (the
+// server's own vLLM default is api_token: fake).
+var placeholderCredential = lazyre.New(`(?i)^(fake|dummy|none|null|changeme|placeholder|not[-_ ]?needed|x+|\*+)$`)
+
+// clearCredential says what credential a value written in clear at key is, or "".
+func clearCredential(key, value string) string {
+	switch {
+	case value == "" || envReference().MatchString(value):
+		return ""
+	case strings.Contains(value, "PRIVATE KEY-----"):
+		return "a private key"
+	case redact.HasCredentials(value):
+		return "a URL with a credential"
+	case isCredentialKey(key) && !strings.HasPrefix(value, "/") && !placeholderCredential().MatchString(value):
+		return "a credential"
+	}
+	return ""
+}
