@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -66,7 +67,7 @@ func (g *generator) applyKV(kv *v1alpha2.KVStorageSpec) {
 		path := storagePath.Child("kv", "endpoint")
 		host, port, err := parseRedisEndpoint(kv.Endpoint)
 		if err != nil {
-			g.errs = append(g.errs, field.Invalid(path, redact.URL(kv.Endpoint), err.Error()))
+			g.errs = append(g.errs, field.Invalid(path, endpointShown(kv.Endpoint), err.Error()))
 			return
 		}
 		backend := map[string]any{"type": "kv_redis", "host": host, "port": port}
@@ -196,6 +197,9 @@ func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	if !strings.HasPrefix(raw, "redis://") {
 		raw = "redis://" + raw
 	}
+	if notAPort().MatchString(raw) {
+		return "", 0, fmt.Errorf("what follows the host's colon is no port: use host:port, and put a password in a Secret named by storage.kv.password")
+	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Hostname() == "" {
 		return "", 0, fmt.Errorf("use host:port or redis://host:port, for example redis.cache.svc:6379")
@@ -214,6 +218,21 @@ func parseRedisEndpoint(endpoint string) (string, int64, error) {
 }
 
 // urlPort is the port u names, or def when it names none.
+// notAPort matches an endpoint whose host is followed by a colon and something that is no port
+// number (redis:<password>): group 1 is what comes before it.
+var notAPort = lazyre.New(`^((?:[A-Za-z][A-Za-z0-9+.-]*://)?[^/?#:\[\]@]*):[^/?#]*[^0-9/?#][^/?#]*`)
+
+// endpointShown is an endpoint as an error shows it: its credentials hidden (redact.URL), and
+// what follows the host's colon too when it is no port, since that may be a password written
+// where the port goes.
+func endpointShown(endpoint string) string {
+	shown := redact.URL(endpoint)
+	if m := notAPort().FindStringSubmatchIndex(shown); m != nil {
+		return shown[:m[3]] + ":" + redact.Mask + shown[m[1]:]
+	}
+	return shown
+}
+
 func urlPort(u *url.URL, def int64) (int64, error) {
 	p := u.Port()
 	if p == "" {

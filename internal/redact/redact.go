@@ -18,8 +18,9 @@ import (
 // Mask replaces what is hidden.
 const Mask = "xxxxx"
 
-// credentialName matches a parameter or field name that says it holds a credential.
-var credentialName = lazyre.New(`(?i)(key|token|secret|passw|pwd|auth|signature|sig|credential|cookie|session)`)
+// credentialName matches a parameter or field name that says it holds a credential: also the
+// short ones URLs carry (pass, jwt, bearer; pw as a word of its own).
+var credentialName = lazyre.New(`(?i)(key|token|secret|pass|pwd|auth|signature|sig|credential|cookie|session|jwt|bearer|(^|[^a-z])pw([^a-z]|$))`)
 
 // IsCredentialName reports whether a parameter, header or field name says it holds a credential.
 func IsCredentialName(name string) bool { return credentialName().MatchString(Decoded(name)) }

@@ -24,6 +24,13 @@ func TestRedact(t *testing.T) {
 		{reason: "a token in the fragment", endpoint: "https://h/cb#access_token=" + secret + "&x=1", want: "https://h/cb#access_token=xxxxx&x=1"},
 		{reason: "a percent-encoded parameter name", endpoint: "https://h/v1?api%5Fkey=" + secret, want: "https://h/v1?api%5Fkey=xxxxx"},
 		{reason: "a key after a semicolon", endpoint: "https://h/v1;a=1;apikey=" + secret, want: "https://h/v1;a=1;apikey=xxxxx"},
+		{reason: "a JWT in the query", endpoint: "wss://h/ws?jwt=" + secret, want: "wss://h/ws?jwt=xxxxx"},
+		{reason: "a short password parameter", endpoint: "http://h/db?user=app&pass=" + secret, want: "http://h/db?user=app&pass=xxxxx"},
+		{reason: "pw", endpoint: "http://h/db?pw=" + secret, want: "http://h/db?pw=xxxxx"},
+		{reason: "db_pw", endpoint: "http://h/db?db_pw=" + secret, want: "http://h/db?db_pw=xxxxx"},
+		{reason: "a bearer parameter", endpoint: "https://h/v1?bearer=" + secret, want: "https://h/v1?bearer=xxxxx"},
+		{reason: "a password in the fragment", endpoint: "https://h/cb#pass=" + secret, want: "https://h/cb#pass=xxxxx"},
+		{reason: "a parameter that only contains the letters pw", endpoint: "http://h/v1?pwr=2", want: "http://h/v1?pwr=2"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			got := URL(tc.endpoint)
