@@ -95,6 +95,8 @@ func (c *Client) ProviderPackage(image string) (*ProviderPackage, error) {
 var (
 	packageNamePattern  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 	providerTypePattern = regexp.MustCompile(`^(remote|inline)::[a-z0-9][a-z0-9_.-]*$`)
+	// apiNamePattern is an API as config.yaml names it; the value reaches messages, so nothing else.
+	apiNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 )
 
 // parseProviderSpec reads lls-provider-spec.yaml strictly: every problem, with its field.
@@ -119,8 +121,11 @@ func parseProviderSpec(data []byte) (*ProviderPackage, error) {
 	if !providerTypePattern.MatchString(p.ProviderType) {
 		problems = append(problems, fmt.Sprintf("spec.providerType %q: want remote::<name> or inline::<name>", p.ProviderType))
 	}
-	if p.API == "" {
+	switch {
+	case p.API == "":
 		problems = append(problems, "spec.api: missing: name the API the provider serves (inference, vector_io, ...)")
+	case !apiNamePattern.MatchString(p.API):
+		problems = append(problems, fmt.Sprintf("spec.api %q: want the name of an API in the server's spelling (inference, vector_io, ...)", p.API))
 	}
 	if p.WheelPath == "" {
 		problems = append(problems, "spec.wheelPath: missing: name the provider's wheel")

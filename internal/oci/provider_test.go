@@ -4,6 +4,7 @@ package oci_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/crane"
@@ -92,6 +93,9 @@ func TestProviderPackageErrors(t *testing.T) {
 		{reason: "every problem of the file at once", image: func(t *testing.T) v1.Image {
 			return providerImage(t, "apiVersion: v1\nkind: ProviderPackage\nspec: {packageName: acme-provider, providerType: acme, wheelPath: /opt/x.tar.gz}\n")
 		}, kind: oci.CorruptProviderSpec, says: []string{`apiVersion "v1"`, `spec.packageName "acme-provider"`, `spec.providerType "acme"`, "spec.api: missing", `wheel "/opt/x.tar.gz"`}},
+		{reason: "an api that would write lines and terminal escapes into messages (F10)", image: func(t *testing.T) v1.Image {
+			return providerImage(t, strings.Replace(providerSpec, "api: inference", `api: "inference\n\u001b[2Jwarning: all good"`, 1))
+		}, kind: oci.CorruptProviderSpec, says: []string{`spec.api "inference\n\x1b[2Jwarning: all good": want the name of an API`}},
 		{reason: "an unknown key", image: func(t *testing.T) v1.Image {
 			return providerImage(t, providerSpec+"  wheels: []\n")
 		}, kind: oci.CorruptProviderSpec, says: []string{`unknown field "wheels"`}},
@@ -105,6 +109,8 @@ func TestProviderPackageErrors(t *testing.T) {
 			for _, s := range tc.says {
 				assert.Contains(t, err.Error(), s)
 			}
+			assert.NotContains(t, err.Error(), "\x1b", "no terminal escape reaches a message")
+			assert.Equal(t, 1, len(strings.Split(err.Error(), "\n")), "one line")
 		})
 	}
 	_, err := oci.OfflineCache{Cache: &oci.Cache{Dir: t.TempDir()}}.ProviderPackage("registry.example.com/acme/provider:1.0")
