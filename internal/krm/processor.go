@@ -479,7 +479,7 @@ func regeneratedObjects(renders map[*fn.KubeObject]rendering) map[string]bool {
 func replacedResult(o *fn.KubeObject, regenerated map[string]bool) *fn.Result {
 	from := o.GetAnnotation(api.AnnotationGeneratedFrom)
 	switch {
-	case !api.NamesOf(from).Generates(o.GetKind(), o.GetName()):
+	case !api.NamesOf(from).Generates(o.GetAPIVersion(), o.GetKind(), o.GetName()):
 		return &fn.Result{Message: fmt.Sprintf("%s %s carries %s: %s, which llsd writes only on the objects it renders "+
 			"from that LlamaStackDistribution, and this is not one of them: remove the annotation, or the object would be "+
 			"dropped as llsd's own", o.GetKind(), o.GetName(), api.AnnotationGeneratedFrom, from),

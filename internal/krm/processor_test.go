@@ -3,15 +3,21 @@
 package krm_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"github.com/kptdev/krm-functions-sdk/go/fn/testhelpers"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/krm"
 )
 
@@ -41,6 +47,81 @@ items:
 	second, err := fn.Run(krm.Processor{Version: "test"}, first)
 	require.NoError(t, err)
 	assert.Equal(t, string(first), string(second))
+}
+
+// Every render golden, run again on its own output, is the same: each object a render writes
+// (a Route, a ServiceMonitor, an HPA, the trusted-CA ConfigMap, ...) is known as llsd's by its
+// group, kind and name, and replaced rather than kept or refused.
+func TestEveryGoldenRendersIdempotently(t *testing.T) {
+	dirs, err := filepath.Glob("../render/testdata/*/llsd.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	for _, llsd := range dirs {
+		dir := filepath.Dir(llsd)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			doc, err := os.ReadFile(llsd)
+			require.NoError(t, err)
+			spec := map[string]any{}
+			if data, err := os.ReadFile(filepath.Join(dir, "options.yaml")); err == nil {
+				var options map[string]any // the render package's options, written as the function config's
+				require.NoError(t, yaml.Unmarshal(data, &options))
+				for key, value := range options {
+					switch key {
+					case "platform":
+						spec["platform"] = value
+					case "ingressClassName", "ingressDomain", "ingressControllerNamespace":
+						ingress, _ := spec["ingress"].(map[string]any)
+						if ingress == nil {
+							ingress = map[string]any{}
+						}
+						ingress[map[string]string{"ingressClassName": "className", "ingressDomain": "domain",
+							"ingressControllerNamespace": "controllerNamespace"}[key]] = value
+						spec["ingress"] = ingress
+					case "openShiftAI":
+						spec["openshiftAI"] = map[string]any{"release": distribution.DefaultRelease}
+					case "dashboardNamespace": // the release's
+					default:
+						t.Fatalf("%s: option %s has no function config form here: add it", dir, key)
+					}
+				}
+			}
+			options, err := json.Marshal(spec)
+			require.NoError(t, err)
+			config := "functionConfig: {apiVersion: fn.llamastack.io/v1alpha1, kind: RenderOptions, metadata: {name: o}, spec: " + string(options) + "}\n"
+			var items strings.Builder
+			for _, d := range strings.Split(string(doc), "\n---\n") {
+				items.WriteString("- " + indent(d, "  ")[2:])
+			}
+			input := []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n" + config + "items:\n" + items.String())
+			first, err := fn.Run(krm.Processor{Version: "test"}, input)
+			require.NoError(t, err)
+			require.NotContains(t, string(first), "severity: error")
+			second, err := fn.Run(krm.Processor{Version: "test"}, first)
+			require.NoError(t, err)
+			assert.Equal(t, itemsOf(t, first), itemsOf(t, second), "results add up run by run; the objects stay")
+		})
+	}
+}
+
+// itemsOf is the objects of a ResourceList as YAML.
+func itemsOf(t *testing.T, list []byte) string {
+	t.Helper()
+	rl, err := fn.ParseResourceList(list)
+	require.NoError(t, err)
+	var out strings.Builder
+	for _, item := range rl.Items {
+		out.WriteString(item.String() + "---\n")
+	}
+	return out.String()
+}
+
+// indent puts prefix before every line of s.
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // Objects of an LLSD read from a package file go into <dir>/<name>.generated.yaml, numbered
@@ -125,20 +206,23 @@ func TestPlatformFromTheEnvironment(t *testing.T) {
 // without one.
 func TestOwnershipMarker(t *testing.T) {
 	llsd := "- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistribution, metadata: {name: chat, namespace: ai}, spec: {distribution: {name: starter}}}\n"
-	generated := func(kind, name string) string {
-		return "- {apiVersion: v1, kind: " + kind + ", metadata: {name: " + name + ", namespace: ai, annotations: {llamastack.io/generated-from: chat}}}\n"
+	generated := func(apiVersion, kind, name string) string {
+		return "- {apiVersion: " + apiVersion + ", kind: " + kind + ", metadata: {name: " + name + ", namespace: ai, annotations: {llamastack.io/generated-from: chat}}}\n"
 	}
 	for _, tc := range []struct {
 		reason, item, want string
 		severity           fn.Severity
 	}{
-		{reason: "a Secret of the user's with the annotation", item: generated("Secret", "db-password"),
+		{reason: "a Secret of the user's with the annotation", item: generated("v1", "Secret", "db-password"),
 			want: "Secret db-password carries llamastack.io/generated-from: chat, which llsd writes only on the objects it renders", severity: fn.Error},
-		{reason: "a Deployment of another name", item: generated("Deployment", "other"),
+		{reason: "a Deployment of another name", item: generated("apps/v1", "Deployment", "other"),
 			want: "Deployment other carries llamastack.io/generated-from: chat", severity: fn.Error},
-		{reason: "an Ingress of an earlier render, no longer asked for", item: generated("Ingress", "chat-ingress"),
+		{reason: "an Ingress of an earlier render, no longer asked for", item: generated("networking.k8s.io/v1", "Ingress", "chat-ingress"),
 			want: "Ingress chat-ingress was generated from LlamaStackDistribution chat, which no longer asks for it: it is removed", severity: fn.Warning},
-		{reason: "the ConfigMap of an older config", item: generated("ConfigMap", "chat-config-0123456789"), want: "", severity: ""},
+		{reason: "a Knative Service of the generated Service's name is no object of llsd's (F15)",
+			item: generated("serving.knative.dev/v1", "Service", "chat-service"),
+			want: "Service chat-service carries llamastack.io/generated-from: chat, which llsd writes only on the objects it renders", severity: fn.Error},
+		{reason: "the ConfigMap of an older config", item: generated("v1", "ConfigMap", "chat-config-0123456789"), want: "", severity: ""},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			rl := &fn.ResourceList{Items: mustItems(t, llsd+tc.item)}

@@ -50,10 +50,17 @@ func (n Names) TrustedCA() string      { return n.llsd + "-trusted-ca" }
 // ConfigMap is named by the config's hash: a new config is a new, immutable ConfigMap.
 func (n Names) ConfigMap(hash string) string { return n.llsd + "-config-" + hash[:10] }
 
-// Generates reports whether an object of kind and name is one a render of this
+// Generates reports whether an object of apiVersion, kind and name is one a render of this
 // LlamaStackDistribution writes (a ConfigMap of any config hash): only such an object may
 // carry AnnotationGeneratedFrom with its name.
-func (n Names) Generates(kind, name string) bool {
+func (n Names) Generates(apiVersion, kind, name string) bool {
+	group, _, versioned := strings.Cut(apiVersion, "/")
+	if !versioned {
+		group = "" // the core group: v1
+	}
+	if g, ok := generatedGroups[kind]; !ok || g != group {
+		return false // a Knative Service is none of llsd's
+	}
 	switch kind {
 	case "ConfigMap":
 		hash, ok := strings.CutPrefix(name, n.llsd+"-config-")
@@ -82,6 +89,14 @@ func (n Names) Generates(kind, name string) bool {
 		return name == n.PDB()
 	}
 	return false
+}
+
+// generatedGroups is the API group of each kind a render writes.
+var generatedGroups = map[string]string{
+	"ConfigMap": "", "ServiceAccount": "", "PersistentVolumeClaim": "", "Service": "",
+	"Deployment": "apps", "Ingress": "networking.k8s.io", "NetworkPolicy": "networking.k8s.io",
+	"Route": "route.openshift.io", "ServiceMonitor": "monitoring.coreos.com", "PrometheusRule": "monitoring.coreos.com",
+	"HorizontalPodAutoscaler": "autoscaling", "PodDisruptionBudget": "policy",
 }
 
 // Selector selects the pods of one LlamaStackDistribution.
