@@ -16,6 +16,7 @@ import (
 	"k8s.io/pod-security-admission/policy"
 
 	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/lazyre"
 )
 
 // Pod security levels of the Pod Security Standards, for RenderOptions spec.podSecurity: the
@@ -57,11 +58,12 @@ func checkPod(in Input, pod *corev1.PodTemplateSpec) (field.ErrorList, []config.
 				token := source.ServiceAccountToken
 				switch {
 				case token == nil:
-				case token.Audience == "" && tokenOf(in).keep: // the pod has the API server's token anyway
-				case token.Audience == "":
+				case forAPIServer(token.Audience) && tokenOf(in).keep: // the pod has the API server's token anyway
+				case forAPIServer(token.Audience):
 					errs = append(errs, field.Forbidden(p.Child("projected", "sources").Index(k).Child("serviceAccountToken", "audience"),
-						"a service account token for the API server gives the server the API access that automountServiceAccountToken: "+
-							"false keeps from it: set the audience of the service that takes the token (sts.amazonaws.com, ...)"))
+						"a service account token for the API server (no audience, or the API server's own) gives the server the API access "+
+							"that automountServiceAccountToken: false keeps from it: set the audience of the service that takes the token "+
+							"(sts.amazonaws.com, ...), or set workload.pod.automountServiceAccountToken: true if the server needs the API"))
 				default:
 					warnings = append(warnings, config.Warning{Field: p.Child("projected").String(), Message: fmt.Sprintf(
 						"mounts a token of the pod's service account for audience %q: whatever accepts that audience trusts the server as that account",
@@ -140,4 +142,14 @@ func checkPodAnnotations(pod *corev1.PodTemplateSpec) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// apiServerAudience matches the audiences API servers accept by default (their --api-audiences,
+// the service account issuer): kubernetes.default.svc in its spellings, with or without a
+// scheme, and GKE's cluster URLs.
+var apiServerAudience = lazyre.New(`(?i)^(https?://)?(kubernetes(\.default(\.svc(\.cluster\.local)?)?)?|container\.googleapis\.com/v1/projects/.*)/?$`)
+
+// forAPIServer: a projected token of this audience is one the API server takes.
+func forAPIServer(audience string) bool {
+	return audience == "" || apiServerAudience().MatchString(strings.TrimSpace(audience))
 }
