@@ -3,10 +3,19 @@
 package render
 
 import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -34,6 +43,53 @@ func configMap(m meta, res *config.Result) (*corev1.ConfigMap, string) {
 	}
 	cm.Annotations["argocd.argoproj.io/sync-options"] = "PruneLast=true"
 	return cm, hash
+}
+
+// maxConfigMapBytes is what the API server takes in a ConfigMap's data (corev1.MaxSecretSize,
+// which its validation applies to ConfigMaps too).
+const maxConfigMapBytes = corev1.MaxSecretSize
+
+// checkConfigMapSize refuses a generated ConfigMap the API server would refuse, naming the parts
+// of config.yaml that take the most: a render's output must apply.
+func checkConfigMapSize(cm *corev1.ConfigMap) *field.Error {
+	total := 0
+	for _, v := range cm.Data {
+		total += len(v)
+	}
+	if total <= maxConfigMapBytes {
+		return nil
+	}
+	return field.Forbidden(field.NewPath("spec"), fmt.Sprintf(
+		"the generated ConfigMap %s would hold %s, more than the %s the API server takes in a ConfigMap%s: register "+
+			"fewer resources (spec.resources, or a base config's registered_resources), or make large settings smaller",
+		cm.Name, byteSize(total), byteSize(maxConfigMapBytes), largestParts(cm.Data[ConfigKey])))
+}
+
+// largestParts names the three top-level keys of a config that take the most, with their sizes.
+func largestParts(data string) string {
+	tree, err := configyaml.UnmarshalMap([]byte(data))
+	if err != nil {
+		return ""
+	}
+	size := map[string]int{}
+	for key, value := range tree {
+		out, _ := yaml.Marshal(value)
+		size[key] = len(out)
+	}
+	keys := slices.SortedFunc(maps.Keys(size), func(a, b string) int { return cmp.Or(size[b]-size[a], strings.Compare(a, b)) })
+	var parts []string
+	for _, key := range keys[:min(3, len(keys))] {
+		parts = append(parts, fmt.Sprintf("%s %s", key, byteSize(size[key])))
+	}
+	return " (the largest parts of config.yaml: " + strings.Join(parts, ", ") + ")"
+}
+
+// byteSize writes a size in KiB or MiB, as people read it.
+func byteSize(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", (n+1023)/1024)
 }
 
 // injectTrustedCABundle is the label OpenShift's cluster network operator looks for: it fills

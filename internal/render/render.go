@@ -112,6 +112,9 @@ func Render(in Input) (Output, field.ErrorList) {
 	out := Output{ConfigMapName: in.UserConfig, ConfigHash: in.UserConfigHash, Warnings: warnings}
 	if in.Config.Config != nil {
 		cm, hash := configMap(m, in.Config)
+		if err := checkConfigMapSize(cm); err != nil {
+			return Output{}, field.ErrorList{err}
+		}
 		out.ConfigMapName, out.ConfigHash = cm.Name, hash
 		out.Objects = append(out.Objects, cm)
 	}
