@@ -3,17 +3,27 @@
 package configyaml
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strings"
 
 	"github.com/llamastack/llsd/internal/fastcodec"
 	yaml2 "go.yaml.in/yaml/v2"
+	yaml3 "go.yaml.in/yaml/v3"
 )
 
+// MaxExpandedBytes bounds what a document may grow to when its aliases are expanded: a few
+// hundred kilobytes of nested aliases would otherwise expand to gigabytes (a "billion laughs").
+// A config holds at most the 1 MiB of a ConfigMap, so a legitimate one stays far below.
+const MaxExpandedBytes = 8 << 20
+
 // Unmarshal parses YAML with YAML 1.1 rules (yes/no/on/off are booleans, as in PyYAML)
-// into a plain tree.
+// into a plain tree. A document whose aliases expand past MaxExpandedBytes is an error.
 func Unmarshal(data []byte) (any, error) {
+	if err := checkAliases(data); err != nil {
+		return nil, err
+	}
 	var raw any
 	if err := yaml2.Unmarshal(data, &raw); err != nil {
 		return nil, err
@@ -94,3 +104,38 @@ func Prepare(tree any) {
 
 // DeepCopy copies a plain tree, so a base config can be changed without touching the cache.
 func DeepCopy(v any) any { return MapStrings(v, func(s string) string { return s }) }
+
+// checkAliases measures what data expands to, from its nodes (aliases unexpanded, each node's
+// size counted once), before anything expands it. Without an anchor (&) there is no alias.
+func checkAliases(data []byte) error {
+	if !bytes.Contains(data, []byte("&")) {
+		return nil
+	}
+	var doc yaml3.Node
+	if yaml3.Unmarshal(data, &doc) != nil {
+		return nil // a syntax error: the decoder reports it with its position
+	}
+	sizes := map[*yaml3.Node]int{}
+	var size func(n *yaml3.Node) int
+	size = func(n *yaml3.Node) int {
+		if s, ok := sizes[n]; ok {
+			return s
+		}
+		sizes[n] = MaxExpandedBytes + 1 // an alias of a node inside itself never ends
+		s := len(n.Value) + 1
+		if n.Kind == yaml3.AliasNode && n.Alias != nil {
+			s = size(n.Alias)
+		}
+		for _, c := range n.Content {
+			if s += size(c); s > MaxExpandedBytes {
+				break
+			}
+		}
+		sizes[n] = s
+		return s
+	}
+	if size(&doc) > MaxExpandedBytes {
+		return fmt.Errorf("its aliases (*name) expand it to more than %d MiB: write the config without them", MaxExpandedBytes>>20)
+	}
+	return nil
+}

@@ -3,6 +3,8 @@
 package configyaml_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,4 +60,30 @@ func TestUnmarshalReadsYAML11Like(t *testing.T) {
 	assert.ErrorContains(t, err, "not a mapping")
 	_, err = configyaml.UnmarshalMap([]byte("a:\n  1: x\n"))
 	assert.ErrorContains(t, err, "a: key 1 is not a string")
+}
+
+// Aliases that would expand a small config a hundredfold are an error before anything expands
+// them (F8); a config that shares a block by an
+// anchor, as people write them, reads as before.
+func TestAliasesAreBoundedByWhatTheyExpandTo(t *testing.T) {
+	// Just inside the YAML library's own alias ratio (below 99% of the nodes from aliases, under
+	// 400,000 nodes): 270 KB that expand to 25 MB.
+	var laughs strings.Builder
+	laughs.WriteString("block: &block\n")
+	for i := range 4000 {
+		fmt.Fprintf(&laughs, "- %s%04d\n", strings.Repeat("ha", 30), i)
+	}
+	laughs.WriteString("copies:\n")
+	for range 95 {
+		laughs.WriteString("- *block\n")
+	}
+	_, err := configyaml.Unmarshal([]byte(laughs.String()))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "its aliases (*name) expand it to more than 8 MiB: write the config without them")
+
+	shared := "defaults: &tls {verify: true, min_version: TLSv1.2}\nproviders:\n  inference:\n  - {provider_id: a, config: {network: {tls: *tls}}}\n  - {provider_id: b, config: {network: {tls: *tls}}}\n"
+	tree, err := configyaml.UnmarshalMap([]byte(shared))
+	require.NoError(t, err)
+	b := tree["providers"].(map[string]any)["inference"].([]any)[1].(map[string]any)
+	assert.Equal(t, true, b["config"].(map[string]any)["network"].(map[string]any)["tls"].(map[string]any)["verify"])
 }

@@ -18,7 +18,14 @@ import (
 const (
 	MaxDocuments    = 20000
 	MaxMetadataKeys = 256
+	// MaxSpecMapKeys bounds each mapping in the spec of llsd's own kinds, which are decoded into
+	// Go values (a duplicate-key check per key, quadratic in a mapping's size): far above what
+	// any field takes (settings are 64 KiB at most), far below where decoding would take seconds.
+	MaxSpecMapKeys = 4096
 )
+
+// ownKinds are the kinds llsd decodes whole; other objects pass through as nodes.
+var ownKinds = map[string]bool{"LlamaStackDistribution": true, "RenderOptions": true}
 
 // ErrTooMany is the error of CheckInput.
 var ErrTooMany = errors.New("input over a limit")
@@ -52,6 +59,12 @@ func CheckInput(data []byte, seen int) (int, error) {
 			if seen++; seen > MaxDocuments {
 				return seen, fmt.Errorf("%w: more than %d documents in one render: split the input into several renders", ErrTooMany, MaxDocuments)
 			}
+			if kind := mapValue(o, "kind"); kind != nil && ownKinds[kind.Value] {
+				if path, n := largestMapping(mapValue(o, "spec"), "spec"); n > MaxSpecMapKeys {
+					return seen, fmt.Errorf("%w: a %s (document %d) has %d keys at %s, more than %d: no field takes that many, "+
+						"and reading each of them costs time in proportion to all the others", ErrTooMany, kind.Value, seen, n, path, MaxSpecMapKeys)
+				}
+			}
 			metadata := mapValue(o, "metadata")
 			for _, name := range []string{"labels", "annotations"} {
 				if m := mapValue(metadata, name); m != nil && len(m.Content)/2 > MaxMetadataKeys {
@@ -61,6 +74,41 @@ func CheckInput(data []byte, seen int) (int, error) {
 			}
 		}
 	}
+}
+
+// largestMapping finds the first mapping below n (at path) with more than MaxSpecMapKeys keys,
+// or returns the size of the largest one. Aliases are not followed: the reader refuses them
+// in objects it decodes.
+func largestMapping(n *yaml.Node, path string) (string, int) {
+	if n == nil {
+		return path, 0
+	}
+	largest, at := 0, path
+	if n.Kind == yaml.MappingNode {
+		largest = len(n.Content) / 2
+		if largest > MaxSpecMapKeys {
+			return path, largest
+		}
+	}
+	for i, c := range n.Content {
+		child := path
+		switch n.Kind {
+		case yaml.MappingNode:
+			if i%2 == 0 {
+				continue
+			}
+			child = path + "." + n.Content[i-1].Value
+		case yaml.SequenceNode:
+			child = fmt.Sprintf("%s[%d]", path, i)
+		}
+		if p, size := largestMapping(c, child); size > largest {
+			largest, at = size, p
+			if size > MaxSpecMapKeys {
+				break
+			}
+		}
+	}
+	return at, largest
 }
 
 // mapValue is the value of key in a mapping node, or nil.

@@ -42,6 +42,10 @@ func TestCheckInput(t *testing.T) {
 		{reason: "one annotation more", input: withMetadata("annotations", krm.MaxMetadataKeys+1), want: "has 257 annotations"},
 		{reason: "data keys are not metadata", input: "apiVersion: v1\nkind: ConfigMap\ndata:\n" + strings.Repeat("  k: v\n", 1), want: ""},
 		{reason: "a syntax error is the reader's to report", input: "a: [", want: ""},
+		{reason: "as many settings keys as allowed", input: withSettings(krm.MaxSpecMapKeys), want: ""},
+		{reason: "one settings key more, counted before anything decodes them (F7)", input: withSettings(krm.MaxSpecMapKeys + 1),
+			want: "a LlamaStackDistribution (document 1) has 4097 keys at spec.providers.inference[0].settings.extra, more than 4096"},
+		{reason: "the data of a ConfigMap are no spec of llsd's", input: "apiVersion: v1\nkind: ConfigMap\nspec:\n" + keys("  ", krm.MaxSpecMapKeys+1), want: ""},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, err := krm.CheckInput([]byte(tc.input), 0)
@@ -86,4 +90,19 @@ func BenchmarkReferencedConfigMap(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/key")
 		})
 	}
+}
+
+// withSettings is an LLSD with a settings mapping of n keys, one level down.
+func withSettings(n int) string {
+	return "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec:\n  providers:\n    inference:\n" +
+		"    - provider: vllm\n      settings:\n        extra:\n" + keys("          ", n)
+}
+
+// keys is a YAML mapping of n keys, each line after indent.
+func keys(indent string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%sk%d: v\n", indent, i)
+	}
+	return b.String()
 }
