@@ -281,9 +281,12 @@ func TestRenderKeepsTheUsersObjects(t *testing.T) {
 // memory or the time of the machine that renders it.
 func TestRenderLimits(t *testing.T) {
 	deep := strings.Repeat("{a: ", 9000) + "1" + strings.Repeat("}", 9000)
-	var wide strings.Builder
+	var wide, long strings.Builder
 	for i := range 20000 {
 		fmt.Fprintf(&wide, "k%d: %d, ", i, i)
+	}
+	for i := range 1000 {
+		fmt.Fprintf(&long, "k%d: %s, ", i, strings.Repeat("v", 80))
 	}
 	withSettings := func(settings string) string {
 		return strings.Replace(stack, "apiKey:", "settings: "+settings+", apiKey:", 1)
@@ -294,7 +297,9 @@ func TestRenderLimits(t *testing.T) {
 	}
 	for _, tc := range []struct{ reason, doc, want string }{
 		{reason: "settings nested 9,000 deep", doc: withSettings(deep), want: "settings are nested 9000 levels deep, more than the limit of 16"},
-		{reason: "settings of 20,000 keys", doc: withSettings("{" + wide.String() + "}"), want: "settings: Too long: may not be more than 65536 bytes"},
+		{reason: "settings of 20,000 keys, counted before they are decoded", doc: withSettings("{" + wide.String() + "}"),
+			want: "has 20000 keys at spec.providers.inference.settings, more than 4096"},
+		{reason: "settings of 80 KiB", doc: withSettings("{" + long.String() + "}"), want: "settings: Too long: may not be more than 65536 bytes"},
 		{reason: "2,001 LlamaStackDistributions", doc: many.String(), want: "2001 LlamaStackDistributions in one render, more than the limit of 2000"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {

@@ -8,14 +8,15 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 )
 
 // conversionHandler serves /convert: at most MaxConcurrentConversions at a time, each body
 // read within bodyReadTime and at most MaxConversionRequest long.
-func conversionHandler(scheme *runtime.Scheme) http.Handler {
-	return limitConcurrency(limitBody(conversion.NewWebhookHandler(scheme), MaxConversionRequest), MaxConcurrentConversions, conversionWait)
+func conversionHandler(scheme *runtime.Scheme, log logr.Logger) http.Handler {
+	return limitConcurrency(limitBody(warnRestores(conversion.NewWebhookHandler(scheme), log), MaxConversionRequest), MaxConcurrentConversions, conversionWait)
 }
 
 // bodyReadTime is how long a request that holds a conversion slot may take to send its

@@ -98,7 +98,7 @@ func NewManager(cfg *rest.Config, opts Options) (manager.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	mgr.GetWebhookServer().Register("/convert", conversionHandler(scheme))
+	mgr.GetWebhookServer().Register("/convert", conversionHandler(scheme, mgr.GetLogger().WithName("conversion")))
 	r := &StatusReconciler{Client: mgr.GetClient(), Reader: mgr.GetAPIReader(), SecretRecheck: opts.SecretRecheck, Now: opts.Now, Routes: routes,
 		ServerURL: opts.ServerURL, ProbeTimeout: opts.ProbeTimeout, ProbeInterval: opts.ProbeInterval}
 	if err := r.SetupWithManager(mgr, opts.Restartable); err != nil {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -135,7 +136,7 @@ func TestSlowBodyLosesItsSlot(t *testing.T) {
 	saved := bodyReadTime
 	t.Cleanup(func() { bodyReadTime = saved }) // after the server stopped: cleanups run last first
 	bodyReadTime = 200 * time.Millisecond
-	addr, cfg := startBoundedServer(t, defaultTimeouts, conversionHandler(Scheme()))
+	addr, cfg := startBoundedServer(t, defaultTimeouts, conversionHandler(Scheme(), logr.Discard()))
 	conn, err := tls.Dial("tcp", addr, cfg)
 	require.NoError(t, err)
 	defer conn.Close()

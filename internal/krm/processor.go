@@ -243,7 +243,7 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.Ku
 
 // renderItem renders one LLSD into its canonical form and objects, or error results.
 func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
-	obj, errs := api.Decode([]byte(item.String()))
+	obj, decodeWarnings, errs := api.DecodeWithWarnings([]byte(item.String()))
 	if len(errs) > 0 {
 		return nil, fieldResults(item, errs, false) // decoding reports the fields as the user wrote them
 	}
@@ -252,6 +252,10 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 		return nil, fieldResults(item, errs, true)
 	}
 	var results fn.Results
+	for _, w := range decodeWarnings { // about the fields as the user wrote them
+		results = append(results, &fn.Result{Message: w.Message, Severity: fn.Warning,
+			ResourceRef: ref(item), Field: &fn.Field{Path: w.Field}, File: file(item)})
+	}
 	for _, w := range res.Warnings {
 		results = append(results, &fn.Result{Message: writtenText(item, w.Message), Severity: fn.Warning,
 			ResourceRef: ref(item), Field: &fn.Field{Path: writtenPath(item, w.Field)}, File: file(item)})

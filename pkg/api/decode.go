@@ -33,35 +33,49 @@ var misspelledGroups = []string{"llamastack.ai", "llama.meta.com"}
 // or shorthand form, and returns it as defaulted canonical v1alpha2. It does not run
 // v1alpha2.Validate; callers do, so they can tell decoding from validation errors.
 func Decode(data []byte) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
+	obj, _, errs := DecodeWithWarnings(data)
+	return obj, errs
+}
+
+// Warning is something a decoded object does that its author may not see in it.
+type Warning struct {
+	Field, Message string
+}
+
+// DecodeWithWarnings is Decode, and says what a v1alpha1 object's V1alpha2FieldsAnnotation
+// adds beyond its own fields: anyone who may write the object may write the annotation, and
+// its reviewer sees only the v1alpha1 fields.
+func DecodeWithWarnings(data []byte) (*v1alpha2.LlamaStackDistribution, []Warning, field.ErrorList) {
 	// Strict: a key written twice is an error, not "the last one wins".
 	jsonDoc, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		return nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object without repeated keys: "+
+		return nil, nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object without repeated keys: "+
 			strings.TrimPrefix(err.Error(), "error converting YAML to JSON: "))}
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(jsonDoc, &doc); err != nil || doc == nil {
-		return nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object")}
+		return nil, nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object")}
 	}
 	if errs := checkTypeMeta(doc); len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
 	var hub *v1alpha2.LlamaStackDistribution
+	var warnings []Warning
 	var errs field.ErrorList
 	switch doc["apiVersion"] {
 	case v1alpha1.GroupVersion.String():
-		hub, errs = decodeV1alpha1(doc)
+		hub, warnings, errs = decodeV1alpha1(doc)
 	default:
 		hub, errs = decodeV1alpha2(doc)
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
 	if hub.Name == "" {
-		return nil, field.ErrorList{field.Required(field.NewPath("metadata", "name"), "every LlamaStackDistribution needs a name")}
+		return nil, nil, field.ErrorList{field.Required(field.NewPath("metadata", "name"), "every LlamaStackDistribution needs a name")}
 	}
 	v1alpha2.Default(hub)
-	return hub, nil
+	return hub, warnings, nil
 }
 
 func checkTypeMeta(doc map[string]any) field.ErrorList {
@@ -101,22 +115,34 @@ func decodeV1alpha2(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field
 	return obj, nil
 }
 
-func decodeV1alpha1(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
+func decodeV1alpha1(doc map[string]any) (*v1alpha2.LlamaStackDistribution, []Warning, field.ErrorList) {
 	spoke := &v1alpha1.LlamaStackDistribution{}
 	if errs := strictDecode(doc, spoke); len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
 	v1alpha1.Default(spoke)
+	annotation := field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha2FieldsAnnotation)
 	if _, ok := spoke.Annotations[v1alpha1.V1alpha1FieldsAnnotation]; ok {
-		return nil, field.ErrorList{field.Forbidden(field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha1FieldsAnnotation),
+		return nil, nil, field.ErrorList{field.Forbidden(field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha1FieldsAnnotation),
 			"the conversion webhook writes it on v1alpha2 objects; a v1alpha1 object says its fields itself: remove the annotation")}
 	}
 	hub := &v1alpha2.LlamaStackDistribution{}
 	if err := spoke.ConvertTo(hub); err != nil {
-		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha2FieldsAnnotation), field.OmitValueType{}, err.Error())}
+		return nil, nil, field.ErrorList{field.Invalid(annotation, field.OmitValueType{}, err.Error())}
 	}
 	hub.APIVersion = v1alpha2.GroupVersion.String()
-	return hub, nil
+	var warnings []Warning
+	if added := v1alpha1.AnnotationRestores(spoke); len(added) > 0 {
+		warnings = append(warnings, Warning{Field: annotation.String(), Message: RestoresMessage(added)})
+	}
+	return hub, warnings, nil
+}
+
+// RestoresMessage says what v1alpha1.AnnotationRestores found, and what to do about it.
+func RestoresMessage(added []string) string {
+	return fmt.Sprintf("sets %s, which the v1alpha1 fields of this object do not show: anyone who may write the object may write "+
+		"the annotation, so review what it holds (a provider image is code the server imports), or write the object as %s, "+
+		"where every field shows", strings.Join(added, ", "), v1alpha2.GroupVersion)
 }
 
 // expandShorthand rewrites the authoring shorthand into the canonical form, in place.

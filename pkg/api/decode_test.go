@@ -3,6 +3,7 @@
 package api_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -263,5 +264,34 @@ func TestDecodeRefusesForgedConversionAnnotations(t *testing.T) {
 			require.NotEmpty(t, errs, tc.reason)
 			assert.Contains(t, errs.ToAggregate().Error(), tc.want, tc.reason)
 		})
+	}
+}
+
+// What a v1alpha1 object's v1alpha2-fields annotation sets beyond the object's own fields is
+// said, field by field (F11): a hand-written annotation would add a telemetry endpoint and
+// control-plane scheduling that a reviewer of the v1alpha1 fields never sees. An object without
+// the annotation, or whose annotation adds nothing, decodes without a word.
+func TestDecodeSaysWhatTheV1alpha2FieldsAnnotationAdds(t *testing.T) {
+	const plain = "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n%s" +
+		"spec: {server: {distribution: {name: starter}}}\n"
+	forged := fmt.Sprintf(plain, "  annotations:\n    llamastack.io/v1alpha2-fields: '"+
+		`{"spec":{"distribution":{"name":"starter"},"telemetry":{"endpoint":"http://otel.example:4318"},`+
+		`"externalProviders":{"inference":[{"providerId":"x","image":"registry.example/x:1","module":"x","providerType":"remote::x"}]},`+
+		`"workload":{"pod":{"tolerations":[{"key":"node-role.kubernetes.io/control-plane","operator":"Exists"}]}}},"fingerprint":"x"}'`+"\n")
+	obj, warnings, errs := api.DecodeWithWarnings([]byte(forged))
+	require.Empty(t, errs)
+	require.NotNil(t, obj.Spec.Telemetry, "the conversion keeps what the annotation says")
+	require.Len(t, warnings, 1)
+	assert.Equal(t, "metadata.annotations[llamastack.io/v1alpha2-fields]", warnings[0].Field)
+	assert.Contains(t, warnings[0].Message, "sets spec.externalProviders, spec.telemetry, spec.workload.pod, which the v1alpha1 fields of this object do not show")
+
+	for reason, doc := range map[string]string{
+		"no annotation": fmt.Sprintf(plain, ""),
+		"an annotation that adds nothing": fmt.Sprintf(plain, "  annotations:\n    llamastack.io/v1alpha2-fields: '"+
+			`{"spec":{"distribution":{"name":"starter"}},"fingerprint":"x"}'`+"\n"),
+	} {
+		_, warnings, errs := api.DecodeWithWarnings([]byte(doc))
+		require.Empty(t, errs, reason)
+		assert.Empty(t, warnings, reason)
 	}
 }
