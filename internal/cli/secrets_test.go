@@ -39,14 +39,14 @@ var hostileSpecs = map[string]string{
       settings: {extra: [{password: "` + sentinel + `"}]}}}`,
 	"external provider api_key": `externalProviders: {inference: [{providerId: ext, image: "registry.example.com/ext:1",
       module: ext, providerType: "remote::ext", settings: {api_key: "` + sentinel + `"}}]}`,
-	"redis endpoint with a password": `storage: {kv: {type: redis, endpoint: "redis://:` + sentinel + `@redis:6379"}}`,
-	"redis password where the port goes": `storage: {kv: {type: redis, endpoint: "redis:` + sentinel + `"}}`,
+	"redis endpoint with a password":          `storage: {kv: {type: redis, endpoint: "redis://:` + sentinel + `@redis:6379"}}`,
+	"redis password where the port goes":      `storage: {kv: {type: redis, endpoint: "redis:` + sentinel + `"}}`,
 	"redis URL, password where the port goes": `storage: {kv: {type: redis, endpoint: "redis://redis:` + sentinel + `"}}`,
 	"settings URL with a jwt parameter": `providers: {inference: {provider: vllm, endpoint: "http://vllm:8000/v1",
       settings: {base_url: "http://vllm:8000/v1?jwt=` + sentinel + `"}}}`,
 	"endpoint with a short password parameter": `providers: {inference: {provider: vllm, endpoint: "http://vllm:8000/v1?pw=` + sentinel + `"}}`,
-	"env URL with user info":         `workload: {overrides: {env: [{name: OLLAMA_URL, value: "http://u:` + sentinel + `@ollama:11434"}]}}`,
-	"v1alpha2 fields annotation":     ``, // see hostileDocument
+	"env URL with user info":                   `workload: {overrides: {env: [{name: OLLAMA_URL, value: "http://u:` + sentinel + `@ollama:11434"}]}}`,
+	"v1alpha2 fields annotation":               ``, // see hostileDocument
 }
 
 func hostileDocument(name, spec string) string {

@@ -124,7 +124,7 @@ func TestOverrideConfigIsChecked(t *testing.T) {
 			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: vllm\n    provider_type: remote::vllm\n    config: {base_url: 'http://admin:s3cret@localhost:8000/v1'}\n"},
 			want: []string{"providers.inference[0].config.base_url holds a URL with a credential (not shown)",
 				"providers.inference[0].config.base_url is http://xxxxx@localhost:8000/v1: in the pod that is the server itself"},
-			key:  "config.yaml"},
+			key: "config.yaml"},
 		{reason: "the same with OLLAMA_URL set",
 			doc:  v2(starter07, "{configMapName: stack}", "  workload: {overrides: {env: [{name: OLLAMA_URL, value: 'http://ollama:11434/v1'}]}}\n"),
 			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {base_url: '${env.OLLAMA_URL:=http://localhost:11434/v1}'}\n"},
