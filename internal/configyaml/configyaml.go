@@ -113,7 +113,7 @@ func checkAliases(data []byte) error {
 	}
 	var doc yaml3.Node
 	if yaml3.Unmarshal(data, &doc) != nil {
-		return nil // a syntax error: the decoder reports it with its position
+		return nil //nolint:nilerr // a syntax error: the decoder reports it with its position
 	}
 	sizes := map[*yaml3.Node]int{}
 	var size func(n *yaml3.Node) int
