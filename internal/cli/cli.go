@@ -135,10 +135,14 @@ func validate(paths []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	if r.checked == 0 && r.failed == 0 {
-		fmt.Fprintln(stderr, "llsd validate: no LlamaStackDistribution found in", strings.Join(paths, " "))
+		fmt.Fprintln(stderr, "llsd validate: no LlamaStackDistribution or OGXServer found in", strings.Join(paths, " "))
 		return 1
 	}
-	fmt.Fprintf(stdout, "%d LlamaStackDistribution(s) checked, %d invalid\n", r.checked, r.failed)
+	checked := fmt.Sprintf("%d LlamaStackDistribution(s)", r.checked-r.ogxServers)
+	if r.ogxServers > 0 {
+		checked = fmt.Sprintf("%d LlamaStackDistribution(s) and %d OGXServer(s)", r.checked-r.ogxServers, r.ogxServers)
+	}
+	fmt.Fprintf(stdout, "%s checked, %d invalid\n", checked, r.failed)
 	if r.failed > 0 {
 		return 1
 	}

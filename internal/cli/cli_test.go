@@ -43,7 +43,7 @@ func TestValidate(t *testing.T) {
 		"what render refuses": {reason: "a spec the API server accepts but llsd cannot render into a server that starts",
 			args: []string{"validate", write("typo.yaml", renderRefuses)}, code: 1, stdout: "1 LlamaStackDistribution(s) checked, 1 invalid",
 			stderr: "typo.yaml: LlamaStackDistribution typo: spec.providers.inference[0].settings[url]: Invalid value: \"url\": remote::vllm has no config key url"},
-		"nothing to check": {reason: "a directory without LLSDs is an error, not a silent pass", args: []string{"validate", write("cm.yaml", other)}, code: 1, stdout: "", stderr: "no LlamaStackDistribution found"},
+		"nothing to check": {reason: "a directory without LLSDs is an error, not a silent pass", args: []string{"validate", write("cm.yaml", other)}, code: 1, stdout: "", stderr: "no LlamaStackDistribution or OGXServer found"},
 		"unknown command":  {reason: "typos are reported", args: []string{"valdate"}, code: 2, stdout: "", stderr: `unknown command "valdate"`},
 	}
 	for name, tc := range cases {

@@ -19,7 +19,8 @@ import (
 
 	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/version"
-	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api"
+	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 )
 
 // renderCommand prints the manifests of every LlamaStackDistribution in paths, with the
@@ -42,6 +43,7 @@ func renderCommand(paths []string, stdin io.Reader, stdout, stderr io.Writer) in
 type rendered struct {
 	out             string
 	checked, failed int
+	ogxServers      int // of checked
 }
 
 // renderPaths renders the documents of the command's paths with the KRM function itself, in
@@ -81,8 +83,11 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 	var out fn.KubeObjects
 	for _, rl := range lists {
 		for _, item := range rl.Items {
-			if item.GetKind() == v1alpha2.Kind && !krm.IsGenerated(item) {
+			if api.IsRenderable(item.GetKind()) && !krm.IsGenerated(item) {
 				r.checked++
+				if item.GetKind() == ogx.Kind {
+					r.ogxServers++
+				}
 			}
 		}
 		p := krm.Processor{Version: version.Get(), Standalone: true, Getenv: os.Getenv}

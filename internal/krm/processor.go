@@ -20,7 +20,6 @@ import (
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api"
-	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -243,32 +242,32 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.Ku
 
 // renderItem renders one LLSD into its canonical form and objects, or error results.
 func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
-	obj, decodeWarnings, errs := api.DecodeWithWarnings([]byte(item.String()))
+	decoded, errs := api.DecodeObject([]byte(item.String()))
 	if len(errs) > 0 {
-		return nil, fieldResults(item, errs, false) // decoding reports the fields as the user wrote them
+		return nil, fieldResults(item, errs, nil) // decoding reports the fields as the user wrote them
 	}
-	res, errs := pipeline.Render(obj, opts)
+	res, errs := pipeline.Render(decoded.Object, opts)
 	if len(errs) > 0 {
-		return nil, fieldResults(item, errs, true)
+		return nil, fieldResults(item, errs, decoded)
 	}
 	var results fn.Results
-	for _, w := range decodeWarnings { // about the fields as the user wrote them
+	for _, w := range decoded.Warnings { // about the fields as the user wrote them
 		results = append(results, &fn.Result{Message: w.Message, Severity: fn.Warning,
 			ResourceRef: ref(item), Field: &fn.Field{Path: w.Field}, File: file(item)})
 	}
 	for _, w := range res.Warnings {
-		results = append(results, &fn.Result{Message: writtenText(item, w.Message), Severity: fn.Warning,
-			ResourceRef: ref(item), Field: &fn.Field{Path: writtenPath(item, w.Field)}, File: file(item)})
+		results = append(results, &fn.Result{Message: decoded.WrittenText(w.Message), Severity: fn.Warning,
+			ResourceRef: ref(item), Field: &fn.Field{Path: decoded.WrittenPath(w.Field)}, File: file(item)})
 	}
 	objs := make(fn.KubeObjects, 0, len(res.Objects)+1)
 	if p.keepsSource(item) {
-		if err := addReceipt(item, res.LLSD.Annotations); err != nil {
+		if err := keepSource(item, decoded, res.LLSD.Annotations); err != nil {
 			return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
 		}
 		objs = append(objs, item)
 	}
 	for i, o := range append([]render.Object{res.LLSD}, res.Objects...) {
-		if i == 0 && p.keepsSource(item) {
+		if i == 0 && (p.keepsSource(item) || decoded.Consumed) {
 			continue
 		}
 		ko, err := toKubeObject(o)
@@ -336,6 +335,20 @@ func (p Processor) keepsSource(item *fn.KubeObject) bool {
 	return !p.Standalone && item.PathAnnotation() != ""
 }
 
+// keepSource readies the source object a package keeps in its file: an LLSD gets its receipt;
+// an OGXServer, the render's input only, is marked local configuration, so that kpt live apply
+// does not send it to a cluster that may have no CRD for it (or an operator that would also
+// deploy it).
+func keepSource(item *fn.KubeObject, decoded *api.Decoded, receipt map[string]string) error {
+	if decoded.Consumed {
+		return item.SetAnnotation(localConfig, "true")
+	}
+	return addReceipt(item, receipt)
+}
+
+// localConfig marks an object of a package that is not applied.
+const localConfig = "config.kubernetes.io/local-config"
+
 // addReceipt replaces the receipt annotations of an LLSD node with those of its render.
 func addReceipt(item *fn.KubeObject, rendered map[string]string) error {
 	for _, key := range api.ReceiptKeys {
@@ -389,12 +402,12 @@ func duplicateResult(first, again *fn.KubeObject) *fn.Result {
 
 // fieldResults are the error results of an item; converted says the errors are about its
 // v1alpha2 conversion, whose paths and messages are turned back into those the user wrote.
-func fieldResults(item *fn.KubeObject, errs field.ErrorList, converted bool) fn.Results {
+func fieldResults(item *fn.KubeObject, errs field.ErrorList, converted *api.Decoded) fn.Results {
 	results := make(fn.Results, 0, len(errs))
 	for _, e := range errs {
 		message, path := redact.Error(e).ErrorBody(), e.Field
-		if converted {
-			message, path = writtenText(item, message), writtenPath(item, path)
+		if converted != nil {
+			message, path = converted.WrittenText(message), converted.WrittenPath(path)
 		}
 		results = append(results, &fn.Result{
 			Message:     message,
@@ -405,24 +418,6 @@ func fieldResults(item *fn.KubeObject, errs field.ErrorList, converted bool) fn.
 		})
 	}
 	return results
-}
-
-// writtenPath is a field path as its user wrote the object: a v1alpha1 object's paths are
-// v1alpha1's, although llsd checks its v1alpha2 conversion.
-func writtenPath(item *fn.KubeObject, path string) string {
-	if item.GetAPIVersion() == v1alpha1.GroupVersion.String() {
-		return v1alpha1.SpokePathOf(path, item.GetAnnotation(v1alpha1.V1alpha2FieldsAnnotation) != "")
-	}
-	return path
-}
-
-// writtenText is a message as its user wrote the object: the field paths it names are
-// v1alpha1's in a v1alpha1 object.
-func writtenText(item *fn.KubeObject, message string) string {
-	if item.GetAPIVersion() == v1alpha1.GroupVersion.String() {
-		return v1alpha1.SpokeText(message)
-	}
-	return message
 }
 
 func ref(o *fn.KubeObject) *fn.ResourceRef {
@@ -436,9 +431,10 @@ func file(o *fn.KubeObject) *fn.File {
 	return &fn.File{Path: o.PathAnnotation(), Index: o.IndexAnnotation()}
 }
 
-// isLLSD matches by kind alone, so an object with a misspelled group (llamastack.ai) gets
-// the decoder's error naming the right one instead of passing through unrendered.
-func isLLSD(o *fn.KubeObject) bool { return o.GetKind() == v1alpha2.Kind }
+// isLLSD matches what llsd renders (a LlamaStackDistribution, an OGXServer) by kind alone, so
+// an object with a misspelled group (llamastack.ai) gets the decoder's error naming the right
+// one instead of passing through unrendered.
+func isLLSD(o *fn.KubeObject) bool { return api.IsRenderable(o.GetKind()) }
 
 // IsGenerated reports whether an object is one llsd generated before, by the annotation that
 // names its LlamaStackDistribution (a common label such as managed-by would also match the
@@ -539,6 +535,8 @@ var configMapReferences = [][]string{
 	{"spec", "networking", "tls", "caBundle", "configMapName"},
 	{"spec", "server", "userConfig", "configMapName"},
 	{"spec", "server", "tlsConfig", "caBundle", "configMapName"},
+	{"spec", "overrideConfig", "name"}, // an OGXServer's
+	{"spec", "baseConfig", "name"},
 }
 
 // stringMap reads a mapping of strings in one pass over its YAML node (nil: none).

@@ -83,7 +83,7 @@ func renderWild(t *testing.T, data []byte, fix map[string]json.RawMessage) wildR
 	patched := 0
 	for i, item := range items {
 		patch, ok := fix[item.GetName()]
-		if !ok || item.GetKind() != "LlamaStackDistribution" {
+		if !ok || !api.IsRenderable(item.GetKind()) {
 			continue
 		}
 		doc, err := yaml.YAMLToJSON([]byte(item.String()))
@@ -94,7 +94,7 @@ func renderWild(t *testing.T, data []byte, fix map[string]json.RawMessage) wildR
 		require.NoError(t, err)
 		patched++
 	}
-	require.Equal(t, len(fix), patched, "every fix names a LlamaStackDistribution of the file")
+	require.Equal(t, len(fix), patched, "every fix names a LlamaStackDistribution or OGXServer of the file")
 	rl := &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject(), Items: items}
 	_, _ = krm.Processor{Version: "test", Standalone: true}.Process(rl)
 	out := wildRender{items: rl.Items}

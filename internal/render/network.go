@@ -97,8 +97,9 @@ func backendTLSAnnotation(class string) map[string]string {
 }
 
 // ingress exposes the Service (networking.expose): host from expose.hostname or the render
-// option's domain, TLS with the server's certificate when TLS is enabled (and the annotation
-// that tells a known controller to speak HTTPS to the server), the spec's annotations.
+// option's domain, TLS with expose.tlsSecretName's certificate or else the server's when TLS is
+// enabled (and the annotation that tells a known controller to speak HTTPS to the server), the
+// spec's annotations.
 func ingress(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networkingv1.Ingress {
 	if !obj.Spec.ExposeEnabled() || routeEnabled(obj, opts) {
 		return nil
@@ -122,9 +123,14 @@ func ingress(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networ
 	if class := ingressClass(obj, opts); class != "" {
 		ing.Spec.IngressClassName = &class
 	}
-	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled {
+	tls := obj.Spec.Networking.GetTLS()
+	serverTLS := tls != nil && tls.Enabled
+	if serverTLS {
 		ing.Spec.TLS = []networkingv1.IngressTLS{{Hosts: []string{host}, SecretName: tls.SecretName}}
 		maps.Copy(ing.Annotations, backendTLSAnnotation(ingressClass(obj, opts)))
+	}
+	if edge := obj.Spec.Networking.Expose.TLSSecretName; edge != "" {
+		ing.Spec.TLS = []networkingv1.IngressTLS{{Hosts: []string{host}, SecretName: edge}}
 	}
 	maps.Copy(ing.Annotations, obj.Spec.Networking.Expose.Annotations)
 	return ing

@@ -19,6 +19,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/suggest"
+	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -46,41 +47,103 @@ type Warning struct {
 // adds beyond its own fields: anyone who may write the object may write the annotation, and
 // its reviewer sees only the v1alpha1 fields.
 func DecodeWithWarnings(data []byte) (*v1alpha2.LlamaStackDistribution, []Warning, field.ErrorList) {
+	d, errs := DecodeObject(data)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return d.Object, d.Warnings, nil
+}
+
+// Decoded is an object read for rendering: its canonical v1alpha2 form, and how to say
+// things about it in the terms its author wrote it in.
+type Decoded struct {
+	Object   *v1alpha2.LlamaStackDistribution
+	Warnings []Warning
+	// Consumed is true for an OGXServer: the render's input, which its output leaves out (the
+	// objects it renders apply where neither the successor's CRD nor llsd's is installed).
+	Consumed bool
+	spoke    bool     // a v1alpha1 object
+	restored bool     // ... with a v1alpha2-fields annotation
+	paths    *pathMap // an OGXServer's
+}
+
+// WrittenPath is a field path of Object as its author wrote the object: a v1alpha1 object's
+// paths are v1alpha1's, an OGXServer's its own.
+func (d *Decoded) WrittenPath(path string) string {
+	switch {
+	case d.spoke:
+		return v1alpha1.SpokePathOf(path, d.restored)
+	case d.paths != nil:
+		return d.paths.written(path)
+	}
+	return path
+}
+
+// WrittenText is a message about Object as its author wrote the object: the field paths it
+// names in the author's terms.
+func (d *Decoded) WrittenText(message string) string {
+	switch {
+	case d.spoke:
+		return v1alpha1.SpokeText(message)
+	case d.paths != nil:
+		return d.paths.text(message)
+	}
+	return message
+}
+
+// IsRenderable reports whether objects of this kind are rendered: LlamaStackDistributions of
+// any version, and OGXServers.
+func IsRenderable(kind string) bool { return kind == v1alpha2.Kind || kind == ogx.Kind }
+
+// DecodeObject reads one LlamaStackDistribution (either version, canonical or shorthand) or
+// OGXServer, as Decode does.
+func DecodeObject(data []byte) (*Decoded, field.ErrorList) {
 	// Strict: a key written twice is an error, not "the last one wins".
 	jsonDoc, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		return nil, nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object without repeated keys: "+
+		return nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object without repeated keys: "+
 			strings.TrimPrefix(err.Error(), "error converting YAML to JSON: "))}
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(jsonDoc, &doc); err != nil || doc == nil {
-		return nil, nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object")}
+		return nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object")}
 	}
 	if errs := checkTypeMeta(doc); len(errs) > 0 {
-		return nil, nil, errs
+		return nil, errs
 	}
-	var hub *v1alpha2.LlamaStackDistribution
-	var warnings []Warning
+	d := &Decoded{}
 	var errs field.ErrorList
 	switch doc["apiVersion"] {
 	case v1alpha1.GroupVersion.String():
-		hub, warnings, errs = decodeV1alpha1(doc)
+		d.spoke = true
+		d.Object, d.Warnings, errs = decodeV1alpha1(doc)
+		d.restored = hasAnnotation(doc, v1alpha1.V1alpha2FieldsAnnotation)
+	case ogx.GroupVersion.String():
+		d.Consumed = true
+		d.Object, d.paths, errs = decodeOGX(doc)
 	default:
-		hub, errs = decodeV1alpha2(doc)
+		d.Object, errs = decodeV1alpha2(doc)
 	}
 	if len(errs) > 0 {
-		return nil, nil, errs
+		return nil, errs
 	}
+	hub := d.Object
 	if hub.Name == "" {
-		return nil, nil, field.ErrorList{field.Required(field.NewPath("metadata", "name"), "every LlamaStackDistribution needs a name")}
+		return nil, field.ErrorList{field.Required(field.NewPath("metadata", "name"), "every LlamaStackDistribution needs a name")}
 	}
 	v1alpha2.Default(hub)
-	return hub, warnings, nil
+	return d, nil
 }
 
 func checkTypeMeta(doc map[string]any) field.ErrorList {
 	apiVersion, _ := doc["apiVersion"].(string)
 	kind, _ := doc["kind"].(string)
+	if kind == ogx.Kind {
+		if apiVersion != ogx.GroupVersion.String() {
+			return field.ErrorList{field.NotSupported(field.NewPath("apiVersion"), apiVersion, []string{ogx.GroupVersion.String()})}
+		}
+		return nil
+	}
 	if kind != v1alpha2.Kind {
 		return field.ErrorList{field.Invalid(field.NewPath("kind"), kind, "expected kind LlamaStackDistribution")}
 	}
@@ -143,6 +206,28 @@ func RestoresMessage(added []string) string {
 	return fmt.Sprintf("sets %s, which the v1alpha1 fields of this object do not show: anyone who may write the object may write "+
 		"the annotation, so review what it holds (a provider image is code the server imports), or write the object as %s, "+
 		"where every field shows", strings.Join(added, ", "), v1alpha2.GroupVersion)
+}
+
+// decodeOGX reads an OGXServer strictly, holds it to the successor's own rules, and converts it.
+func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, field.ErrorList) {
+	o := &ogx.OGXServer{}
+	if errs := strictDecode(doc, o); len(errs) > 0 {
+		return nil, nil, errs
+	}
+	if errs := ogx.Validate(o); len(errs) > 0 {
+		return nil, nil, errs
+	}
+	hub, paths, errs := ogxToLLSD(o)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return hub, paths, nil
+}
+
+func hasAnnotation(doc map[string]any, key string) bool {
+	annotations, _ := mapValue(doc, "metadata", "annotations")
+	_, has := annotations[key]
+	return has
 }
 
 // expandShorthand rewrites the authoring shorthand into the canonical form, in place.

@@ -221,6 +221,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		dst.Networking.Expose.ClassName = exp.ClassName
 		dst.Networking.Expose.Annotations = exp.Annotations
 		dst.Networking.Expose.Route = exp.Route
+		dst.Networking.Expose.TLSSecretName = exp.TLSSecretName
 	}
 }
 

@@ -380,12 +380,14 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 		},
 		func(e *v1alpha2.ExposeSpec, c randfill.Continue) {
 			e.Enabled = ptrTo(c.Bool())
-			e.Hostname, e.ClassName, e.Annotations, e.Route = "", "", nil, nil
+			e.Hostname, e.ClassName, e.Annotations, e.Route, e.TLSSecretName = "", "", nil, nil, ""
 			if *e.Enabled && c.Bool() {
 				e.Hostname, e.ClassName, e.Annotations = "chat.example.com", "nginx", map[string]string{"example.com/a": "b"}
 			}
 			if *e.Enabled && c.Bool() {
 				e.ClassName, e.Route = "", ptrTo(true)
+			} else if *e.Enabled && c.Bool() {
+				e.TLSSecretName = "chat-tls"
 			}
 		},
 	}

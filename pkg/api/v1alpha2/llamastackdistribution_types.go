@@ -602,6 +602,7 @@ type CABundleSpec struct {
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.hostname) || !has(self.enabled) || self.enabled",fieldPath=".hostname",reason="FieldValueForbidden",message="hostname is only valid when expose is enabled: remove enabled: false or remove hostname"
 // +kubebuilder:validation:XValidation:rule="!has(self.route) || !self.route || !has(self.className)",fieldPath=".className",reason="FieldValueForbidden",message="className is an Ingress class and route makes a Route: remove className, or route"
+// +kubebuilder:validation:XValidation:rule="!has(self.route) || !self.route || !has(self.tlsSecretName)",fieldPath=".tlsSecretName",reason="FieldValueForbidden",message="tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route"
 // +kubebuilder:validation:XValidation:rule="!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",fieldPath=".annotations",reason="FieldValueForbidden",message="llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key"
 type ExposeSpec struct {
 	// Enabled creates the Ingress; true when expose is present.
@@ -629,6 +630,14 @@ type ExposeSpec struct {
 	// platform: openshift makes it the default.
 	// +optional
 	Route *bool `json:"route,omitempty"`
+	// TLSSecretName is the Secret of the hostname's certificate (kubernetes.io/tls): the Ingress
+	// terminates TLS with it (edge), also while the server speaks plain HTTP behind it; a
+	// cert-manager issuer annotation fills it. Without it the Ingress serves the server's own
+	// certificate when networking.tls is enabled, and plain HTTP otherwise.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	TLSSecretName string `json:"tlsSecretName,omitempty"`
 }
 
 // AllowedFromSpec lists who may connect to the server, besides its own namespace.

@@ -348,6 +348,9 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 		if e.Route != nil && *e.Route && e.ClassName != "" {
 			c.add(field.Forbidden(ep.Child("className"), "className is an Ingress class and route makes a Route: remove className, or route"))
 		}
+		if e.Route != nil && *e.Route && e.TLSSecretName != "" {
+			c.add(field.Forbidden(ep.Child("tlsSecretName"), "tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route"))
+		}
 		for k := range e.Annotations {
 			if strings.HasPrefix(k, "llamastack.io/") {
 				c.add(field.Forbidden(ep.Child("annotations"), "llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key"))

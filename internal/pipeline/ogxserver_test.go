@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/internal/pipeline"
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/pkg/api"
+	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
+)
+
+// ogxCorpusFile is what llsd does with each public OGXServer file of ../shared/ogxserver, in the
+// form of wild-corpus.yaml.
+var ogxCorpusFile = filepath.Join("testdata", "ogxserver-corpus.yaml")
+
+// Every public OGXServer file renders, or is refused with errors whose fix, applied, renders;
+// what renders gives servers that start and objects the API server accepts. The OGXServer itself
+// is the render's input only: it is not in the output.
+func TestPublicOGXServers(t *testing.T) {
+	dir := testenv.Shared(t, "ogxserver")
+	raw, err := os.ReadFile(ogxCorpusFile)
+	require.NoError(t, err)
+	var corpus wildCorpus
+	require.NoError(t, yaml.UnmarshalStrict(raw, &corpus))
+	sources := wildSources(t, dir)
+	require.Len(t, corpus.Inputs, len(sources), "every file of SOURCES.tsv has an entry")
+	for _, in := range corpus.Inputs {
+		t.Run(in.File, func(t *testing.T) {
+			require.Contains(t, sources, in.File)
+			require.NotEmpty(t, in.Reason)
+			data, err := os.ReadFile(filepath.Join(dir, in.File))
+			require.NoError(t, err)
+			got := renderWild(t, data, nil)
+			for _, want := range in.Errors {
+				assert.True(t, mentions(got.errors, want), "no error says %q; errors:\n%s", want, strings.Join(got.errors, "\n"))
+			}
+			for _, want := range in.Warnings {
+				assert.True(t, mentions(got.warnings, want), "no warning says %q; warnings:\n%s", want, strings.Join(got.warnings, "\n"))
+			}
+			if len(in.Errors) > 0 {
+				require.NotEmpty(t, in.Fix, "a refused file says how its fix is applied")
+				got = renderWild(t, data, in.Fix)
+				require.Empty(t, got.errors, "the fix does not render: %s", in.Reason)
+			}
+			require.Empty(t, got.errors, in.Reason)
+			for _, item := range got.items {
+				assert.NotEqual(t, ogx.Kind, item.GetKind(), "the OGXServer is the render's input, not its output")
+			}
+			assertOGXServersStart(t, got)
+			if testenv.MissingAssets() == "" {
+				for _, item := range got.items {
+					var manifest map[string]any
+					require.NoError(t, yaml.Unmarshal([]byte(item.String()), &manifest))
+					require.NoError(t, dryRunApplyManifest(t, manifest))
+				}
+			}
+		})
+	}
+}
+
+// assertOGXServersStart runs the start-up oracle on each rendered Deployment with the config
+// ConfigMap it mounts, for the server version of its image.
+func assertOGXServersStart(t *testing.T, r wildRender) {
+	t.Helper()
+	deployments := 0
+	for _, o := range r.items {
+		if o.GetKind() != "Deployment" {
+			continue
+		}
+		deployments++
+		dep := &appsv1.Deployment{}
+		require.NoError(t, yaml.Unmarshal([]byte(o.String()), dep))
+		config := mountedConfig(t, r.items, dep)
+		if config == nil {
+			continue // the user's own config, checked only as far as warnings go
+		}
+		image := dep.Spec.Template.Spec.Containers[0].Image
+		version := strings.Join(strings.SplitN(image[strings.LastIndex(image, ":")+1:], ".", 3)[:2], ".")
+		checkServerStarts(t, version, config, dep, r.warnings)
+	}
+	require.NotZero(t, deployments, "nothing rendered")
+}
+
+// mountedConfig is the config.yaml of the generated ConfigMap a Deployment mounts, or nil.
+func mountedConfig(t *testing.T, items fn.KubeObjects, dep *appsv1.Deployment) []byte {
+	for _, v := range dep.Spec.Template.Spec.Volumes {
+		if v.Name != "config" || v.ConfigMap == nil {
+			continue
+		}
+		for _, o := range items {
+			if o.GetKind() == "ConfigMap" && o.GetName() == v.ConfigMap.Name && o.GetAnnotation(api.AnnotationGeneratedFrom) != "" {
+				value, _, err := o.NestedString("data", render.ConfigKey)
+				require.NoError(t, err)
+				return []byte(value)
+			}
+		}
+	}
+	return nil
+}
+
+// An OGXServer renders what the successor operator documents as its defaults: monitoring (the
+// metrics port 9464, a ServiceMonitor, a PrometheusRule) and a NetworkPolicy unless turned off,
+// state at /.ogx on 10Gi, a CPU request of one core per worker and 1Gi of memory, OGX 1.3 for a
+// distribution name; and a typed provider writes its fields under the server's config keys,
+// its credential from a Secret.
+func TestOGXServerDefaults(t *testing.T) {
+	const header = "apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: chat, namespace: ai}\nspec:\n  distribution: {name: starter}\n"
+	for _, tc := range []struct {
+		reason, spec string
+		check        func(t *testing.T, objects map[string]map[string]any, config string)
+	}{
+		{reason: "nothing set", check: func(t *testing.T, objects map[string]map[string]any, config string) {
+			assert.Contains(t, objects, "ServiceMonitor/chat-monitor")
+			assert.Contains(t, objects, "PrometheusRule/chat-alerts")
+			assert.Contains(t, objects, "NetworkPolicy/chat-network-policy")
+			dep := objects["Deployment/chat"]
+			container := dig(dep, "spec", "template", "spec", "containers", 0)
+			assert.Equal(t, "docker.io/ogxai/distribution-starter:1.3.0", container["image"])
+			assert.Equal(t, map[string]any{"cpu": "1", "memory": "1Gi"}, dig(container, "resources", "requests"))
+			assert.Nil(t, dig(container, "resources", "limits"), "no limits without workers")
+			assert.Contains(t, portNames(container), "metrics")
+		}},
+		{reason: "monitoring and the NetworkPolicy turned off", spec: "  monitoring: {enabled: false}\n  network: {policy: {enabled: false}}\n",
+			check: func(t *testing.T, objects map[string]map[string]any, config string) {
+				assert.NotContains(t, objects, "ServiceMonitor/chat-monitor")
+				assert.NotContains(t, objects, "NetworkPolicy/chat-network-policy")
+				assert.NotContains(t, portNames(dig(objects["Deployment/chat"], "spec", "template", "spec", "containers", 0)), "metrics")
+			}},
+		{reason: "storage and workers", spec: "  workload: {workers: 2, storage: {}}\n",
+			check: func(t *testing.T, objects map[string]map[string]any, config string) {
+				assert.Equal(t, "10Gi", dig(objects["PersistentVolumeClaim/chat-pvc"], "spec", "resources", "requests")["storage"])
+				container := dig(objects["Deployment/chat"], "spec", "template", "spec", "containers", 0)
+				assert.Equal(t, map[string]any{"cpu": "2", "memory": "1Gi"}, dig(container, "resources", "requests"))
+				assert.Equal(t, map[string]any{"cpu": "2", "memory": "1Gi"}, dig(container, "resources", "limits"), "limits follow requests with workers")
+				assert.Contains(t, mountPaths(container), "/.ogx")
+			}},
+		{reason: "a typed vLLM provider with its token and network settings",
+			spec: "  providers:\n    inference:\n      remote:\n        vllm:\n        - endpoint: http://vllm.models:8000/v1\n          apiToken: {name: vllm, key: token}\n" +
+				"          maxTokens: 2048\n          network: {tls: {verify: false}, timeout: {read: 60}}\n  resources:\n    models: [{name: granite}]\n",
+			check: func(t *testing.T, objects map[string]map[string]any, config string) {
+				assert.Contains(t, config, "provider_id: remote-vllm")
+				assert.Contains(t, config, "base_url: http://vllm.models:8000/v1")
+				assert.Contains(t, config, "api_token: ${env.LLSD_REMOTE_VLLM_API_KEY}")
+				assert.Contains(t, config, "max_tokens: 2048")
+				assert.Contains(t, config, "verify: false")
+				assert.Contains(t, config, "read: 60")
+				assert.Contains(t, config, "provider_id: remote-vllm\n")
+			}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			decoded, errs := api.DecodeObject([]byte(header + tc.spec))
+			require.Empty(t, errs)
+			res, errs := pipeline.Render(decoded.Object, pipeline.Options{RendererVersion: "test"})
+			require.Empty(t, errs)
+			objects := map[string]map[string]any{}
+			config := ""
+			for _, o := range res.Objects {
+				data, err := yaml.Marshal(o)
+				require.NoError(t, err)
+				var m map[string]any
+				require.NoError(t, yaml.Unmarshal(data, &m))
+				objects[m["kind"].(string)+"/"+dig(m, "metadata")["name"].(string)] = m
+				if m["kind"] == "ConfigMap" {
+					if c, ok := dig(m, "data")[render.ConfigKey].(string); ok {
+						config = c
+					}
+				}
+			}
+			tc.check(t, objects, config)
+		})
+	}
+}
+
+// dig walks a decoded object by keys and indexes to a mapping (nil when absent).
+func dig(m map[string]any, path ...any) map[string]any {
+	var cur any = m
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			next, _ := cur.(map[string]any)
+			cur = next[s]
+		case int:
+			next, _ := cur.([]any)
+			if s >= len(next) {
+				return nil
+			}
+			cur = next[s]
+		}
+	}
+	out, _ := cur.(map[string]any)
+	return out
+}
+
+func portNames(container map[string]any) []string {
+	var out []string
+	ports, _ := container["ports"].([]any)
+	for _, p := range ports {
+		out = append(out, p.(map[string]any)["name"].(string))
+	}
+	return out
+}
+
+func mountPaths(container map[string]any) []string {
+	var out []string
+	mounts, _ := container["volumeMounts"].([]any)
+	for _, m := range mounts {
+		out = append(out, m.(map[string]any)["mountPath"].(string))
+	}
+	return out
+}

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package api
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
+
+	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// OGXServerVersion is the server an OGXServer runs when its image says none: the OGX release
+// the successor operator's newest release seen pins (v0.14.0: docker.io/ogxai/distribution-*:1.3.0).
+const OGXServerVersion = "1.3"
+
+// ogxResources are the container's resources as the successor sets them (its
+// resolveContainerResources): a CPU request of one core per worker and 1Gi of memory where the
+// OGXServer sets none, which an HPA on utilization needs; with workers set, limits equal to the
+// requests where it sets none.
+func ogxResources(w *ogx.WorkloadSpec) corev1.ResourceRequirements {
+	var out corev1.ResourceRequirements
+	workers := int32(1)
+	if w != nil && w.Resources != nil {
+		out = *w.Resources.DeepCopy()
+	}
+	workersSet := w != nil && w.Workers != nil && *w.Workers > 0
+	if workersSet {
+		workers = *w.Workers
+	}
+	defaults := corev1.ResourceList{corev1.ResourceCPU: *resource.NewQuantity(int64(workers), resource.DecimalSI), corev1.ResourceMemory: resource.MustParse("1Gi")}
+	out.Requests = withDefaults(out.Requests, defaults)
+	if workersSet {
+		out.Limits = withDefaults(out.Limits, out.Requests)
+	}
+	return out
+}
+
+// withDefaults is list with each resource of defaults it lacks (or has as zero).
+func withDefaults(list, defaults corev1.ResourceList) corev1.ResourceList {
+	if list == nil {
+		list = corev1.ResourceList{}
+	}
+	for name, q := range defaults {
+		if have, ok := list[name]; !ok || have.IsZero() {
+			list[name] = q
+		}
+	}
+	return list
+}
+
+// ogxToLLSD converts an OGXServer into the LlamaStackDistribution llsd renders, by the
+// OGXServer's semantics and defaults: monitoring and the NetworkPolicy on unless turned off,
+// state at /.ogx, 10Gi of storage, requests of a core per worker and 1Gi. What llsd cannot render as the
+// successor would (named storage backends, Praxis mode, a client certificate from a ConfigMap,
+// NetworkPolicy rules with pod selectors) is an error that says why and what to write instead.
+// paths maps the LLSD's field paths back to the OGXServer's, for messages.
+func ogxToLLSD(o *ogx.OGXServer) (*v1alpha2.LlamaStackDistribution, *pathMap, field.ErrorList) {
+	s := &o.Spec
+	paths := &pathMap{}
+	paths.serverAPINames()
+	c := ogxConversion{paths: paths}
+	spec := v1alpha2.LlamaStackDistributionSpec{
+		Distribution: c.distribution(s),
+		Providers:    ogxProviders(s.Providers, paths),
+		Resources:    c.resources(s),
+		Storage:      c.storage(s.Storage),
+		Disabled:     c.disabled(s.DisabledAPIs),
+		Networking:   c.networking(s),
+		Workload:     c.workload(s.Workload),
+		Monitoring:   ogxMonitoring(s.Monitoring),
+	}
+	if spec.Monitoring != nil && spec.Networking.AllowedFrom != nil {
+		spec.Monitoring.ScraperNamespaces = c.scrapers
+		if len(c.scrapers) == 0 { // where Prometheus would be admitted
+			paths.add(field.NewPath("spec", "monitoring", "scraperNamespaces"), field.NewPath("spec", "network", "policy", "ingress"))
+		}
+	}
+	if r := s.OverrideConfig; r != nil {
+		spec.OverrideConfig = &v1alpha2.OverrideConfigSpec{ConfigMapName: r.Name, Key: r.Key}
+		paths.add(field.NewPath("spec", "overrideConfig", "configMapName"), field.NewPath("spec", "overrideConfig", "name"))
+	}
+	c.refuse(s)
+	obj := &v1alpha2.LlamaStackDistribution{ObjectMeta: *o.ObjectMeta.DeepCopy(), Spec: spec}
+	obj.APIVersion, obj.Kind = v1alpha2.GroupVersion.String(), v1alpha2.Kind
+	return obj, paths, c.errs
+}
+
+type ogxConversion struct {
+	paths *pathMap
+	errs  field.ErrorList
+	// metricsPort is the port of the metrics endpoint (0: monitoring off); scrapers are the
+	// namespaces the NetworkPolicy's rules admit to it alone.
+	metricsPort int32
+	scrapers    []string
+}
+
+func (c *ogxConversion) distribution(s *ogx.OGXServerSpec) v1alpha2.DistributionSpec {
+	d := v1alpha2.DistributionSpec{Name: s.Distribution.Name, Image: s.Distribution.Image}
+	if d.Name != "" {
+		d.ServerVersion = OGXServerVersion // the operator's pin for a name; an image's tag says its own
+	}
+	if r := s.BaseConfig; r != nil {
+		d.BaseConfig = &v1alpha2.BaseConfigSpec{ConfigMapName: r.Name, Key: r.Key}
+		c.paths.add(field.NewPath("spec", "distribution", "baseConfig", "configMapName"), field.NewPath("spec", "baseConfig", "name"))
+		c.paths.add(field.NewPath("spec", "distribution", "baseConfig"), field.NewPath("spec", "baseConfig"))
+	}
+	return d
+}
+
+func (c *ogxConversion) resources(s *ogx.OGXServerSpec) *v1alpha2.ResourcesSpec {
+	if s.Resources == nil {
+		return nil
+	}
+	first := ""
+	for _, e := range ogx.Entries(s.Providers) {
+		if e.API == "inference" {
+			first = e.ID
+			break
+		}
+	}
+	out := &v1alpha2.ResourcesSpec{}
+	for _, m := range s.Resources.Models {
+		model := v1alpha2.ModelSpec{Name: m.Name, Provider: cmp.Or(m.Provider, first), ModelType: m.ModelType, Quantization: m.Quantization}
+		if m.ContextLength != nil {
+			model.ContextLength = ptr.To(int32(*m.ContextLength)) //nolint:gosec // a context length is far below 2^31
+		}
+		out.Models = append(out.Models, model)
+	}
+	return out
+}
+
+func (c *ogxConversion) storage(st *ogx.StorageSpec) *v1alpha2.StateStorageSpec {
+	if st == nil {
+		return nil
+	}
+	if len(st.Backends) > 0 || st.Stores != nil {
+		c.errs = append(c.errs, field.Forbidden(field.NewPath("spec", "storage", "backends"),
+			"llsd renders storage from kv and sql (the form every OGX 1.x server reads); named backends and stores are not "+
+				"rendered yet: write storage.sql: {type: postgres, connectionString: <Secret key of postgresql://user:password@host:5432/db>} "+
+				"and, for a shared key-value store, storage.kv: {type: redis, endpoint: host:6379}"))
+		return nil
+	}
+	out := &v1alpha2.StateStorageSpec{}
+	if kv := st.KV; kv != nil {
+		out.KV = &v1alpha2.KVStorageSpec{Type: kv.Type, Endpoint: kv.Endpoint}
+		if kv.Password != nil {
+			p := secretSource(kv.Password)
+			out.KV.Password = &p
+		}
+	}
+	if sql := st.SQL; sql != nil {
+		out.SQL = &v1alpha2.SQLStorageSpec{Type: sql.Type}
+		if sql.ConnectionString != nil {
+			p := secretSource(sql.ConnectionString)
+			out.SQL.ConnectionString = &p
+		}
+	}
+	return out
+}
+
+func (c *ogxConversion) disabled(apis []string) []v1alpha2.APIName {
+	var out []v1alpha2.APIName
+	for i, api := range apis {
+		if api == "conversations" {
+			c.errs = append(c.errs, field.Invalid(field.NewPath("spec", "disabledAPIs").Index(i), api,
+				"conversations is no API of its own in the config of an OGX 1.x server (it is part of responses): llsd cannot leave it out alone; disable responses"))
+			continue
+		}
+		c.paths.add(field.NewPath("spec", "disabled").Index(len(out)), field.NewPath("spec", "disabledAPIs").Index(i))
+		out = append(out, v1alpha2.APINameOf(api))
+	}
+	return out
+}
+
+func (c *ogxConversion) networking(s *ogx.OGXServerSpec) *v1alpha2.NetworkingSpec {
+	out := &v1alpha2.NetworkingSpec{}
+	n := s.Network
+	if n == nil {
+		n = &ogx.NetworkSpec{}
+	}
+	if n.Port != 0 {
+		out.Port = ptr.To(n.Port)
+	}
+	c.paths.add(field.NewPath("spec", "networking"), field.NewPath("spec", "network"))
+	if n.TLS != nil {
+		out.TLS = &v1alpha2.TLSSpec{Enabled: true, SecretName: n.TLS.SecretName}
+	}
+	if t := s.TLS; t != nil {
+		c.clientTLS(t, out)
+	}
+	if e := n.ExternalAccess; e != nil && e.Enabled {
+		out.Expose = &v1alpha2.ExposeSpec{Hostname: e.Hostname}
+		if e.TLS != nil {
+			out.Expose.TLSSecretName = e.TLS.SecretName
+		}
+		c.paths.add(field.NewPath("spec", "networking", "expose"), field.NewPath("spec", "network", "externalAccess"))
+	}
+	if m := ogxMonitoring(s.Monitoring); m != nil {
+		c.metricsPort = *m.Port
+	}
+	if n.Policy == nil || n.Policy.Enabled == nil || *n.Policy.Enabled {
+		out.AllowedFrom, out.Egress = c.policy(n.Policy, cmp.Or(n.Port, ogx.DefaultPort))
+	}
+	return out
+}
+
+func (c *ogxConversion) clientTLS(t *ogx.ClientTLSSpec, out *v1alpha2.NetworkingSpec) {
+	if t.Identity != nil {
+		c.errs = append(c.errs, field.Forbidden(field.NewPath("spec", "tls", "identity"),
+			"llsd presents a client certificate per provider, from a kubernetes.io/tls Secret: set it on the provider that asks for one "+
+				"(in a LlamaStackDistribution, providers.<api>[].clientCertificate.secretName); the successor declares identity without using it"))
+	}
+	if t.Trust == nil || len(t.Trust.CACertificates) == 0 {
+		return
+	}
+	if out.TLS == nil {
+		out.TLS = &v1alpha2.TLSSpec{}
+	}
+	for i, ca := range t.Trust.CACertificates {
+		out.TLS.CABundles = append(out.TLS.CABundles, v1alpha2.CABundleSpec{ConfigMapName: ca.Name, ConfigMapKeys: []string{ca.Key}})
+		c.paths.add(field.NewPath("spec", "networking", "tls", "caBundles").Index(i), field.NewPath("spec", "tls", "trust", "caCertificates").Index(i))
+	}
+}
+
+// policy turns the NetworkPolicy's rules into who may connect and where the server may go.
+// Without rules it admits the server's own namespace, as the successor's default does (its
+// other default peers, the operator's namespace and the OpenShift router, come with the
+// operator and with exposing the server).
+func (c *ogxConversion) policy(p *ogx.NetworkPolicySpec, port int32) (*v1alpha2.AllowedFromSpec, *v1alpha2.EgressSpec) {
+	allowed := &v1alpha2.AllowedFromSpec{}
+	if p == nil {
+		return allowed, nil
+	}
+	base := field.NewPath("spec", "network", "policy")
+	for i, rule := range p.Ingress {
+		at := base.Child("ingress").Index(i)
+		if c.metricsOnly(rule, at) {
+			continue
+		}
+		c.ports(rule.Ports, port, at.Child("ports"))
+		for j, peer := range rule.From {
+			c.peer(peer, allowed, at.Child("from").Index(j))
+		}
+	}
+	var egress *v1alpha2.EgressSpec
+	for i, rule := range p.Egress {
+		at := base.Child("egress").Index(i)
+		for j, peer := range rule.To {
+			if peer.IPBlock == nil || peer.PodSelector != nil || peer.NamespaceSelector != nil || len(peer.IPBlock.Except) > 0 {
+				c.errs = append(c.errs, field.Forbidden(at.Child("to").Index(j),
+					"llsd lets the server reach DNS and the in-cluster endpoints its spec names by itself; other destinations are written as ipBlock: {cidr: ...} only"))
+				continue
+			}
+			if egress == nil {
+				egress = &v1alpha2.EgressSpec{}
+			}
+			egress.CIDRs = append(egress.CIDRs, peer.IPBlock.CIDR)
+		}
+	}
+	return allowed, egress
+}
+
+// metricsOnly takes a rule that admits namespaces to the metrics port alone: they are where
+// Prometheus runs (in a LlamaStackDistribution, monitoring.scraperNamespaces).
+func (c *ogxConversion) metricsOnly(rule networkingv1.NetworkPolicyIngressRule, at *field.Path) bool {
+	if c.metricsPort == 0 || len(rule.Ports) == 0 {
+		return false
+	}
+	for _, p := range rule.Ports {
+		if p.Port == nil || p.Port.IntValue() != int(c.metricsPort) {
+			return false
+		}
+	}
+	for j, peer := range rule.From {
+		name, ok := "", peer.NamespaceSelector != nil && peer.PodSelector == nil && peer.IPBlock == nil
+		if ok {
+			name, ok = peer.NamespaceSelector.MatchLabels[corev1.LabelMetadataName]
+		}
+		if !ok || len(peer.NamespaceSelector.MatchLabels) != 1 || len(peer.NamespaceSelector.MatchExpressions) > 0 {
+			c.errs = append(c.errs, field.Forbidden(at.Child("from").Index(j), fmt.Sprintf(
+				"llsd admits Prometheus to the metrics port by the name of its namespace: write namespaceSelector: {matchLabels: {%s: <namespace>}}",
+				corev1.LabelMetadataName)))
+			continue
+		}
+		c.scrapers = append(c.scrapers, name)
+	}
+	c.paths.add(field.NewPath("spec", "monitoring", "scraperNamespaces"), at)
+	return true
+}
+
+func (c *ogxConversion) ports(ports []networkingv1.NetworkPolicyPort, port int32, at *field.Path) {
+	for k, p := range ports {
+		if p.Port != nil && p.Port.IntValue() != int(port) {
+			c.errs = append(c.errs, field.Invalid(at.Index(k).Child("port"), p.Port.String(),
+				fmt.Sprintf("the rules admit clients to the server's port, %d, or Prometheus to the metrics port alone (a rule of its own): "+
+					"leave port out, or write %d", port, port)))
+		}
+	}
+}
+
+// peer adds one ingress peer: a namespace by name or by labels, every namespace, or a network.
+func (c *ogxConversion) peer(peer networkingv1.NetworkPolicyPeer, allowed *v1alpha2.AllowedFromSpec, at *field.Path) {
+	allowedFrom := field.NewPath("spec", "networking", "allowedFrom")
+	admit := func(list *[]string, name, value string) {
+		c.paths.add(allowedFrom.Child(name).Index(len(*list)), at)
+		*list = append(*list, value)
+	}
+	switch {
+	case peer.IPBlock != nil && len(peer.IPBlock.Except) == 0:
+		admit(&allowed.CIDRs, "cidrs", peer.IPBlock.CIDR)
+		return
+	case peer.PodSelector != nil || peer.NamespaceSelector == nil:
+		c.errs = append(c.errs, field.Forbidden(at, "llsd admits whole namespaces (namespaceSelector) and networks (ipBlock without except); "+
+			"a podSelector is not rendered: admit the namespace of those pods"))
+		return
+	}
+	sel := peer.NamespaceSelector
+	if len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {
+		admit(&allowed.Namespaces, "namespaces", "*")
+		return
+	}
+	if name, ok := sel.MatchLabels[corev1.LabelMetadataName]; ok && len(sel.MatchLabels) == 1 && len(sel.MatchExpressions) == 0 {
+		admit(&allowed.Namespaces, "namespaces", name)
+		return
+	}
+	if len(sel.MatchLabels)+len(sel.MatchExpressions) != 1 {
+		c.errs = append(c.errs, field.Forbidden(at.Child("namespaceSelector"),
+			"llsd admits namespaces that match any one label: write a peer per label (namespaces matching several at once are not rendered)"))
+		return
+	}
+	for k, v := range sel.MatchLabels {
+		admit(&allowed.Labels, "labels", k+"="+v)
+	}
+	for _, e := range sel.MatchExpressions {
+		if e.Operator != "Exists" {
+			c.errs = append(c.errs, field.NotSupported(at.Child("namespaceSelector", "matchExpressions").Index(0).Child("operator"),
+				string(e.Operator), []string{"Exists"}))
+			continue
+		}
+		admit(&allowed.Labels, "labels", e.Key)
+	}
+}
+
+func (c *ogxConversion) workload(w *ogx.WorkloadSpec) *v1alpha2.WorkloadSpec {
+	out := &v1alpha2.WorkloadSpec{Resources: ogxResources(w)}
+	c.paths.add(field.NewPath("spec", "workload"), field.NewPath("spec", "workload"))
+	if w == nil {
+		return out
+	}
+	out.Replicas, out.Workers, out.TopologySpreadConstraints = w.Replicas, w.Workers, w.TopologySpreadConstraints
+	for i, claim := range w.ResourceClaims {
+		rc := v1alpha2.ResourceClaimSpec{Name: claim.Name}
+		if claim.ResourceClaimName != nil {
+			rc.ResourceClaimName = *claim.ResourceClaimName
+		}
+		if claim.ResourceClaimTemplateName != nil {
+			rc.ResourceClaimTemplateName = *claim.ResourceClaimTemplateName
+		}
+		if out.Pod == nil {
+			out.Pod = &v1alpha2.PodSettings{}
+		}
+		out.Pod.ResourceClaims = append(out.Pod.ResourceClaims, rc)
+		c.paths.add(field.NewPath("spec", "workload", "pod", "resourceClaims").Index(i), field.NewPath("spec", "workload", "resourceClaims").Index(i))
+	}
+	if a := w.Autoscaling; a != nil {
+		out.Autoscaling = &v1alpha2.AutoscalingSpec{MinReplicas: a.MinReplicas, MaxReplicas: a.MaxReplicas,
+			TargetCPUUtilizationPercentage: a.TargetCPUUtilizationPercentage, TargetMemoryUtilizationPercentage: a.TargetMemoryUtilizationPercentage}
+	}
+	if st := w.Storage; st != nil {
+		size := resource.MustParse(ogx.DefaultStorageSize)
+		if st.Size != nil {
+			size = *st.Size
+		}
+		out.Storage = &v1alpha2.PVCStorageSpec{Size: &size, MountPath: cmp.Or(st.MountPath, ogx.DefaultMountPath)}
+	}
+	if p := w.PodDisruptionBudget; p != nil {
+		out.PodDisruptionBudget = &v1alpha2.PodDisruptionBudgetSpec{MinAvailable: p.MinAvailable, MaxUnavailable: p.MaxUnavailable}
+	}
+	if o := w.Overrides; o != nil {
+		out.Overrides = &v1alpha2.WorkloadOverrides{ServiceAccountName: o.ServiceAccountName, Env: o.Env, Command: o.Command,
+			Args: o.Args, Volumes: o.Volumes, VolumeMounts: o.VolumeMounts}
+	}
+	return out
+}
+
+// ogxMonitoring is on unless enabled is false: the metrics port, a ServiceMonitor and a
+// PrometheusRule.
+func ogxMonitoring(m *ogx.MonitoringSpec) *v1alpha2.MonitoringSpec {
+	if m != nil && m.Enabled != nil && !*m.Enabled {
+		return nil
+	}
+	out := &v1alpha2.MonitoringSpec{Port: ptr.To(ogx.DefaultMetricsPort), Alerts: true}
+	if m != nil && m.MetricsPort != nil {
+		out.Port = m.MetricsPort
+	}
+	return out
+}
+
+// refuse reports what llsd does not render, with the reason.
+func (c *ogxConversion) refuse(s *ogx.OGXServerSpec) {
+	if p := s.PraxisMode; p != nil && (p.Enabled == nil || *p.Enabled) {
+		c.errs = append(c.errs, field.Forbidden(field.NewPath("spec", "praxisMode"),
+			"Praxis mode is the successor operator's: it rewrites the config's auth and tenancy for its gateway and runs a data migration "+
+				"Job against a running database, which a render in Git cannot do; deploy this OGXServer with the operator, or remove praxisMode"))
+	}
+	if s.RegistryRefreshIntervalSeconds != nil {
+		c.errs = append(c.errs, field.Forbidden(field.NewPath("spec", "registryRefreshIntervalSeconds"),
+			"llsd does not render it yet: remove it, and set the provider's refreshModels where the models should be refreshed"))
+	}
+}
+
+// pathMap maps the field paths of a converted object to those its author wrote.
+type pathMap struct {
+	pairs [][2]string // converted prefix, written prefix
+	words []string    // old, new: words of messages the author's API spells otherwise
+}
+
+// serverAPINames makes messages name APIs as an OGXServer does (vector_io, not vectorIo).
+func (m *pathMap) serverAPINames() {
+	for _, name := range v1alpha2.AllAPINames {
+		if server := name.ServerName(); server != string(name) {
+			m.words = append(m.words, string(name), server)
+		}
+	}
+}
+
+func (m *pathMap) add(converted, written *field.Path) {
+	m.pairs = append(m.pairs, [2]string{converted.String(), written.String()})
+}
+
+// written is path as its author wrote it: the longest converted prefix replaced.
+func (m *pathMap) written(path string) string {
+	best := -1
+	for i, p := range m.pairs {
+		if hasPathPrefix(path, p[0]) && (best < 0 || len(p[0]) > len(m.pairs[best][0])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return path
+	}
+	return m.pairs[best][1] + strings.TrimPrefix(path, m.pairs[best][0])
+}
+
+// text is a message with the converted paths it names replaced, the longest first.
+func (m *pathMap) text(message string) string {
+	pairs := slices.Clone(m.pairs)
+	slices.SortStableFunc(pairs, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
+	var replace []string
+	for _, p := range pairs {
+		replace = append(replace, p[0], p[1])
+	}
+	return strings.NewReplacer(m.words...).Replace(strings.NewReplacer(replace...).Replace(message))
+}
+
+func hasPathPrefix(path, prefix string) bool {
+	rest, ok := strings.CutPrefix(path, prefix)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+}
