@@ -4,6 +4,7 @@ package krm_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -165,6 +166,46 @@ func TestGeneratedObjectsBesideTheirLLSD(t *testing.T) {
 	}
 	assert.Contains(t, indexes, "stacks/chat.generated.yaml")
 	assert.Contains(t, indexes, "edge.generated.yaml")
+}
+
+// An OGXServer is the render's input: a package (kpt) keeps it in its file, marked local
+// configuration so that kpt live apply leaves it out, next to the objects it renders; a render
+// that prints (llsd render, kustomize) leaves it out. Rendering the output again changes nothing.
+func TestAnOGXServerIsTheRendersInput(t *testing.T) {
+	server := "- apiVersion: ogx.io/v1beta1\n  kind: OGXServer\n  metadata:\n    name: chat\n    namespace: ai\n%s  spec: {distribution: {name: starter}}\n"
+	inPackage := fmt.Sprintf(server, "    annotations: {internal.config.kubernetes.io/path: 'chat.yaml', internal.config.kubernetes.io/index: '0'}\n")
+	for _, tc := range []struct {
+		reason, item string
+		standalone   bool
+		kept         bool
+	}{
+		{reason: "a kpt package keeps its file", item: inPackage, kept: true},
+		{reason: "a printed render leaves it out", item: fmt.Sprintf(server, ""), standalone: true},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			input := []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + tc.item)
+			p := krm.Processor{Version: "test", Standalone: tc.standalone}
+			first, err := fn.Run(p, input)
+			require.NoError(t, err)
+			rl, err := fn.ParseResourceList(first)
+			require.NoError(t, err)
+			kinds := map[string]bool{}
+			for _, o := range rl.Items {
+				kinds[o.GetKind()] = true
+				if o.GetKind() == "OGXServer" {
+					assert.Equal(t, "true", o.GetAnnotation("config.kubernetes.io/local-config"))
+				}
+			}
+			assert.Equal(t, tc.kept, kinds["OGXServer"])
+			assert.True(t, kinds["Deployment"] && kinds["ConfigMap"] && kinds["Service"] && kinds["NetworkPolicy"], "%v", kinds)
+			assert.False(t, kinds["LlamaStackDistribution"], "nothing an operator-less cluster lacks a CRD for")
+			if tc.kept {
+				second, err := fn.Run(p, first)
+				require.NoError(t, err)
+				assert.Equal(t, itemsOf(t, first), itemsOf(t, second))
+			}
+		})
+	}
 }
 
 // Render options that would render objects the API server rejects, or name a distribution

@@ -299,6 +299,8 @@ func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
 var (
 	unknownField       = lazyre.New(`^unknown field "(.*)"$`)
 	providerEntryField = lazyre.New(`^spec\.providers\.[a-zA-Z]+\[\d+\]\.[^.]+$`)
+	// ogxProviderGroupField is an unknown provider in an OGXServer's remote or inline group.
+	ogxProviderGroupField = lazyre.New(`^spec\.providers\.[a-zA-Z]+\.(remote|inline)\.([a-zA-Z0-9-]+)$`)
 )
 
 // strictDecode decodes doc into obj, reporting unknown and duplicate fields and type
@@ -375,6 +377,10 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 	if hubPath := deeperField(reflect.TypeFor[v1alpha2.LlamaStackDistribution](), parent, name); hubPath != "" && doc["apiVersion"] == v1alpha1.GroupVersion.String() {
 		return hint + fmt.Sprintf(": llamastack.io/v1alpha2 has it, at %s; v1alpha1 does not: to use it, write the object in v1alpha2 "+
 			"(llsd render prints a v1alpha1 object's v1alpha2 form)", hubPath)
+	}
+	if m := ogxProviderGroupField().FindStringSubmatch(path); m != nil && doc["apiVersion"] == ogx.GroupVersion.String() && meant == "" {
+		return hint + fmt.Sprintf(": the typed providers here are %s; any other provider type goes in custom: [{type: %s::%s, settings: {...}, secretRefs: {...}}]",
+			strings.Join(slices.DeleteFunc(valid, func(s string) bool { return s == "custom" }), ", "), m[1], m[2])
 	}
 	if providerEntryField().MatchString(path) {
 		return hint + ": a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"
