@@ -20,7 +20,7 @@ const module = "github.com/llamastack/llsd/"
 // the binaries, without the small helpers every package may use (lazyre, memo, redact,
 // kubeexpand, suggest).
 var product = []string{"pkg/", "internal/cli", "internal/config", "internal/configyaml", "internal/controller",
-	"internal/distribution", "internal/krm", "internal/oci", "internal/pipeline", "internal/profile", "internal/render", "internal/version"}
+	"internal/distribution", "internal/krm", "internal/migrate", "internal/oci", "internal/pipeline", "internal/profile", "internal/render", "internal/version"}
 
 // testSupport are the packages only tests may import.
 var testSupport = []string{"internal/testenv", "internal/registrytest", "internal/e2e", "internal/servercheck", "internal/golden"}
@@ -47,6 +47,7 @@ var rules = append([]rule{
 	{pkg: "internal/render", reason: "objects come from a generated config, never from a front end", forbidden: []string{"internal/pipeline", "internal/krm", "internal/controller", "internal/cli"}},
 	{pkg: "internal/pipeline", reason: "one render, whatever runs it", forbidden: []string{"internal/krm", "internal/controller", "internal/cli"}},
 	{pkg: "internal/krm", reason: "the KRM function is one front end", forbidden: []string{"internal/controller", "internal/cli"}},
+	{pkg: "internal/migrate", reason: "migration renders through the one pipeline and is no front end", forbidden: []string{"internal/krm", "internal/controller", "internal/cli"}},
 	{pkg: "internal/controller", reason: "the controller never renders: it reads the receipt",
 		forbidden: []string{"internal/config", "internal/render", "internal/pipeline", "internal/krm", "internal/cli"}},
 	{pkg: "internal/servercheck", reason: "the oracle restates the server's rules and shares none of the generator's",

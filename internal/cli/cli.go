@@ -22,11 +22,14 @@ const usage = `llsd turns short LlamaStackDistribution resources into llama-stac
 Usage:
   llsd                    run as a KRM function: a ResourceList on stdin, the rendered
                           ResourceList on stdout (kustomize --enable-alpha-plugins, kpt)
-  llsd validate PATH...   check LlamaStackDistribution files (or directories of them, or
-                          - for stdin): everything llsd render checks, without printing manifests
-  llsd render PATH...     print the manifests of the LlamaStackDistributions in PATH
+  llsd validate PATH...   check LlamaStackDistribution and OGXServer files (or directories of
+                          them, or - for stdin): everything llsd render checks, without printing
+                          manifests
+  llsd render PATH...     print the manifests of the LlamaStackDistributions and OGXServers in PATH
                           (files, directories, or - for stdin): each one canonical, with its
                           config ConfigMap, Deployment, Service, ...; other documents pass through
+  llsd migrate PATH...    write each LlamaStackDistribution as the successor operator's OGXServer
+                          (ogx.io/v1beta1), and each OGXServer as a LlamaStackDistribution
   llsd label-image SRC DST
                           copy a distribution image with the labels llsd reads its
                           base config from (see llsd label-image --help)
@@ -71,13 +74,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return krmFunction(stdin, stdout, stderr)
 	}
 	switch args[0] {
-	case "validate", "render":
+	case "validate", "render", "migrate":
 		paths, code := pathArgs(args, stdout, stderr)
 		if paths == nil {
 			return code
 		}
-		if args[0] == "validate" {
+		switch args[0] {
+		case "validate":
 			return validate(paths, stdin, stdout, stderr)
+		case "migrate":
+			return migrateCommand(paths, stdin, stdout, stderr)
 		}
 		return renderCommand(paths, stdin, stdout, stderr)
 	case "label-image":
@@ -103,7 +109,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // pathArgs returns the paths of render and validate, or nil and the exit code after --help
 // or an unknown flag.
 func pathArgs(args []string, stdout, stderr io.Writer) ([]string, int) {
-	help := map[string]string{"render": renderUsage, "validate": validateUsage}[args[0]]
+	help := map[string]string{"render": renderUsage, "validate": validateUsage, "migrate": migrateUsage}[args[0]]
 	for _, a := range args[1:] {
 		switch {
 		case a == "-h" || a == "--help" || a == "help":

@@ -225,9 +225,24 @@ func (c *ogxConversion) clientTLS(t *ogx.ClientTLSSpec, out *v1alpha2.Networking
 	if out.TLS == nil {
 		out.TLS = &v1alpha2.TLSSpec{}
 	}
+	// One bundle per ConfigMap, its keys in the order written: the first is caBundle.
+	var bundles []v1alpha2.CABundleSpec
 	for i, ca := range t.Trust.CACertificates {
-		out.TLS.CABundles = append(out.TLS.CABundles, v1alpha2.CABundleSpec{ConfigMapName: ca.Name, ConfigMapKeys: []string{ca.Key}})
-		c.paths.add(field.NewPath("spec", "networking", "tls", "caBundles").Index(i), field.NewPath("spec", "tls", "trust", "caCertificates").Index(i))
+		at := slices.IndexFunc(bundles, func(b v1alpha2.CABundleSpec) bool { return b.ConfigMapName == ca.Name })
+		if at < 0 {
+			at = len(bundles)
+			bundles = append(bundles, v1alpha2.CABundleSpec{ConfigMapName: ca.Name})
+		}
+		bundles[at].ConfigMapKeys = append(bundles[at].ConfigMapKeys, ca.Key)
+		converted := field.NewPath("spec", "networking", "tls", "caBundle")
+		if at > 0 {
+			converted = field.NewPath("spec", "networking", "tls", "caBundles").Index(at - 1)
+		}
+		c.paths.add(converted, field.NewPath("spec", "tls", "trust", "caCertificates").Index(i))
+	}
+	out.TLS.CABundle, out.TLS.CABundles = &bundles[0], bundles[1:]
+	if len(out.TLS.CABundles) == 0 {
+		out.TLS.CABundles = nil
 	}
 }
 
