@@ -26,6 +26,8 @@ func TestExamples(t *testing.T) {
 		{dir: "kustomize/generator", render: kustomizeBuild},
 		{dir: "kpt", render: kptRender},
 		{dir: "openshift", render: kustomizeBuild},
+		{dir: "ogxserver/kustomize", render: kustomizeBuild},
+		{dir: "ogxserver/kpt", render: kptRender},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			src := filepath.Join(examples, tc.dir)

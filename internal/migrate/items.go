@@ -86,7 +86,7 @@ func results(item *fn.KubeObject, errs field.ErrorList, warnings []config.Warnin
 	if item.PathAnnotation() != "" {
 		file = &fn.File{Path: item.PathAnnotation(), Index: item.IndexAnnotation()}
 	}
-	var out fn.Results
+	out := make(fn.Results, 0, len(errs)+len(warnings))
 	for _, e := range redact.Errors(errs) {
 		path, message := written(e.Field, e.ErrorBody())
 		out = append(out, &fn.Result{Message: message, Severity: fn.Error, ResourceRef: ref, Field: &fn.Field{Path: path}, File: file})

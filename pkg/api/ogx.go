@@ -470,7 +470,7 @@ func (m *pathMap) written(path string) string {
 func (m *pathMap) text(message string) string {
 	pairs := slices.Clone(m.pairs)
 	slices.SortStableFunc(pairs, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
-	var replace []string
+	replace := make([]string, 0, 2*len(pairs))
 	for _, p := range pairs {
 		replace = append(replace, p[0], p[1])
 	}

@@ -4,7 +4,7 @@ package v1beta1
 
 import "encoding/json"
 
-// Providers are typed: per API a remote and an inline group, in each a list (or one object)
+// ProvidersSpec are the providers, typed: per API a remote and an inline group, in each a list (or one object)
 // per provider, and custom lists for any other provider type. The struct tags carry what
 // llsd needs to write each into config.yaml:
 //
