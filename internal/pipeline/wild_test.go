@@ -137,12 +137,7 @@ func TestWildLLSDs(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, in.File))
 			require.NoError(t, err)
 			got := renderWild(t, data, nil)
-			for _, want := range in.Errors {
-				assert.True(t, mentions(got.errors, want), "no error says %q; errors:\n%s", want, strings.Join(got.errors, "\n"))
-			}
-			for _, want := range in.Warnings {
-				assert.True(t, mentions(got.warnings, want), "no warning says %q; warnings:\n%s", want, strings.Join(got.warnings, "\n"))
-			}
+			assertSays(t, in, got)
 			if len(in.Errors) == 0 {
 				require.Empty(t, got.errors, in.Reason)
 				assertServersStart(t, got)
@@ -166,12 +161,29 @@ func TestWildLLSDsAreAccepted(t *testing.T) {
 			require.NoError(t, err)
 			got := renderWild(t, data, in.Fix)
 			require.Empty(t, got.errors)
-			for _, item := range got.items {
-				var manifest map[string]any
-				require.NoError(t, yaml.Unmarshal([]byte(item.String()), &manifest))
-				require.NoError(t, dryRunApplyManifest(t, manifest))
-			}
+			assertAccepted(t, got.items)
 		})
+	}
+}
+
+// assertSays checks that each error and warning a corpus entry expects is said.
+func assertSays(t *testing.T, in wildInput, got wildRender) {
+	t.Helper()
+	for _, want := range in.Errors {
+		assert.True(t, mentions(got.errors, want), "no error says %q; errors:\n%s", want, strings.Join(got.errors, "\n"))
+	}
+	for _, want := range in.Warnings {
+		assert.True(t, mentions(got.warnings, want), "no warning says %q; warnings:\n%s", want, strings.Join(got.warnings, "\n"))
+	}
+}
+
+// assertAccepted dry-runs every rendered object on the API server.
+func assertAccepted(t *testing.T, items fn.KubeObjects) {
+	t.Helper()
+	for _, item := range items {
+		var manifest map[string]any
+		require.NoError(t, yaml.Unmarshal([]byte(item.String()), &manifest))
+		require.NoError(t, dryRunApplyManifest(t, manifest))
 	}
 }
 
