@@ -56,8 +56,9 @@ func kptRender(t *testing.T, dir string) []byte {
 	return run(t, dir, kptPath(t), "fn", "render", "--allow-exec", "-o", "unwrap", ".")
 }
 
-// exampleLLSDs are the LlamaStackDistribution files under examples/.
-var exampleLLSDs = []string{"kustomize/transformer/llsd.yaml", "kustomize/generator/llsd.yaml", "kpt/llsd.yaml", "argocd/app/llsd.yaml"}
+// exampleLLSDs are the LlamaStackDistribution and OGXServer files under examples/.
+var exampleLLSDs = []string{"kustomize/transformer/llsd.yaml", "kustomize/generator/llsd.yaml", "kpt/llsd.yaml", "argocd/app/llsd.yaml",
+	"ogxserver/kustomize/ogxserver.yaml", "ogxserver/kpt/ogxserver.yaml"}
 
 // The repository root is a kpt package of the examples: it renders every example LLSD and
 // nothing else, and rendering it in place twice leaves the same files.
@@ -70,7 +71,7 @@ func TestRootKptPackage(t *testing.T) {
 
 	got := objects(t, run(t, dir, kpt, "fn", "render", "--allow-exec", "-o", "unwrap", "."))
 	for k := range got {
-		if strings.HasPrefix(k, "Kptfile/") || strings.HasPrefix(k, "RenderOptions/") {
+		if strings.HasPrefix(k, "Kptfile/") || strings.HasPrefix(k, "RenderOptions/") || strings.HasPrefix(k, "OGXServer/") {
 			delete(got, k) // local configuration: -o unwrap includes it, llsd render drops it
 		}
 	}
@@ -109,13 +110,15 @@ func copyTree(t *testing.T, src, dst string, names ...string) {
 	}
 }
 
-// llsdName is the name of the first LlamaStackDistribution in a file.
+// llsdName is the name of the first LlamaStackDistribution or OGXServer in a file.
 func llsdName(t *testing.T, content string) string {
 	for k := range objects(t, []byte(content)) {
-		if name, ok := strings.CutPrefix(k, "LlamaStackDistribution/"); ok {
-			return name
+		for _, kind := range []string{"LlamaStackDistribution/", "OGXServer/"} {
+			if name, ok := strings.CutPrefix(k, kind); ok {
+				return name
+			}
 		}
 	}
-	t.Fatalf("no LlamaStackDistribution in %q", content)
+	t.Fatalf("no LlamaStackDistribution or OGXServer in %q", content)
 	return ""
 }
