@@ -2,6 +2,8 @@
 
 package profile
 
+import "slices"
+
 // PlatformProvider is a provider a platform's images install outside the server's own
 // registry and load through the config's module: key (OpenShift AI's TrustyAI providers),
 // with the config keys of the package release those images pin.
@@ -61,4 +63,10 @@ func Platform(api, providerType string) (PlatformProvider, bool) {
 // the pod's service account token: TrustyAI's LMEval provider with use_k8s (its default) creates
 // LMEvalJobs (trustyai.opendatahub.io/v1alpha1 lmevaljobs) in the pod's namespace
 // (llama-stack-provider-lmeval df79ac0 src/llama_stack_provider_lmeval/lmeval.py:820-941).
-func TalksToKubernetes(providerType string) bool { return providerType == "remote::trustyai_lmeval" }
+func TalksToKubernetes(providerType string) bool {
+	return slices.Contains(KubernetesProviderTypes, providerType)
+}
+
+// KubernetesProviderTypes are the provider types TalksToKubernetes names: a config that does
+// not mention one needs no closer look.
+var KubernetesProviderTypes = []string{"remote::trustyai_lmeval"}

@@ -3,7 +3,9 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -54,8 +56,8 @@ func kubernetesProvider(in Input) string {
 	if in.UserConfig != "" {
 		data = []byte(in.ConfigMaps[in.Object.Namespace+"/"+in.UserConfig][in.configKey()])
 	}
-	if len(data) == 0 {
-		return ""
+	if !slices.ContainsFunc(profile.KubernetesProviderTypes, func(t string) bool { return bytes.Contains(data, []byte(t)) }) {
+		return "" // reading the whole config back would cost more than the rest of the render
 	}
 	cfg, err := configyaml.UnmarshalMap(data)
 	if err != nil {
