@@ -33,6 +33,7 @@ Usage:
   llsd label-image SRC DST
                           copy a distribution image with the labels llsd reads its
                           base config from (see llsd label-image --help)
+  llsd completion SHELL   print a completion script for bash, zsh or fish
   llsd version            print the version (also --version)
 
 Run llsd COMMAND --help for a command's details.
@@ -88,6 +89,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return renderCommand(paths, stdin, stdout, stderr)
 	case "label-image":
 		return labelImage(args[1:], stdout, stderr)
+	case "completion":
+		return completion(args[1:], stdout, stderr)
 	case "controller":
 		fmt.Fprintln(stderr, "llsd: the controller is its own binary, llsd-controller (image ghcr.io/llamastack/llsd-controller): "+
 			"install it with examples/install")

@@ -4,6 +4,7 @@ package cli_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,9 @@ func TestValidate(t *testing.T) {
 			stderr: "typo.yaml: LlamaStackDistribution typo: spec.providers.inference[0].settings[url]: Invalid value: \"url\": remote::vllm has no config key url"},
 		"nothing to check": {reason: "a directory without LLSDs is an error, not a silent pass", args: []string{"validate", write("cm.yaml", other)}, code: 1, stdout: "", stderr: "no LlamaStackDistribution or OGXServer found"},
 		"unknown command":  {reason: "typos are reported", args: []string{"valdate"}, code: 2, stdout: "", stderr: `unknown command "valdate"`},
+		"a syntax error in a later document": {reason: "the line is the file's, not the document's",
+			args: []string{"validate", write("broken.yaml", other+"---\n"+"apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: b}\nspec:\n  providers: [\n")},
+			code: 1, stderr: fmt.Sprintf("broken.yaml: not YAML: yaml: line %d: did not find expected node content", strings.Count(other, "\n")+6)},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

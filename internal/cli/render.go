@@ -3,7 +3,9 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -14,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
+	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -239,9 +242,28 @@ func readItems(in inputFile, stdin io.Reader, documents *int) (fn.KubeObjects, e
 	}
 	items, err := fn.ReadKubeObjectsFromFile(file, string(data))
 	if err != nil {
+		if streamErr := streamSyntaxError(data); streamErr != nil {
+			return nil, fmt.Errorf("not YAML: %w", streamErr)
+		}
 		return nil, fmt.Errorf("not YAML: %w", err)
 	}
 	return items, nil
+}
+
+// streamSyntaxError is the syntax error of a YAML stream with the line in the file: the
+// reader of KRM objects parses each document on its own and counts its lines from the
+// document's start (line 6 of the second document for line 10 of the file).
+func streamSyntaxError(data []byte) error {
+	dec := yamlv3.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yamlv3.Node
+		if err := dec.Decode(&doc); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
 }
 
 // envMaxInputBytes bounds what llsd reads from one file or standard input (64 MiB by
