@@ -80,6 +80,16 @@ help: ## Show this help.
 build: ## Build bin/llsd (the KRM function and CLI) and bin/llsd-controller (static).
 	$(call build-binaries,$(BIN))
 
+# PREFIX is where make install puts the binaries ($(PREFIX)/bin): ~/.local by default, which
+# most shells have on PATH; PREFIX=/usr/local for every user (as root).
+PREFIX ?= $(HOME)/.local
+
+.PHONY: install
+install: build $(KUSTOMIZE) ## Install llsd, llsd-controller and the pinned kustomize the examples use into $(PREFIX)/bin.
+	install -d $(PREFIX)/bin
+	install -m 0755 $(BIN)/llsd $(BIN)/llsd-controller $(KUSTOMIZE) $(PREFIX)/bin/
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "add $(PREFIX)/bin to PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
 CONTAINER_TOOL   ?= podman
 IMAGE            ?= localhost/llsd:dev
 CONTROLLER_IMAGE ?= localhost/llsd-controller:dev
