@@ -46,7 +46,7 @@ func CheckForeignSecrets(data []byte, path *field.Path, source string) (field.Er
 				return
 			}
 		}
-		if what := clearCredential(lastKey(at), value); what != "" {
+		if what := foreignCredential(lastKey(at), value); what != "" {
 			warnings = append(warnings, Warning{Field: path.String(), Message: fmt.Sprintf(
 				"%s holds %s (not shown), which the ConfigMap keeps in clear: put it in a Secret, read the Secret into a variable with "+
 					"spec.workload.overrides.env[].valueFrom.secretKeyRef and write ${env.<that variable>} there", where, what)})
@@ -59,17 +59,19 @@ func CheckForeignSecrets(data []byte, path *field.Path, source string) (field.Er
 // server's own vLLM default is api_token: fake).
 var placeholderCredential = lazyre.New(`(?i)^(fake|dummy|none|null|changeme|placeholder|not[-_ ]?needed|x+|\*+)$`)
 
-// clearCredential says what credential a value written in clear at key is, or "".
-func clearCredential(key, value string) string {
-	switch {
-	case value == "" || envReference().MatchString(value):
-		return ""
-	case strings.Contains(value, "PRIVATE KEY-----"):
-		return "a private key"
-	case redact.HasCredentials(value):
-		return "a URL with a credential"
-	case isCredentialKey(key) && !strings.HasPrefix(value, "/") && !placeholderCredential().MatchString(value):
+// foreignCredential says what credential a value written in clear at key is, or "".
+func foreignCredential(key, value string) string {
+	switch clearCredentialOf(key, value) {
+	case credentialAtKey:
+		if placeholderCredential().MatchString(value) {
+			return ""
+		}
 		return "a credential"
+	case credentialInURL:
+		return "a URL with a credential"
+	case privateKey:
+		return "a private key"
+	case noCredential:
 	}
 	return ""
 }

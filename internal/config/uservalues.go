@@ -97,26 +97,50 @@ func (g *generator) checkUserValues() {
 // api_key), a URL with user info or a credential-looking parameter (a proxy, base_url), a
 // private key. Settings are written into a ConfigMap in clear.
 func (g *generator) checkClearCredential(path *field.Path, key, value string, topLevel bool) {
-	if value == "" || envReference().MatchString(value) {
-		return
-	}
 	fix := "put it in a Secret, read the Secret into a variable with spec.workload.overrides.env[].valueFrom.secretKeyRef " +
 		"and write ${env.<that variable>} here"
 	if topLevel {
 		fix = fmt.Sprintf("put it in secretRefs.%s (or apiKey) to read it from a Secret", key)
 	}
-	switch {
-	case isCredentialKey(key) && !strings.HasPrefix(value, "/"):
+	switch clearCredentialOf(key, value) {
+	case credentialAtKey:
 		g.errs = append(g.errs, field.Forbidden(path, fmt.Sprintf(
 			"%s is a credential, and settings are written into a ConfigMap in clear: %s", key, fix)))
-	case redact.HasCredentials(value):
+	case credentialInURL:
 		g.errs = append(g.errs, field.Invalid(path, redact.URL(value), fmt.Sprintf(
 			"holds a credential (user info or a token parameter), and settings are written into a ConfigMap in clear: "+
 				"remove it from the URL, and %s", fix)))
-	case strings.Contains(value, "PRIVATE KEY-----"):
+	case privateKey:
 		g.errs = append(g.errs, field.Forbidden(path, "is a private key, and settings are written into a ConfigMap in "+
 			"clear: mount it from a Secret with spec.workload.overrides.volumes and write its file's path here"))
+	case noCredential:
 	}
+}
+
+// clearCredential is what credential a config value written in clear is.
+type clearCredential int
+
+const (
+	noCredential    clearCredential = iota
+	credentialAtKey                 // the value of a credential key (api_key, password, ...), not a file path
+	credentialInURL                 // user info or a token parameter of a URL
+	privateKey                      // a PEM private key
+)
+
+// clearCredentialOf classifies the value written at key; a variable's reference is no
+// credential in clear.
+func clearCredentialOf(key, value string) clearCredential {
+	switch {
+	case value == "" || envReference().MatchString(value):
+		return noCredential
+	case isCredentialKey(key) && !strings.HasPrefix(value, "/"):
+		return credentialAtKey
+	case redact.HasCredentials(value):
+		return credentialInURL
+	case strings.Contains(value, "PRIVATE KEY-----"):
+		return privateKey
+	}
+	return noCredential
 }
 
 // checkOverrideEnvCredentials refuses a plain overrides.env value that is a URL holding a
