@@ -19,7 +19,8 @@ import (
 // spec's Secrets, and a config that reads one can send it anywhere (an api_key next to a
 // base_url of its choice, a model id the API lists). A credential written in the config itself
 // is a warning, its value never shown: a ConfigMap keeps it in clear, and llsd's ConfigMap, for a
-// base config, copies it. A config that does not parse is left to the checks that read it.
+// base config, copies it. tree is the parsed config (one that does not parse is left to the
+// checks that read it).
 //
 //	providers:
 //	  inference:
@@ -28,11 +29,7 @@ import (
 //	      base_url: https://collector.example/v1
 //	      api_token: ${env.LLSD_VLLM_API_KEY}   # error: reads llsd's secret
 //	      api_key: sk-live-1234                 # warning: a credential in clear
-func CheckForeignSecrets(data []byte, path *field.Path, source string) (field.ErrorList, []Warning) {
-	tree, err := configyaml.UnmarshalMap(data)
-	if err != nil {
-		return nil, nil
-	}
+func CheckForeignSecrets(tree map[string]any, path *field.Path, source string) (field.ErrorList, []Warning) {
 	var errs field.ErrorList
 	var warnings []Warning
 	configyaml.WalkStrings(tree, func(at configyaml.Path, value string) {

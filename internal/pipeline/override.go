@@ -62,13 +62,15 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 		}
 	}
 	source := fmt.Sprintf("ConfigMap %s key %s", o.ConfigMapName, key)
-	secretErrs, secretWarnings := config.CheckForeignSecrets([]byte(data[key]), overrideConfigPath.Child("configMapName"), source)
-	if len(secretErrs) > 0 {
-		return key, nil, secretErrs
-	}
-	warnings = append(warnings, secretWarnings...)
-	if w := releaseMismatch(dist, data[key], source); w != nil {
-		warnings = append(warnings, *w)
+	if tree, err := configyaml.UnmarshalMap([]byte(data[key])); err == nil { // one that does not parse: CheckOwnConfig says so
+		secretErrs, secretWarnings := config.CheckForeignSecrets(tree, overrideConfigPath.Child("configMapName"), source)
+		if len(secretErrs) > 0 {
+			return key, nil, secretErrs
+		}
+		warnings = append(warnings, secretWarnings...)
+		if w := releaseMismatch(dist, tree, source); w != nil {
+			warnings = append(warnings, *w)
+		}
 	}
 	var env []corev1.EnvVar
 	if w := obj.Spec.Workload; w != nil && w.Overrides != nil {
@@ -100,12 +102,8 @@ var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
 // releaseMismatch warns when a config of the user's reads like another server version than the
 // OpenShift AI release's (a run.yaml written for 2.x on 3.4): the object was written for an
 // earlier release, which the render option can name.
-func releaseMismatch(dist *distribution.Resolved, data, source string) *config.Warning {
+func releaseMismatch(dist *distribution.Resolved, tree map[string]any, source string) *config.Warning {
 	if dist.Release == "" {
-		return nil
-	}
-	tree, err := configyaml.UnmarshalMap([]byte(data))
-	if err != nil {
 		return nil
 	}
 	v, evidence, ok := distribution.Fingerprint(tree)
@@ -186,8 +184,12 @@ func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (di
 			b.ConfigMapName, b.ConfigKey(), keyList(data)))}
 	}
 	source := fmt.Sprintf("ConfigMap %s key %s", b.ConfigMapName, b.ConfigKey())
-	secretErrs, secretWarnings := config.CheckForeignSecrets([]byte(base), baseConfigPath.Child("configMapName"), source)
 	out.BaseConfig = &distribution.BaseConfigData{Config: []byte(base), Source: source}
+	tree, err := configyaml.UnmarshalMap([]byte(base))
+	if err != nil {
+		return out, nil, nil // the resolver reports it, with where
+	}
+	secretErrs, secretWarnings := config.CheckForeignSecrets(tree, baseConfigPath.Child("configMapName"), source)
 	return out, secretWarnings, secretErrs
 }
 
