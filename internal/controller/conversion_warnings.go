@@ -5,7 +5,6 @@ package controller
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 
 	"github.com/go-logr/logr"
@@ -26,18 +25,12 @@ type conversionReview struct {
 // warnRestores logs, for each v1alpha1 object converted to v1alpha2, the fields its
 // v1alpha2-fields annotation sets beyond what its v1alpha1 fields show (the conversion API has
 // no warnings to answer with): a v1alpha1 write whose annotation someone wrote by hand adds
-// them without a reviewer seeing them. The body was read whole and bounded by limitBody.
+// them without a reviewer seeing them. It reads the body limitBody read and bounded, in place.
 func warnRestores(next http.Handler, log logr.Logger) http.Handler {
 	marker := []byte(v1alpha1.V1alpha2FieldsAnnotation)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, "reading the request body failed", http.StatusBadRequest)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if bytes.Contains(body, marker) {
-			logRestores(body, log)
+		if body, ok := r.Body.(readBody); ok && bytes.Contains(body.data, marker) {
+			logRestores(body.data, log)
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -47,7 +47,16 @@ func limitBody(next http.Handler, limit int64) http.Handler {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = readBody{Reader: bytes.NewReader(body), data: body}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// readBody is a request body limitBody has read: the handlers after it may look at its bytes
+// without copying them again.
+type readBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func (readBody) Close() error { return nil }
