@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/redact"
@@ -248,17 +249,9 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 	}
 	res, errs := pipeline.Render(decoded.Object, opts)
 	if len(errs) > 0 {
-		return nil, fieldResults(item, errs, decoded)
+		return nil, ObjectResults(item, decoded, errs, nil)
 	}
-	var results fn.Results
-	for _, w := range decoded.Warnings { // about the fields as the user wrote them
-		results = append(results, &fn.Result{Message: w.Message, Severity: fn.Warning,
-			ResourceRef: ref(item), Field: &fn.Field{Path: w.Field}, File: file(item)})
-	}
-	for _, w := range res.Warnings {
-		results = append(results, &fn.Result{Message: decoded.WrittenText(w.Message), Severity: fn.Warning,
-			ResourceRef: ref(item), Field: &fn.Field{Path: decoded.WrittenPath(w.Field)}, File: file(item)})
-	}
+	results := ObjectResults(item, decoded, nil, res.Warnings)
 	objs := make(fn.KubeObjects, 0, len(res.Objects)+1)
 	if p.keepsSource(item) {
 		if err := keepSource(item, decoded, res.LLSD.Annotations); err != nil {
@@ -399,6 +392,29 @@ func duplicateResult(first, again *fn.KubeObject) *fn.Result {
 		Severity: fn.Error, ResourceRef: ref(again), File: file(again),
 	}
 }
+
+// ObjectResults are what was found about one decoded object, as its author wrote it: its
+// errors, or else the warnings of its decoding and those found after (paths and messages of the
+// object's canonical form turned back into the author's).
+func ObjectResults(item *fn.KubeObject, decoded *api.Decoded, errs field.ErrorList, warnings []config.Warning) fn.Results {
+	if len(errs) > 0 {
+		return fieldResults(item, errs, decoded)
+	}
+	results := make(fn.Results, 0, len(decoded.Warnings)+len(warnings))
+	for _, w := range decoded.Warnings { // about the fields as the user wrote them
+		results = append(results, &fn.Result{Message: w.Message, Severity: fn.Warning,
+			ResourceRef: ref(item), Field: &fn.Field{Path: w.Field}, File: file(item)})
+	}
+	for _, w := range warnings {
+		results = append(results, &fn.Result{Message: decoded.WrittenText(w.Message), Severity: fn.Warning,
+			ResourceRef: ref(item), Field: &fn.Field{Path: decoded.WrittenPath(w.Field)}, File: file(item)})
+	}
+	return results
+}
+
+// ConfigMaps are the data of the ConfigMaps among items that the LlamaStackDistributions and
+// OGXServers among them reference, as a render reads them.
+func ConfigMaps(items fn.KubeObjects) map[string]map[string]string { return configMaps(items, nil) }
 
 // fieldResults are the error results of an item; converted says the errors are about its
 // v1alpha2 conversion, whose paths and messages are turned back into those the user wrote.

@@ -4,12 +4,11 @@ package migrate
 
 import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/pipeline"
-	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -19,7 +18,7 @@ import (
 // has nothing to migrate to), with its render's errors. opts are the render's options; the
 // ConfigMaps among items are read as a render reads them.
 func Items(items fn.KubeObjects, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
-	opts.ConfigMaps = configMaps(items)
+	opts.ConfigMaps = krm.ConfigMaps(items)
 	var out fn.KubeObjects
 	var results fn.Results
 	for _, item := range items {
@@ -40,7 +39,7 @@ func Items(items fn.KubeObjects, opts pipeline.Options) (fn.KubeObjects, fn.Resu
 func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results) {
 	decoded, errs := api.DecodeObject([]byte(item.String()))
 	if len(errs) > 0 {
-		return nil, results(item, errs, nil, nil)
+		return nil, krm.ObjectResults(item, nil, errs, nil)
 	}
 	var migrated any
 	var warnings []config.Warning
@@ -51,7 +50,7 @@ func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results
 	} else {
 		res, errs := pipeline.Render(decoded.Object, opts)
 		if len(errs) > 0 {
-			return nil, results(item, errs, nil, decoded)
+			return nil, krm.ObjectResults(item, decoded, errs, nil)
 		}
 		migrated, warnings = ToOGXServer(decoded.Object, res)
 	}
@@ -70,46 +69,5 @@ func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results
 			_ = obj.SetAnnotation(k, v)
 		}
 	}
-	return obj, results(item, nil, warnings, decoded)
-}
-
-// results are an object's errors and warnings, their paths as its author wrote them.
-func results(item *fn.KubeObject, errs field.ErrorList, warnings []config.Warning, decoded *api.Decoded) fn.Results {
-	written := func(path, message string) (string, string) {
-		if decoded == nil {
-			return path, message
-		}
-		return decoded.WrittenPath(path), decoded.WrittenText(message)
-	}
-	ref := &fn.ResourceRef{APIVersion: item.GetAPIVersion(), Kind: item.GetKind(), Name: item.GetName(), Namespace: item.GetNamespace()}
-	var file *fn.File
-	if item.PathAnnotation() != "" {
-		file = &fn.File{Path: item.PathAnnotation(), Index: item.IndexAnnotation()}
-	}
-	out := make(fn.Results, 0, len(errs)+len(warnings))
-	for _, e := range redact.Errors(errs) {
-		path, message := written(e.Field, e.ErrorBody())
-		out = append(out, &fn.Result{Message: message, Severity: fn.Error, ResourceRef: ref, Field: &fn.Field{Path: path}, File: file})
-	}
-	for _, w := range warnings {
-		path, message := written(w.Field, w.Message)
-		out = append(out, &fn.Result{Message: message, Severity: fn.Warning, ResourceRef: ref, Field: &fn.Field{Path: path}, File: file})
-	}
-	return out
-}
-
-// configMaps are the data of the ConfigMaps among items, by namespace/name.
-func configMaps(items fn.KubeObjects) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for _, item := range items {
-		if item.GetKind() != "ConfigMap" || item.GetAPIVersion() != "v1" {
-			continue
-		}
-		data := map[string]string{}
-		if m, found, err := item.NestedStringMap("data"); err == nil && found {
-			data = m
-		}
-		out[item.GetNamespace()+"/"+item.GetName()] = data
-	}
-	return out
+	return obj, krm.ObjectResults(item, decoded, nil, warnings)
 }
