@@ -16,7 +16,11 @@ import (
 
 // toKubeObject returns the manifest of a rendered object (render.Manifest: no status,
 // creation timestamp or empty annotations) as a KubeObject.
-func toKubeObject(o render.Object) (*fn.KubeObject, error) {
+func toKubeObject(o render.Object) (*fn.KubeObject, error) { return ManifestObject(o) }
+
+// ManifestObject returns an API object (any value that marshals as one: a rendered object, a
+// migrated OGXServer) as a KubeObject for Git, without what belongs to the cluster.
+func ManifestObject(o any) (*fn.KubeObject, error) {
 	data, err := json.Marshal(o)
 	if err != nil {
 		return nil, err

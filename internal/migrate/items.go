@@ -4,13 +4,11 @@ package migrate
 
 import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
-	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/pkg/api"
-	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
 // Items migrates the LlamaStackDistributions and OGXServers among items, each to the other
@@ -44,9 +42,7 @@ func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results
 	var migrated any
 	var warnings []config.Warning
 	if decoded.Consumed { // an OGXServer: its LLSD is what it converts to
-		llsd := decoded.Object.DeepCopy()
-		llsd.Status = v1alpha2.LlamaStackDistributionStatus{}
-		migrated = llsd
+		migrated = decoded.Object
 	} else {
 		res, errs := pipeline.Render(decoded.Object, opts)
 		if len(errs) > 0 {
@@ -54,16 +50,10 @@ func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results
 		}
 		migrated, warnings = ToOGXServer(decoded.Object, res)
 	}
-	data, err := yaml.Marshal(migrated)
+	obj, err := krm.ManifestObject(migrated)
 	if err != nil {
 		return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
 	}
-	obj, err := fn.ParseKubeObject(data)
-	if err != nil {
-		return nil, fn.Results{fn.ErrorConfigObjectResult(err, item)}
-	}
-	_, _ = obj.RemoveNestedField("metadata", "creationTimestamp")
-	_, _ = obj.RemoveNestedField("status")
 	for _, k := range []string{"internal.config.kubernetes.io/path", "internal.config.kubernetes.io/index"} {
 		if v := item.GetAnnotation(k); v != "" {
 			_ = obj.SetAnnotation(k, v)
