@@ -21,35 +21,28 @@ successor operator's OGXServer (ogx.io/v1beta1), and each OGXServer as a LlamaSt
 v1alpha2; other documents pass through. An LLSD is rendered first: the OGXServer renders the
 same config.yaml, keeps the image the LLSD ran, and carries the ogx.io/adopt-storage and
 ogx.io/adopt-networking annotations that let the successor take over the LLSD's PVC, Service and
-Ingress. Each field the other API cannot say is a warning on stderr. Render options come from the
-environment (LLSD_*), as for llsd render.
+Ingress. Each field the other API cannot say is a warning on stderr. Render options come from
+RenderOptions documents and the environment (LLSD_*), as for llsd render.
 `
 
-// migrateCommand prints the migrated documents of paths, or the errors that stop them.
+// migrateCommand prints the migrated documents of paths, or the errors that stop them. Each
+// package renders with its own RenderOptions and the environment's, as llsd render does.
 func migrateCommand(paths []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	files, ok := inputFiles("migrate", paths, stderr)
-	if !ok {
-		return 2
+	lists, failed, code := readPackages("migrate", paths, stdin, stderr)
+	if code != 0 {
+		return code
 	}
-	var items fn.KubeObjects
-	documents := 0
-	failed := 0
-	for _, file := range files {
-		read, err := readItems(file, stdin, &documents)
+	var out fn.KubeObjects
+	for _, rl := range lists {
+		opts, err := packageOptions(rl)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", file.name, err)
-			failed++
-			continue
+			fmt.Fprintf(stderr, "llsd migrate: %v\n", err)
+			return 1
 		}
-		items = append(items, read...)
+		migrated, results := migrate.Items(rl.Items, opts.PipelineOptions(version.Get()))
+		failed += report(results, "", stderr)
+		out = append(out, migrated...)
 	}
-	opts, err := krm.RenderOptions{}.WithEnv(os.Getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "llsd migrate: with the render options of the environment: %v\n", err)
-		return 1
-	}
-	out, results := migrate.Items(items, opts.PipelineOptions(version.Get()))
-	failed += report(results, "", stderr)
 	if failed > 0 {
 		return 1
 	}
@@ -60,4 +53,21 @@ func migrateCommand(paths []string, stdin io.Reader, stdout, stderr io.Writer) i
 	}
 	_, _ = io.WriteString(stdout, text)
 	return 0
+}
+
+// packageOptions are a package's render options: its RenderOptions document, the environment's
+// settings on top.
+func packageOptions(rl *fn.ResourceList) (krm.RenderOptions, error) {
+	var opts krm.RenderOptions
+	if cfg := rl.FunctionConfig; cfg != nil && !cfg.IsEmpty() {
+		var err error
+		if opts, err = krm.ParseOptions([]byte(cfg.String())); err != nil {
+			return opts, fmt.Errorf("%s: %w", cfg.PathAnnotation(), err)
+		}
+	}
+	opts, err := opts.WithEnv(os.Getenv)
+	if err != nil {
+		return opts, fmt.Errorf("with the render options of the environment: %w", err)
+	}
+	return opts, nil
 }

@@ -61,27 +61,11 @@ type rendered struct {
 // own options. Each package is one ResourceList; two RenderOptions in one directory are an
 // error.
 func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writer) (*rendered, int) {
-	files, ok := inputFiles(command, paths, stderr)
-	if !ok {
-		return nil, 2
+	lists, unread, code := readPackages(command, paths, stdin, stderr)
+	if code != 0 {
+		return nil, code
 	}
-	r := &rendered{}
-	var all []fileItems
-	documents := 0
-	for _, file := range files {
-		items, err := readItems(file, stdin, &documents)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", file.name, err)
-			r.failed++
-			continue
-		}
-		all = append(all, fileItems{file.name, items})
-	}
-	lists, err := packages(all)
-	if err != nil {
-		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
-		return nil, 1
-	}
+	r := &rendered{failed: unread}
 	r.failed += report(krm.DuplicatesAcross(lists), "", stderr)
 	var out fn.KubeObjects
 	for _, rl := range lists {
@@ -120,6 +104,33 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 type fileItems struct {
 	name  string
 	items fn.KubeObjects
+}
+
+// readPackages reads the documents of the command's paths into one ResourceList per package
+// (packages), and counts the files that could not be read, each reported on stderr; a code
+// other than 0 ends the command.
+func readPackages(command string, paths []string, stdin io.Reader, stderr io.Writer) (lists []*fn.ResourceList, unread, code int) {
+	files, ok := inputFiles(command, paths, stderr)
+	if !ok {
+		return nil, 0, 2
+	}
+	var all []fileItems
+	documents := 0
+	for _, file := range files {
+		items, err := readItems(file, stdin, &documents)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", file.name, err)
+			unread++
+			continue
+		}
+		all = append(all, fileItems{file.name, items})
+	}
+	lists, err := packages(all)
+	if err != nil {
+		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+		return nil, unread, 1
+	}
+	return lists, unread, 0
 }
 
 // packages splits the inputs into ResourceLists, one per directory with a RenderOptions
