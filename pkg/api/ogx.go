@@ -68,6 +68,10 @@ func ogxToLLSD(o *ogx.OGXServer) (*v1alpha2.LlamaStackDistribution, *pathMap, fi
 	paths := &pathMap{}
 	paths.serverAPINames()
 	c := ogxConversion{paths: paths}
+	monitoring := ogxMonitoring(s.Monitoring)
+	if monitoring != nil {
+		c.metricsPort = *monitoring.Port // the NetworkPolicy's rules for it are Prometheus's
+	}
 	spec := v1alpha2.LlamaStackDistributionSpec{
 		Distribution: c.distribution(s),
 		Providers:    ogxProviders(s.Providers, paths),
@@ -76,7 +80,7 @@ func ogxToLLSD(o *ogx.OGXServer) (*v1alpha2.LlamaStackDistribution, *pathMap, fi
 		Disabled:     c.disabled(s.DisabledAPIs),
 		Networking:   c.networking(s),
 		Workload:     c.workload(s.Workload),
-		Monitoring:   ogxMonitoring(s.Monitoring),
+		Monitoring:   monitoring,
 	}
 	if spec.Monitoring != nil && spec.Networking.AllowedFrom != nil {
 		spec.Monitoring.ScraperNamespaces = c.scrapers
@@ -203,9 +207,6 @@ func (c *ogxConversion) networking(s *ogx.OGXServerSpec) *v1alpha2.NetworkingSpe
 			out.Expose.TLSSecretName = e.TLS.SecretName
 		}
 		c.paths.add(field.NewPath("spec", "networking", "expose"), field.NewPath("spec", "network", "externalAccess"))
-	}
-	if m := ogxMonitoring(s.Monitoring); m != nil {
-		c.metricsPort = *m.Port
 	}
 	if n.Policy == nil || n.Policy.Enabled == nil || *n.Policy.Enabled {
 		out.AllowedFrom, out.Egress = c.policy(n.Policy, cmp.Or(n.Port, ogx.DefaultPort))
