@@ -4,7 +4,9 @@ package migrate
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -85,10 +87,11 @@ func (m *migration) customProvider(p v1alpha2.ProviderSpec, entry map[string]any
 	return out
 }
 
-// keyHolding is the top-level key of cfg whose string value matches, or "".
+// keyHolding is the first top-level key of cfg, in sorted order (the same on every run), whose
+// string value matches, or "".
 func keyHolding(cfg map[string]any, match func(string) bool) string {
-	for key, v := range cfg {
-		if s, ok := v.(string); ok && match(s) {
+	for _, key := range slices.Sorted(maps.Keys(cfg)) {
+		if s, ok := cfg[key].(string); ok && match(s) {
 			return key
 		}
 	}
