@@ -53,9 +53,12 @@ func (m *migration) resources() *ogx.ResourcesSpec {
 		}
 		out.Models = append(out.Models, entry)
 	}
-	for name, set := range map[string]bool{"shields": len(r.Shields) > 0, "tools": len(r.Tools) > 0, "mcpServers": len(r.MCPServers) > 0} {
-		if set {
-			m.warn(path.Child(name), "an OGXServer registers models only: %s are left out (register them with the server's API, or in a base config)", name)
+	for _, list := range []struct {
+		name string
+		set  bool
+	}{{"shields", len(r.Shields) > 0}, {"tools", len(r.Tools) > 0}, {"mcpServers", len(r.MCPServers) > 0}} {
+		if list.set { // in this order on every run
+			m.warn(path.Child(list.name), "an OGXServer registers models only: %s are left out (register them with the server's API, or in a base config)", list.name)
 		}
 	}
 	if len(out.Models) == 0 {
