@@ -134,6 +134,9 @@ var localhostDefault = lazyre.New(`^(?:localhost|127\.0\.0\.1|::1|\$\{env\.([A-Z
 // checkLocalStorage fails when a storage backend still connects to localhost (postgres-demo's
 // ${env.POSTGRES_HOST:=localhost}): nothing listens there in the server's pod.
 func (g *generator) checkLocalStorage() {
+	if s := g.spec.Storage; s != nil && len(s.Backends) > 0 {
+		return // applyNamedStorage names the backend's host field
+	}
 	backends := mapAt(mapAt(g.cfg, "storage"), "backends")
 	var local, fixes []string
 	for _, name := range slices.Sorted(maps.Keys(backends)) {

@@ -22,13 +22,24 @@ func (g *generator) checkBackendReferences() {
 		family, _, _ := strings.Cut(t, "_")
 		return family
 	}
-	for _, store := range slices.Sorted(maps.Keys(stores)) {
-		ref := mapAt(stores, store)
-		want := "sql"
-		if slices.Contains(g.prof.KVStores, store) {
-			want = "kv"
+	named := g.spec.Storage != nil && len(g.spec.Storage.Backends) > 0
+	missing := map[string][]string{} // backend name -> the references to it
+	check := func(where string, ref map[string]any, want string) {
+		name, _ := ref["backend"].(string)
+		if named && name != "" && backends[name] == nil {
+			missing[want+"\x00"+name] = append(missing[want+"\x00"+name], where)
+			return
 		}
-		g.checkBackend(fmt.Sprintf("storage.stores.%s", store), migratedStore(g.prof.MigratedStores, store, ref), want, family)
+		g.checkBackend(where, ref, want, family)
+	}
+	if !named { // applyNamedStorage checked the stores it wrote
+		for _, store := range slices.Sorted(maps.Keys(stores)) {
+			want := "sql"
+			if slices.Contains(g.prof.KVStores, store) {
+				want = "kv"
+			}
+			check(fmt.Sprintf("storage.stores.%s", store), migratedStore(g.prof.MigratedStores, store, mapAt(stores, store)), want)
+		}
 	}
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for i, entry := range providerList(g.cfg, api) {
@@ -37,10 +48,24 @@ func (g *generator) checkBackendReferences() {
 				if _, ok := ref["table_name"]; ok {
 					want = "sql"
 				}
-				g.checkBackend(where, ref, want, family)
+				check(where, ref, want)
 			})
 		}
 	}
+	for _, key := range slices.Sorted(maps.Keys(missing)) {
+		want, name, _ := strings.Cut(key, "\x00")
+		g.errs = append(g.errs, field.Required(storagePath.Child("backends"), fmt.Sprintf(
+			"the providers keep their state in backend %s (%s), and storage.backends, which replaces the distribution's "+
+				"backends, has none of that name: name one of your %s_postgres backends %s", name, listSome(missing[key], 3), want, name)))
+	}
+}
+
+// listSome joins the first n items and says how many more there are.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
 
 // migratedStore is a store reference as the server reads it: the key-value form of a store it

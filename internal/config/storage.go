@@ -49,6 +49,10 @@ func (g *generator) applyStorage() {
 	if s == nil {
 		return
 	}
+	if len(s.Backends) > 0 {
+		g.applyNamedStorage(s)
+		return
+	}
 	if s.KV != nil {
 		g.applyKV(s.KV)
 	}

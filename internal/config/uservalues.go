@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -88,6 +89,15 @@ func (g *generator) checkUserValues() {
 	}
 	if s := g.spec.Storage; s != nil && s.KV != nil {
 		check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false, "")
+	}
+	if s := g.spec.Storage; s != nil {
+		for _, name := range slices.Sorted(maps.Keys(s.Backends)) {
+			b, p := s.Backends[name], storagePath.Child("backends", name)
+			check(p.Child("host"), b.Host, false, "")
+			check(p.Child("db"), b.DB, false, "")
+			check(p.Child("user"), b.User, false, "")
+			check(p.Child("caCertPath"), b.CACertPath, false, "")
+		}
 	}
 	g.checkOverrideEnvCredentials()
 }

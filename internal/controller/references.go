@@ -68,6 +68,9 @@ func secretRefs(obj *v1alpha2.LlamaStackDistribution) []secretRef {
 		if st.SQL != nil {
 			add(field.NewPath("spec", "storage", "sql", "connectionString"), st.SQL.ConnectionString)
 		}
+		for _, name := range slices.Sorted(maps.Keys(st.Backends)) {
+			add(field.NewPath("spec", "storage", "backends", name, "password"), st.Backends[name].Password)
+		}
 	}
 	if tls := spec.Networking.GetTLS(); tls != nil && tls.SecretName != "" {
 		certificate, key := tls.TLSKeys()

@@ -126,3 +126,26 @@ spec:
 		"spec.networking.tls.secretName server-tls tls.crt,tls.key",
 	}, got)
 }
+
+// The passwords of named Postgres backends are Secret references the status resolves too.
+func TestSecretRefsOfNamedBackends(t *testing.T) {
+	obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat}
+spec:
+  distribution: {name: starter}
+  storage:
+    backends:
+      sql_default: {type: sql_postgres, host: pg, user: ogx, password: {secretKeyRef: {name: pg-sql, key: password}}}
+      kv_default: {type: kv_postgres, host: pg, user: ogx, password: {secretKeyRef: {name: pg-kv, key: password}}}
+`))
+	require.Empty(t, errs)
+	var got []string
+	for _, r := range secretRefs(obj) {
+		got = append(got, r.Field+" "+r.Name+" "+strings.Join(r.Keys, ","))
+	}
+	assert.Equal(t, []string{
+		"spec.storage.backends.kv_default.password pg-kv password",
+		"spec.storage.backends.sql_default.password pg-sql password",
+	}, got)
+}

@@ -28,7 +28,7 @@ func (c *choices) pick(n int) int {
 }
 
 // ogxServerOf builds an OGXServer from choices among the fields both APIs can say: typed and
-// custom providers, models, legacy storage, disabled APIs, monitoring, NetworkPolicy rules,
+// custom providers, models, legacy and named storage, disabled APIs, monitoring, NetworkPolicy rules,
 // replicas, workers, requests and a PVC.
 func ogxServerOf(c choices) string {
 	var b strings.Builder
@@ -46,11 +46,20 @@ func ogxServerOf(c choices) string {
 			b.WriteString("  resources: {models: [{name: m1, modelType: llm}]}\n")
 		}
 	}
-	switch c.pick(3) {
+	switch c.pick(5) {
 	case 1:
 		b.WriteString("  storage: {sql: {type: postgres, connectionString: {name: pg, key: url}}}\n")
 	case 2:
 		b.WriteString("  storage: {kv: {type: redis, endpoint: 'redis.cache.svc:6379'}, sql: {type: postgres, connectionString: {name: pg, key: url}}}\n")
+	case 3:
+		b.WriteString("  storage: {backends: {kv_default: {type: kv_postgres, host: pg.db.svc, user: ogx, password: {name: pg, key: password}, poolSize: 3}, " +
+			"sql_default: {type: sql_postgres, host: pg.db.svc, port: '5433', user: ogx, password: {name: pg, key: password}, poolPrePing: false}}}\n")
+	case 4:
+		b.WriteString("  storage:\n    backends: {kv_default: {type: kv_postgres, host: pg.db.svc, user: ogx, tableName: kv}, " +
+			"sql_default: {type: sql_postgres, host: pg.db.svc, user: ogx}, archive: {type: sql_postgres, host: archive.db.svc, user: ogx}}\n" +
+			"    stores: {metadata: {backend: kv_default, namespace: registry}, inference: {backend: sql_default, tableName: inference_store, numWriters: 2}, " +
+			"conversations: {backend: archive, tableName: conversations}, responses: {backend: archive}, prompts: {backend: sql_default, tableName: prompts}, " +
+			"connectors: {backend: sql_default, tableName: connectors}, vectorStores: {backend: archive, tableName: vector_stores}}\n")
 	}
 	if c.pick(2) == 1 {
 		b.WriteString("  disabledAPIs: [batches]\n")
@@ -84,7 +93,7 @@ func ogxServerOf(c choices) string {
 // An OGXServer migrated to an LLSD and back renders the same config and pod as it did, whatever
 // the combination of the fields both APIs can say.
 func FuzzOGXServerRoundTrip(f *testing.F) {
-	for _, seed := range [][]byte{{}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {2, 0, 2, 0, 2, 2, 0, 1, 0, 1}, {3, 1, 0, 1, 1, 1, 0, 0, 1}, {4, 0, 1, 1, 2, 2, 1, 1, 1}} {
+	for _, seed := range [][]byte{{}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {2, 0, 2, 0, 2, 2, 0, 1, 0, 1}, {3, 1, 0, 1, 1, 1, 0, 0, 1}, {4, 0, 1, 1, 2, 2, 1, 1, 1}, {1, 1, 3, 0, 0, 0, 0, 0, 0}, {2, 0, 4, 1, 1, 0, 0, 0, 0}} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -85,6 +85,57 @@ func (m *migration) storage() *ogx.StorageSpec {
 			out.SQL.ConnectionString = &ogx.SecretKeyRef{Name: sql.ConnectionString.SecretKeyRef.Name, Key: sql.ConnectionString.SecretKeyRef.Key}
 		}
 	}
+	out.Backends, out.Stores = namedBackends(st.Backends), namedStores(st.Stores)
+	return out
+}
+
+// namedBackends are the same fields in both APIs; the successor's numbers may also be strings.
+func namedBackends(backends map[string]v1alpha2.StorageBackendSpec) map[string]ogx.StorageBackend {
+	if len(backends) == 0 {
+		return nil
+	}
+	out := make(map[string]ogx.StorageBackend, len(backends))
+	for name, b := range backends {
+		backend := ogx.StorageBackend{
+			Type: b.Type, Host: b.Host, DB: b.DB, User: b.User, SSLMode: b.SSLMode, CACertPath: b.CACertPath, TableName: b.TableName,
+			Port: intOrString(b.Port), PoolSize: intOrString(b.PoolSize), MaxOverflow: intOrString(b.MaxOverflow),
+			CommandTimeout: intOrString(b.CommandTimeout), PoolRecycle: intOrString(b.PoolRecycle), PoolPrePing: b.PoolPrePing,
+		}
+		if p := b.Password; p != nil {
+			backend.Password = &ogx.SecretKeyRef{Name: p.SecretKeyRef.Name, Key: p.SecretKeyRef.Key}
+		}
+		out[name] = backend
+	}
+	return out
+}
+
+func intOrString(v *int32) *intstr.IntOrString {
+	if v == nil {
+		return nil
+	}
+	return ptr.To(intstr.FromInt32(*v))
+}
+
+func namedStores(s *v1alpha2.StorageStoresSpec) *ogx.StoresSpec {
+	if s == nil {
+		return nil
+	}
+	sql := func(r *v1alpha2.SQLStoreRef) *ogx.SQLStoreMapping {
+		if r == nil {
+			return nil
+		}
+		return &ogx.SQLStoreMapping{Backend: r.Backend, TableName: r.TableName}
+	}
+	out := &ogx.StoresSpec{Conversations: sql(s.Conversations), Prompts: sql(s.Prompts), Connectors: sql(s.Connectors), VectorStores: sql(s.VectorStores)}
+	if m := s.Metadata; m != nil {
+		out.Metadata = &ogx.KVStoreMapping{Backend: m.Backend, Namespace: m.Namespace}
+	}
+	if i := s.Inference; i != nil {
+		out.Inference = &ogx.InferenceStoreMapping{Backend: i.Backend, TableName: i.TableName, MaxWriteQueueSize: i.MaxWriteQueueSize, NumWriters: i.NumWriters}
+	}
+	if r := s.Responses; r != nil {
+		out.Responses = &ogx.ResponsesStoreMapping{Backend: r.Backend, TableName: r.TableName, MaxWriteQueueSize: r.MaxWriteQueueSize, NumWriters: r.NumWriters}
+	}
 	return out
 }
 

@@ -261,6 +261,16 @@ func versionLacks(name string, story *v1alpha2.LlamaStackDistribution, v profile
 	if story.Spec.Monitoring != nil && !p.MetricsEndpoint {
 		return "serves no Prometheus metrics"
 	}
+	if st := story.Spec.Storage; st != nil && len(st.Backends) > 0 {
+		if p.PostgresBackendKeys == nil {
+			return "keeps prompts and connectors in key-value stores"
+		}
+		for _, b := range st.Backends {
+			if b.CommandTimeout != nil && !slices.Contains(p.PostgresBackendKeys[b.Type], "command_timeout") {
+				return "does not accept commandTimeout"
+			}
+		}
+	}
 	return ""
 }
 

@@ -67,6 +67,11 @@ type Profile struct {
 	// earlier releases ({backend: kv_x, namespace: n} read as {backend: sql_x, table_name: n}):
 	// prompts and connectors in OGX 1.x (_migrate_kv_to_sql, src/ogx/core/storage/datatypes.py).
 	MigratedStores []string
+	// PostgresBackendKeys are the optional keys the server accepts on each type of named
+	// Postgres backend (kv_postgres, sql_postgres) beyond type, host, port, db, user and
+	// password (PostgresKVStoreConfig and PostgresSqlStoreConfig of the server's schema); nil
+	// before OGX 1.0, whose prompts and connectors stores are key-value stores.
+	PostgresBackendKeys map[string][]string
 	// TLSRequired: the server refuses to start without a TLS certificate and key unless
 	// server.insecure is set (1.2 on), which llsd writes when TLS ends outside the pod.
 	TLSRequired bool

@@ -28,6 +28,7 @@ func TestEveryProfileIsComplete(t *testing.T) {
 		"TLSRequired":          true, // false: the server serves plain HTTP without TLS settings
 		"MetricsEndpoint":      true, // false: the server serves no Prometheus metrics
 		"MigratedStores":       true, // nil: no store is read in an earlier form
+		"PostgresBackendKeys":  true, // nil: no named backends before OGX 1.0
 	}
 	for _, p := range profile.All() {
 		t.Run(string(p.Version), func(t *testing.T) {
@@ -139,4 +140,33 @@ func TestWithoutAPI(t *testing.T) {
 	assert.Equal(t, `llama-stack 0.7 has no messages API (OGX 0.8 to OGX 1.3 have it)`, v07.WithoutAPI("messages"))
 	assert.Equal(t, `it arrived in OGX 0.8: set spec.distribution.serverVersion: "0.8" or later`, v07.ServerWithAPI("messages"))
 	assert.Empty(t, v13.WithoutAPI("inference"))
+}
+
+// The optional keys llsd writes on named Postgres backends are the server schema's own, less
+// the ones it always writes (and the kv namespace, which a store's reference sets).
+func TestPostgresBackendKeysAreTheSchemas(t *testing.T) {
+	always := []string{"type", "host", "port", "db", "user", "password", "namespace"}
+	for _, p := range profile.All() {
+		t.Run(string(p.Version), func(t *testing.T) {
+			doc, err := servercheck.SchemaDocument(p.Upstream.Server)
+			require.NoError(t, err)
+			defs, _ := doc.(map[string]any)["$defs"].(map[string]any)
+			for backendType, class := range map[string]string{"kv_postgres": "PostgresKVStoreConfig", "sql_postgres": "PostgresSqlStoreConfig"} {
+				properties, _ := defs[class].(map[string]any)["properties"].(map[string]any)
+				var optional []string
+				for key := range properties {
+					if !slices.Contains(always, key) {
+						optional = append(optional, key)
+					}
+				}
+				slices.Sort(optional)
+				if p.PostgresBackendKeys == nil {
+					continue // named backends need 1.x: nothing to compare
+				}
+				assert.Equal(t, optional, slices.Sorted(slices.Values(p.PostgresBackendKeys[backendType])), "%s %s", p, backendType)
+			}
+			assert.Equal(t, p.PostgresBackendKeys == nil, slices.Contains(p.KVStores, "prompts"),
+				"named backends are offered exactly where prompts is a SQL store")
+		})
+	}
 }

@@ -43,7 +43,21 @@ func ogx1(version, release, configs string, repositories []string, p *Profile) *
 	p.MigratedStores = []string{"prompts", "connectors"}
 	p.Upstream = Upstream{Configs: configs, Server: configs}
 	p.CLI = ogx1CLI(version)
+	p.PostgresBackendKeys = ogx1PostgresBackendKeys(version)
 	return p
+}
+
+// ogx1PostgresBackendKeys: pool settings on kv_postgres from 1.0, its command_timeout from 1.1
+// (src/ogx/core/storage/datatypes.py at each tag); sql_postgres takes no SSL settings up to 1.3.
+func ogx1PostgresBackendKeys(version string) map[string][]string {
+	kv := []string{"ca_cert_path", "max_overflow", "pool_size", "ssl_mode", "table_name"}
+	if _, minor, _ := Version(version).parts(); minor >= 1 {
+		kv = append(kv, "command_timeout")
+	}
+	return map[string][]string{
+		"kv_postgres":  kv,
+		"sql_postgres": {"max_overflow", "pool_pre_ping", "pool_recycle", "pool_size"},
+	}
 }
 
 // ogx1CLI: ogx run (src/ogx/cli/run.py) joined ogx stack run in 1.0; --dry-run arrived in 1.1

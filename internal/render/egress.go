@@ -4,6 +4,7 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"net/netip"
 	"net/url"
@@ -47,6 +48,16 @@ func specEndpoints(obj *v1alpha2.LlamaStackDistribution) []endpoint {
 	}
 	if st := spec.Storage; st != nil && st.KV != nil && st.KV.Endpoint != "" {
 		out = append(out, endpoint{"spec.storage.kv.endpoint", st.KV.Endpoint})
+	}
+	if st := spec.Storage; st != nil {
+		for _, name := range slices.Sorted(maps.Keys(st.Backends)) {
+			b := st.Backends[name]
+			port := int32(5432)
+			if b.Port != nil {
+				port = *b.Port
+			}
+			out = append(out, endpoint{field.NewPath("spec", "storage", "backends", name, "host").String(), net.JoinHostPort(b.Host, fmt.Sprint(port))})
+		}
 	}
 	if t := spec.Telemetry; t != nil {
 		out = append(out, endpoint{"spec.telemetry.endpoint", t.Endpoint})

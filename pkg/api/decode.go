@@ -219,6 +219,12 @@ func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, 
 	}
 	hub, paths, errs := ogxToLLSD(o)
 	if len(errs) > 0 {
+		// What converted is held to llsd's rules too, so one run reports every problem.
+		for _, e := range v1alpha2.Validate(hub) {
+			written := *e
+			written.Field, written.Detail = paths.written(e.Field), paths.text(e.Detail)
+			errs = append(errs, &written)
+		}
 		return nil, nil, errs
 	}
 	return hub, paths, nil

@@ -60,7 +60,7 @@ func withDefaults(list, defaults corev1.ResourceList) corev1.ResourceList {
 // ogxToLLSD converts an OGXServer into the LlamaStackDistribution llsd renders, by the
 // OGXServer's semantics and defaults: monitoring and the NetworkPolicy on unless turned off,
 // state at /.ogx, 10Gi of storage, requests of a core per worker and 1Gi. What llsd cannot render as the
-// successor would (named storage backends, Praxis mode, a client certificate from a ConfigMap,
+// successor would (Praxis mode, a client certificate from a ConfigMap,
 // NetworkPolicy rules with pod selectors) is an error that says why and what to write instead.
 // paths maps the LLSD's field paths back to the OGXServer's, for messages.
 func ogxToLLSD(o *ogx.OGXServer) (*v1alpha2.LlamaStackDistribution, *pathMap, field.ErrorList) {
@@ -146,14 +146,11 @@ func (c *ogxConversion) storage(st *ogx.StorageSpec) *v1alpha2.StateStorageSpec 
 	if st == nil {
 		return nil
 	}
-	if len(st.Backends) > 0 || st.Stores != nil {
-		c.errs = append(c.errs, field.Forbidden(field.NewPath("spec", "storage", "backends"),
-			"llsd renders storage from kv and sql (the form every OGX 1.x server reads); named backends and stores are not "+
-				"rendered yet: write storage.sql: {type: postgres, connectionString: <Secret key of postgresql://user:password@host:5432/db>} "+
-				"and, for a shared key-value store, storage.kv: {type: redis, endpoint: host:6379}"))
-		return nil
-	}
 	out := &v1alpha2.StateStorageSpec{}
+	if len(st.Backends) > 0 || st.Stores != nil {
+		out.Backends, out.Stores = c.namedBackends(st.Backends), c.namedStores(st.Stores)
+		return out
+	}
 	if kv := st.KV; kv != nil {
 		out.KV = &v1alpha2.KVStorageSpec{Type: kv.Type, Endpoint: kv.Endpoint}
 		if kv.Password != nil {

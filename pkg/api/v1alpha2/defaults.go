@@ -20,6 +20,9 @@ const (
 	StorageTypeSQLite   = "sqlite"
 	StorageTypeRedis    = "redis"
 	StorageTypePostgres = "postgres"
+	// The types of named backends (storage.backends).
+	StorageTypeKVPostgres  = "kv_postgres"
+	StorageTypeSQLPostgres = "sql_postgres"
 )
 
 // Default sets the defaults the CRD declares, exactly as the API server would: a storage

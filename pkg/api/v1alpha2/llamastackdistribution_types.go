@@ -463,54 +463,6 @@ type ModelSpec struct {
 // +kubebuilder:validation:Enum=agents;batches;datasetio;eval;fileProcessors;files;inference;interactions;messages;postTraining;responses;safety;scoring;telemetry;toolRuntime;vectorIo
 type APIName string
 
-// StateStorageSpec selects the server's storage backends.
-//
-// +kubebuilder:validation:XValidation:rule="has(self.kv) || has(self.sql)",reason="FieldValueRequired",message="storage needs kv or sql: set at least one, or remove storage to keep the distribution's storage"
-type StateStorageSpec struct {
-	// KV is the key-value backend (kv_default).
-	// +optional
-	KV *KVStorageSpec `json:"kv,omitempty"`
-	// SQL is the SQL backend (sql_default).
-	// +optional
-	SQL *SQLStorageSpec `json:"sql,omitempty"`
-}
-
-// KVStorageSpec is the key-value backend.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.type) && self.type == 'redis') || has(self.endpoint)",fieldPath=".endpoint",reason="FieldValueRequired",message="endpoint is required when type is redis: set it to host:port or redis://host:port"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || (has(self.type) && self.type == 'redis')",fieldPath=".endpoint",reason="FieldValueForbidden",message="endpoint is only valid when type is redis: remove it or set type: redis"
-// +kubebuilder:validation:XValidation:rule="!has(self.password) || (has(self.type) && self.type == 'redis')",fieldPath=".password",reason="FieldValueForbidden",message="password is only valid when type is redis: remove it or set type: redis"
-type KVStorageSpec struct {
-	// Type is sqlite or redis.
-	// +optional
-	// +kubebuilder:default:=sqlite
-	// +kubebuilder:validation:Enum=sqlite;redis
-	Type string `json:"type,omitempty"`
-	// Endpoint of the redis server, host:port or redis://host:port.
-	// +optional
-	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=2048
-	Endpoint string `json:"endpoint,omitempty"`
-	// Password of the redis server, from a Secret.
-	// +optional
-	Password *SecretKeySource `json:"password,omitempty"`
-}
-
-// SQLStorageSpec is the SQL backend.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.type) && self.type == 'postgres') || has(self.connectionString)",fieldPath=".connectionString",reason="FieldValueRequired",message="connectionString is required when type is postgres: point it at a Secret key holding postgresql://user:password@host:port/db"
-// +kubebuilder:validation:XValidation:rule="!has(self.connectionString) || (has(self.type) && self.type == 'postgres')",fieldPath=".connectionString",reason="FieldValueForbidden",message="connectionString is only valid when type is postgres: remove it or set type: postgres"
-type SQLStorageSpec struct {
-	// Type is sqlite or postgres.
-	// +optional
-	// +kubebuilder:default:=sqlite
-	// +kubebuilder:validation:Enum=sqlite;postgres
-	Type string `json:"type,omitempty"`
-	// ConnectionString of the postgres database, from a Secret (URL or key=value form).
-	// +optional
-	ConnectionString *SecretKeySource `json:"connectionString,omitempty"`
-}
-
 // NetworkingSpec configures how the server is reached.
 type NetworkingSpec struct {
 	// Port the server listens on; 8321 when unset.

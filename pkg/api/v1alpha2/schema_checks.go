@@ -30,6 +30,8 @@ const (
 	modulePattern       = `^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(==[A-Za-z0-9.+!_-]+)?$`
 	providerTypePattern = `^(remote|inline)::[a-z0-9][a-z0-9_.-]*$`
 	providerPathPattern = `^/[^:]*$`
+	backendNamePattern  = `^[A-Za-z0-9_-]{1,63}$`
+	tableNamePattern    = `^[A-Za-z_][A-Za-z0-9_]{0,62}$`
 	labelPattern        = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
 )
 
@@ -37,7 +39,7 @@ const (
 var compiled = sync.OnceValue(func() map[string]*regexp.Regexp {
 	m := map[string]*regexp.Regexp{}
 	for _, p := range []string{idPattern, dnsLabelPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern,
-		urlPattern, headerPattern, modulePattern, providerTypePattern, providerPathPattern} {
+		urlPattern, headerPattern, modulePattern, providerTypePattern, providerPathPattern, backendNamePattern, tableNamePattern} {
 		m[p] = regexp.MustCompile(p)
 	}
 	return m

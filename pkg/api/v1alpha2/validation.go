@@ -246,9 +246,18 @@ func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 	if s == nil {
 		return
 	}
-	if s.KV == nil && s.SQL == nil {
-		c.add(field.Required(p, "storage needs kv or sql: set at least one, or remove storage to keep the distribution's storage"))
+	legacy, named := s.KV != nil || s.SQL != nil, len(s.Backends) > 0 || s.Stores != nil
+	if !legacy && len(s.Backends) == 0 {
+		c.add(field.Required(p, "storage needs kv or sql, or named backends: set one of them, or remove storage to keep the distribution's storage"))
 	}
+	if legacy && named {
+		c.add(field.Forbidden(p, "kv and sql cannot be mixed with backends and stores: write one of the two forms"))
+	}
+	if s.Stores != nil && len(s.Backends) == 0 {
+		c.add(field.Required(p.Child("stores"), "stores need backends: define the backends the stores name in storage.backends"))
+	}
+	c.backends(s.Backends, p.Child("backends"))
+	c.stores(s.Stores, p.Child("stores"))
 	if kv := s.KV; kv != nil {
 		kp := p.Child("kv")
 		c.enum(kp.Child("type"), kv.Type, StorageTypeSQLite, StorageTypeRedis)
@@ -276,6 +285,99 @@ func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 		if !postgres && sql.ConnectionString != nil {
 			c.add(field.Forbidden(sp.Child("connectionString"), "connectionString is only valid when type is postgres: remove it or set type: postgres"))
 		}
+	}
+}
+
+func (c *checks) backends(backends map[string]StorageBackendSpec, p *field.Path) {
+	c.maxProperties(p, len(backends), 16)
+	for _, name := range slices.Sorted(maps.Keys(backends)) {
+		if !compiled()[backendNamePattern].MatchString(name) {
+			c.add(field.Invalid(p, "object", "backend names are 1 to 63 letters, digits, '_' or '-'"))
+			break
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(backends)) {
+		// The API server names a map entry .name in schema errors and [name] in CEL errors.
+		c.backend(backends[name], p.Child(name), p.Key(name))
+	}
+}
+
+func (c *checks) backend(b StorageBackendSpec, p, celPath *field.Path) {
+	if c.required(p.Child("type"), b.Type) {
+		c.enum(p.Child("type"), b.Type, StorageTypeKVPostgres, StorageTypeSQLPostgres)
+	}
+	c.optStr(p.Child("host"), b.Host, 253, "")
+	c.minimum(p.Child("port"), b.Port, 1)
+	c.maximum(p.Child("port"), b.Port, 65535)
+	c.optStr(p.Child("db"), b.DB, 63, "")
+	if c.required(p.Child("user"), b.User) {
+		c.str(p.Child("user"), b.User, 1, 63, "")
+	}
+	c.secret(b.Password, p.Child("password"))
+	c.enum(p.Child("sslMode"), b.SSLMode, "disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+	c.optStr(p.Child("caCertPath"), b.CACertPath, 4096, "")
+	c.optStr(p.Child("tableName"), b.TableName, 0, tableNamePattern)
+	c.minimum(p.Child("poolSize"), b.PoolSize, 1)
+	c.minimum(p.Child("maxOverflow"), b.MaxOverflow, 0)
+	c.minimum(p.Child("commandTimeout"), b.CommandTimeout, 1)
+	c.minimum(p.Child("poolRecycle"), b.PoolRecycle, -1)
+	kv, sql := b.Type == StorageTypeKVPostgres, b.Type == StorageTypeSQLPostgres
+	if b.TableName != "" && !kv {
+		c.add(field.Forbidden(celPath.Child("tableName"), "tableName is only valid for kv_postgres backends: remove it (a sql_postgres backend's tables are named by the stores)"))
+	}
+	if b.CommandTimeout != nil && !kv {
+		c.add(field.Forbidden(celPath.Child("commandTimeout"), "commandTimeout is only valid for kv_postgres backends: remove it"))
+	}
+	if b.PoolRecycle != nil && !sql {
+		c.add(field.Forbidden(celPath.Child("poolRecycle"), "poolRecycle is only valid for sql_postgres backends: remove it"))
+	}
+	if b.PoolPrePing != nil && !sql {
+		c.add(field.Forbidden(celPath.Child("poolPrePing"), "poolPrePing is only valid for sql_postgres backends: remove it"))
+	}
+}
+
+func (c *checks) stores(s *StorageStoresSpec, p *field.Path) {
+	if s == nil {
+		return
+	}
+	if m := s.Metadata; m != nil {
+		c.storeBackend(p.Child("metadata"), m.Backend)
+		if c.required(p.Child("metadata", "namespace"), m.Namespace) {
+			c.str(p.Child("metadata", "namespace"), m.Namespace, 1, 253, "")
+		}
+	}
+	if i := s.Inference; i != nil {
+		c.storeBackend(p.Child("inference"), i.Backend)
+		c.tableName(p.Child("inference", "tableName"), i.TableName)
+		c.minimum(p.Child("inference", "maxWriteQueueSize"), i.MaxWriteQueueSize, 1)
+		c.minimum(p.Child("inference", "numWriters"), i.NumWriters, 1)
+	}
+	if r := s.Responses; r != nil {
+		c.storeBackend(p.Child("responses"), r.Backend)
+		c.optStr(p.Child("responses", "tableName"), r.TableName, 0, tableNamePattern)
+		c.minimum(p.Child("responses", "maxWriteQueueSize"), r.MaxWriteQueueSize, 1)
+		c.minimum(p.Child("responses", "numWriters"), r.NumWriters, 1)
+	}
+	for _, store := range []struct {
+		name string
+		ref  *SQLStoreRef
+	}{{"conversations", s.Conversations}, {"prompts", s.Prompts}, {"connectors", s.Connectors}, {"vectorStores", s.VectorStores}} {
+		if store.ref != nil {
+			c.storeBackend(p.Child(store.name), store.ref.Backend)
+			c.tableName(p.Child(store.name, "tableName"), store.ref.TableName)
+		}
+	}
+}
+
+func (c *checks) tableName(p *field.Path, name string) {
+	if c.required(p, name) {
+		c.str(p, name, 1, 0, tableNamePattern)
+	}
+}
+
+func (c *checks) storeBackend(p *field.Path, backend string) {
+	if c.required(p.Child("backend"), backend) {
+		c.str(p.Child("backend"), backend, 1, 63, "")
 	}
 }
 

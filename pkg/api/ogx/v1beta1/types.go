@@ -135,7 +135,8 @@ type SQLStorageSpec struct {
 	ConnectionString *SecretKeyRef `json:"connectionString,omitempty"`
 }
 
-// StorageBackend is a named Postgres backend: kv_postgres or sql_postgres.
+// StorageBackend is a named Postgres backend: kv_postgres or sql_postgres. The numbers may be
+// ${env.X} substitutions in the successor's API.
 type StorageBackend struct {
 	Type           string              `json:"type"`
 	Host           string              `json:"host,omitempty"`
@@ -146,33 +147,52 @@ type StorageBackend struct {
 	SSLMode        string              `json:"sslMode,omitempty"`
 	CACertPath     string              `json:"caCertPath,omitempty"`
 	TableName      string              `json:"tableName,omitempty"`
-	PoolSize       *int32              `json:"poolSize,omitempty"`
-	MaxOverflow    *int32              `json:"maxOverflow,omitempty"`
-	CommandTimeout *int32              `json:"commandTimeout,omitempty"`
-	PoolRecycle    *int32              `json:"poolRecycle,omitempty"`
+	PoolSize       *intstr.IntOrString `json:"poolSize,omitempty"`
+	MaxOverflow    *intstr.IntOrString `json:"maxOverflow,omitempty"`
+	CommandTimeout *intstr.IntOrString `json:"commandTimeout,omitempty"`
+	PoolRecycle    *intstr.IntOrString `json:"poolRecycle,omitempty"`
 	PoolPrePing    *bool               `json:"poolPrePing,omitempty"`
 	PoolPrePingEnv string              `json:"poolPrePingEnv,omitempty"`
 }
 
 // StoresSpec names the backend of each of the server's stores.
 type StoresSpec struct {
-	Metadata      *StoreRef `json:"metadata,omitempty"`
-	Inference     *StoreRef `json:"inference,omitempty"`
-	Conversations *StoreRef `json:"conversations,omitempty"`
-	Responses     *StoreRef `json:"responses,omitempty"`
-	Prompts       *StoreRef `json:"prompts,omitempty"`
-	Connectors    *StoreRef `json:"connectors,omitempty"`
-	VectorStores  *StoreRef `json:"vectorStores,omitempty"`
+	Metadata      *KVStoreMapping        `json:"metadata,omitempty"`
+	Inference     *InferenceStoreMapping `json:"inference,omitempty"`
+	Conversations *SQLStoreMapping       `json:"conversations,omitempty"`
+	Responses     *ResponsesStoreMapping `json:"responses,omitempty"`
+	Prompts       *SQLStoreMapping       `json:"prompts,omitempty"`
+	Connectors    *SQLStoreMapping       `json:"connectors,omitempty"`
+	VectorStores  *SQLStoreMapping       `json:"vectorStores,omitempty"`
 }
 
-// StoreRef is a store's backend and its table or namespace settings.
-type StoreRef struct {
+// KVStoreMapping is a store in a key-value backend.
+type KVStoreMapping struct {
+	Backend   string `json:"backend"`
+	Namespace string `json:"namespace"`
+}
+
+// SQLStoreMapping is a store in a SQL backend.
+type SQLStoreMapping struct {
+	Backend   string `json:"backend"`
+	TableName string `json:"tableName"`
+}
+
+// InferenceStoreMapping is the inference store; enabled is an OGX 1.4 setting.
+type InferenceStoreMapping struct {
 	Backend           string `json:"backend"`
-	Namespace         string `json:"namespace,omitempty"`
-	TableName         string `json:"tableName,omitempty"`
+	TableName         string `json:"tableName"`
 	MaxWriteQueueSize *int32 `json:"maxWriteQueueSize,omitempty"`
 	NumWriters        *int32 `json:"numWriters,omitempty"`
 	Enabled           *bool  `json:"enabled,omitempty"`
+}
+
+// ResponsesStoreMapping is the responses store.
+type ResponsesStoreMapping struct {
+	Backend           string `json:"backend"`
+	TableName         string `json:"tableName,omitempty"`
+	MaxWriteQueueSize *int32 `json:"maxWriteQueueSize,omitempty"`
+	NumWriters        *int32 `json:"numWriters,omitempty"`
 }
 
 // NetworkSpec is the server's port, TLS, external access and NetworkPolicy.
