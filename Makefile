@@ -8,9 +8,16 @@ SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
 
 GO        ?= go
-# go.mod names the patched toolchain the code is built and checked with (toolchain go1.26.x):
-# with auto, an older go fetches it from the module proxy (some installs default to local).
-export GOTOOLCHAIN ?= auto
+# The toolchain: go.mod's `toolchain` line is the Go that releases are built with and that
+# vulncheck judges (standard-library fixes the controller's webhook server calls). make never
+# fetches a toolchain by itself: it builds with the Go on PATH (any 1.26), and the targets that
+# ship or judge (verify, vulncheck, release-snapshot) stop in one line when that Go is older,
+# naming the fix. GOTOOLCHAIN=go1.26.x on the command line fetches that one from the module proxy.
+export GOTOOLCHAIN ?= local
+GO_PINNED := $(shell sed -n 's/^toolchain //p' go.mod)
+GO_LOCAL   = $(shell GOTOOLCHAIN=$(GOTOOLCHAIN) $(GO) env GOVERSION)
+# older-go: true when the Go that builds is older than go.mod's toolchain.
+older-go = [ "$$(printf '%s\n%s\n' '$(GO_PINNED)' '$(GO_LOCAL)' | sort -V | head -1)" != '$(GO_PINNED)' ]
 LLSD_CACHE ?= $(HOME)/.cache/llsd
 BIN       := bin
 # The version stamped into the binary: the nearest tag, else the commit (-dirty with local edits).
@@ -77,15 +84,27 @@ help: ## Show this help.
 ##@ Build
 
 .PHONY: build
-build: ## Build bin/llsd (the KRM function and CLI) and bin/llsd-controller (static).
-	$(call build-binaries,$(BIN))
+build: ## Build bin/llsd, the KRM function and CLI (static).
+	@$(older-go) && echo "note: building with $(GO_LOCAL), older than $(GO_PINNED) (go.mod's toolchain, with standard-library security fixes): fine to try llsd; release binaries come from make release-snapshot" >&2 || true
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd ./cmd/llsd
+
+.PHONY: controller
+controller: ## Build bin/llsd-controller, the conversion webhook and status writer (static).
+	@$(older-go) && echo "note: building with $(GO_LOCAL), older than $(GO_PINNED) (go.mod's toolchain, with standard-library fixes its webhook server needs): use make GOTOOLCHAIN=$(GO_PINNED) controller for a cluster" >&2 || true
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd-controller ./cmd/llsd-controller
+
+# toolchain stops a target that ships binaries or judges the code when the Go is older than
+# go.mod's toolchain.
+.PHONY: toolchain
+toolchain:
+	@if $(older-go); then echo "make $(MAKECMDGOALS): needs $(GO_PINNED) (go.mod's toolchain, with the standard-library security fixes), and the Go on PATH is $(GO_LOCAL): install it, or run make GOTOOLCHAIN=$(GO_PINNED) $(MAKECMDGOALS), which fetches it from the Go module proxy (about 80 MB, once)" >&2; exit 1; fi
 
 # PREFIX is where make install puts the binaries ($(PREFIX)/bin): ~/.local by default, which
 # most shells have on PATH; PREFIX=/usr/local for every user (as root).
 PREFIX ?= $(HOME)/.local
 
 .PHONY: install
-install: build $(KUSTOMIZE) ## Install llsd, llsd-controller and the pinned kustomize the examples use into $(PREFIX)/bin.
+install: build controller $(KUSTOMIZE) ## Install llsd, llsd-controller and the pinned kustomize the examples use into $(PREFIX)/bin.
 	install -d $(PREFIX)/bin
 	install -m 0755 $(BIN)/llsd $(BIN)/llsd-controller $(KUSTOMIZE) $(PREFIX)/bin/
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "add $(PREFIX)/bin to PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
@@ -124,6 +143,40 @@ demo: ## Render the examples with the embedded starter distribution (offline) in
 	@$(BIN)/llsd render examples/openshift/stack > out/demo/openshift.yaml
 	@echo "out/demo/openshift.yaml: $$(grep -c '^kind:' out/demo/openshift.yaml) objects ($$(grep '^kind:' out/demo/openshift.yaml | cut -d' ' -f2 | tr '\n' ' '))"
 
+##@ Release
+
+# goreleaser and cyclonedx-gomod, pinned in hack/release and built from the module proxy.
+RELEASE_KEY      := $(shell sha256sum hack/release/go.sum | cut -c1-12)
+RELEASE_TOOLS    := $(LLSD_CACHE)/tools/release-$(RELEASE_KEY)
+GORELEASER       := $(RELEASE_TOOLS)/goreleaser
+CYCLONEDX_GOMOD  := $(RELEASE_TOOLS)/cyclonedx-gomod
+# Where the release's images are published; the install bundle names them there by digest.
+RELEASE_REGISTRY ?= ghcr.io/llamastack
+# What goreleaser and the image build take from the commit, so a rebuild is byte-identical.
+RELEASE_ENV = LLSD_VERSION=$(VERSION) LLSD_COMMIT_TIMESTAMP=$$(git log -1 --format=%ct) \
+  LLSD_COMMIT_DATE=$$(git log -1 --format=%cI) PATH=$(RELEASE_TOOLS):$$PATH \
+  GORELEASER_CURRENT_TAG=$$(git describe --tags --abbrev=0 2>/dev/null || echo v0.0.0)
+
+.PHONY: release-snapshot
+release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dist/: archives for linux and darwin on amd64 and arm64, SHA256SUMS, SBOMs, two-architecture images (OCI layouts), install.yaml by digest; nothing is pushed.
+	$(RELEASE_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
+	$(RELEASE_ENV) hack/release/images.sh dist $(VERSION) $(RELEASE_REGISTRY) > dist/images.txt
+	KUSTOMIZE=$(KUSTOMIZE) hack/release/install-bundle.sh dist/images.txt $(RELEASE_REGISTRY) dist
+	$(GO) run ./hack/releasecheck dist
+
+.PHONY: release-reproducible
+release-reproducible: ## Run release-snapshot twice and fail unless the binaries and images are byte-identical.
+	$(MAKE) release-snapshot
+	cp dist/release.sha256 $(BIN)/release-first.sha256
+	$(MAKE) release-snapshot
+	diff -u $(BIN)/release-first.sha256 dist/release.sha256 && echo "release-reproducible: two builds of $(VERSION) are byte-identical"
+
+$(GORELEASER):
+	$(call tool-build,hack/release,-ldflags '-s -w',github.com/goreleaser/goreleaser/v2)
+
+$(CYCLONEDX_GOMOD):
+	$(call tool-build,hack/release,-ldflags '-s -w',github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod)
+
 ##@ Code generation
 
 .PHONY: generate
@@ -134,13 +187,13 @@ generate: $(CONTROLLER_GEN) ## Regenerate deepcopy code and the CRD in crds/.
 	rm -rf crds/bases
 
 .PHONY: verify
-verify: generate vulncheck ## Fail when generated files are stale, go.mod is not tidy or the code calls a known vulnerability.
+verify: toolchain generate vulncheck ## Fail when generated files are stale, go.mod is not tidy or the code calls a known vulnerability.
 	@git diff --exit-code -- crds pkg/api || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
 	@test -z "$$(git status --porcelain -- crds pkg/api)" || { git status --porcelain -- crds pkg/api; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
 .PHONY: vulncheck
-vulncheck: $(GOVULNCHECK) $(VULN_DB) ## govulncheck against the Go vulnerability database pinned in hack/govulncheck (no host but the module proxy).
+vulncheck: toolchain $(GOVULNCHECK) $(VULN_DB) ## govulncheck against the Go vulnerability database pinned in hack/govulncheck (no host but the module proxy).
 	$(GOVULNCHECK) -db file://$(VULN_DB) ./...
 
 $(GOVULNCHECK):

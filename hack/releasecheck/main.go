@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// releasecheck checks what make release-snapshot wrote into a dist directory, and fails on the
+// first thing a release would be missing:
+//
+//   - an archive of llsd and of llsd-controller for linux and darwin on amd64 and arm64, each
+//     holding its binary, with a CycloneDX SBOM of that binary beside it;
+//   - SHA256SUMS naming every archive and SBOM with its true checksum;
+//   - each image (llsd, llsd-controller) as one manifest list of linux/amd64 and linux/arm64;
+//   - install.yaml and argocd-repo-server-patch.yaml naming those images by their digests.
+//
+// It then writes DIST/release.sha256, the checksums of the binaries and the images' digests,
+// which make release-reproducible compares between two builds. Usage: releasecheck DIST
+package main
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/google/go-containerregistry/pkg/v1/layout"
+	"sigs.k8s.io/yaml"
+)
+
+var (
+	binaries  = []string{"llsd", "llsd-controller"}
+	platforms = []string{"linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64"}
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: releasecheck DIST")
+		os.Exit(2)
+	}
+	if err := check(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, "releasecheck:", err)
+		os.Exit(1)
+	}
+}
+
+func check(dist string) error {
+	version, err := version(dist)
+	if err != nil {
+		return err
+	}
+	sums, err := checksums(dist)
+	if err != nil {
+		return err
+	}
+	var record []string
+	for _, bin := range binaries {
+		for _, platform := range platforms {
+			line, err := checkArtifact(dist, bin, version, platform, sums)
+			if err != nil {
+				return err
+			}
+			record = append(record, line)
+		}
+	}
+	digests, err := checkImages(dist, version)
+	if err != nil {
+		return err
+	}
+	for _, name := range binaries {
+		record = append(record, digests[name]+"  image "+name)
+	}
+	if err := checkBundle(filepath.Join(dist, "install.yaml"), "llsd-controller", digests); err != nil {
+		return err
+	}
+	if err := checkBundle(filepath.Join(dist, "argocd-repo-server-patch.yaml"), "llsd", digests); err != nil {
+		return err
+	}
+	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 2 two-architecture images, install bundle by digest\n", version, len(binaries)*len(platforms))
+	return os.WriteFile(filepath.Join(dist, "release.sha256"), []byte(strings.Join(record, "\n")+"\n"), 0o644)
+}
+
+func version(dist string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dist, "metadata.json"))
+	if err != nil {
+		return "", err
+	}
+	var m struct{ Version string }
+	if err := json.Unmarshal(data, &m); err != nil || m.Version == "" {
+		return "", fmt.Errorf("%s/metadata.json names no version", dist)
+	}
+	return m.Version, nil
+}
+
+// checksums reads SHA256SUMS and holds every file it names to its sum.
+func checksums(dist string) (map[string]string, error) {
+	f, err := os.Open(filepath.Join(dist, "SHA256SUMS"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sums := map[string]string{}
+	lines := bufio.NewScanner(f)
+	for lines.Scan() {
+		sum, name, ok := strings.Cut(lines.Text(), "  ")
+		if !ok {
+			return nil, fmt.Errorf("SHA256SUMS: not <sum>  <file>: %q", lines.Text())
+		}
+		got, err := fileSum(filepath.Join(dist, name))
+		if err != nil {
+			return nil, err
+		}
+		if got != sum {
+			return nil, fmt.Errorf("SHA256SUMS: %s is %s, not %s", name, got, sum)
+		}
+		sums[name] = sum
+	}
+	return sums, lines.Err()
+}
+
+// checkArtifact checks one binary's archive and SBOM; it returns the binary's checksum line.
+func checkArtifact(dist, bin, version, platform string, sums map[string]string) (string, error) {
+	archive := fmt.Sprintf("%s_%s_%s.tar.gz", bin, version, platform)
+	sbom := fmt.Sprintf("%s_%s_%s.cdx.json", bin, version, platform)
+	for _, name := range []string{archive, sbom} {
+		if sums[name] == "" {
+			return "", fmt.Errorf("SHA256SUMS does not name %s", name)
+		}
+	}
+	binary, err := fileInArchive(filepath.Join(dist, archive), bin)
+	if err != nil {
+		return "", err
+	}
+	if err := checkSBOM(filepath.Join(dist, sbom)); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(binary)
+	return hex.EncodeToString(sum[:]) + "  " + bin + "_" + platform, nil
+}
+
+func fileInArchive(path, name string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s holds no %s", path, name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if h.Name == name {
+			return io.ReadAll(tr)
+		}
+	}
+}
+
+func checkSBOM(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var bom struct {
+		BOMFormat  string           `json:"bomFormat"`
+		Components []map[string]any `json:"components"`
+	}
+	if err := json.Unmarshal(data, &bom); err != nil || bom.BOMFormat != "CycloneDX" || len(bom.Components) == 0 {
+		return fmt.Errorf("%s is no CycloneDX SBOM with components", path)
+	}
+	return nil
+}
+
+// checkImages reads each image's OCI layout: one manifest list of linux/amd64 and linux/arm64.
+func checkImages(dist, version string) (map[string]string, error) {
+	digests := map[string]string{}
+	for _, name := range binaries {
+		path, err := layout.FromPath(filepath.Join(dist, "images", name))
+		if err != nil {
+			return nil, fmt.Errorf("image %s: %w", name, err)
+		}
+		top, err := path.ImageIndex()
+		if err != nil {
+			return nil, err
+		}
+		manifest, err := top.IndexManifest()
+		if err != nil || len(manifest.Manifests) != 1 {
+			return nil, fmt.Errorf("image %s: the layout holds %d entries, want its one manifest list", name, len(manifest.Manifests))
+		}
+		list, err := top.ImageIndex(manifest.Manifests[0].Digest)
+		if err != nil {
+			return nil, fmt.Errorf("image %s: %w", name, err)
+		}
+		listManifest, err := list.IndexManifest()
+		if err != nil {
+			return nil, err
+		}
+		var got []string
+		for _, m := range listManifest.Manifests {
+			if m.Platform != nil {
+				got = append(got, m.Platform.OS+"/"+m.Platform.Architecture)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, []string{"linux/amd64", "linux/arm64"}) {
+			return nil, fmt.Errorf("image %s:%s is for %v, want linux/amd64 and linux/arm64", name, version, got)
+		}
+		digests[name] = manifest.Manifests[0].Digest.String()
+	}
+	return digests, nil
+}
+
+// checkBundle wants every container of the file to run image name by its digest.
+func checkBundle(path, name string, digests map[string]string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	found := 0
+	for _, doc := range bytes.Split(data, []byte("\n---\n")) {
+		var obj map[string]any
+		if err := yaml.Unmarshal(doc, &obj); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		spec, _ := obj["spec"].(map[string]any)
+		template, _ := spec["template"].(map[string]any)
+		podSpec, _ := template["spec"].(map[string]any)
+		containers, _ := podSpec["containers"].([]any)
+		for _, c := range containers {
+			image, _ := c.(map[string]any)["image"].(string)
+			if !strings.HasSuffix(image, "/"+name+"@"+digests[name]) {
+				return fmt.Errorf("%s runs %s, not %s by its digest %s", path, image, name, digests[name])
+			}
+			found++
+		}
+	}
+	if found == 0 {
+		return fmt.Errorf("%s runs no container", path)
+	}
+	return nil
+}
+
+func fileSum(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
