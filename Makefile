@@ -180,16 +180,17 @@ $(CYCLONEDX_GOMOD):
 ##@ Code generation
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) ## Regenerate deepcopy code and the CRD in crds/.
+generate: $(CONTROLLER_GEN) ## Regenerate deepcopy code, the CRD in crds/ and docs/api-reference.md.
 	$(CONTROLLER_GEN) object:headerFile=hack/boilerplate.go.txt paths=./pkg/api/...
 	$(CONTROLLER_GEN) crd:crdVersions=v1 paths=./pkg/api/... output:crd:artifacts:config=crds/bases
 	$(GO) run ./hack/crdpatch crds/bases/llamastack.io_llamastackdistributions.yaml crds/llamastack.io_llamastackdistributions.yaml
 	rm -rf crds/bases
+	$(GO) run ./hack/apidocs crds/llamastack.io_llamastackdistributions.yaml > docs/api-reference.md
 
 .PHONY: verify
 verify: toolchain generate vulncheck ## Fail when generated files are stale, go.mod is not tidy or the code calls a known vulnerability.
-	@git diff --exit-code -- crds pkg/api || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
-	@test -z "$$(git status --porcelain -- crds pkg/api)" || { git status --porcelain -- crds pkg/api; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
+	@git diff --exit-code -- crds pkg/api docs/api-reference.md || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
+	@test -z "$$(git status --porcelain -- crds pkg/api docs/api-reference.md)" || { git status --porcelain -- crds pkg/api docs/api-reference.md; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
 .PHONY: vulncheck

@@ -44,3 +44,69 @@ func TestDocumentsNameRealTests(t *testing.T) {
 	}
 	assert.Greater(t, checked, 20, "the documents name their proofs")
 }
+
+// Every link between the documents reaches a file that exists and, with an anchor, a heading
+// of that file: moving a section cannot leave a reader at a dead link.
+func TestDocumentLinksResolve(t *testing.T) {
+	root := filepath.Join("..", "..")
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	require.NoError(t, err)
+	docs = append(docs, filepath.Join(root, "README.md"), filepath.Join(root, "SECURITY.md"), filepath.Join(root, "CONTRIBUTING.md"))
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	checked := 0
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		prose := codeSpan.ReplaceAllString(string(data), "")
+		for _, m := range link.FindAllStringSubmatch(prose, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := doc
+			if file != "" {
+				path = filepath.Join(filepath.Dir(doc), file)
+			}
+			checked++
+			content, err := os.ReadFile(path)
+			if info, statErr := os.Stat(path); statErr == nil && info.IsDir() {
+				continue // a directory of the repository
+			}
+			if !assert.NoError(t, err, "%s links %s, which does not exist", filepath.Base(doc), target) || anchor == "" {
+				continue
+			}
+			assert.Contains(t, headingAnchors(string(content)), anchor, "%s links %s: no such heading", filepath.Base(doc), target)
+		}
+	}
+	assert.Greater(t, checked, 20, "the documents link each other")
+}
+
+// codeSpan is inline code, which holds no links.
+var codeSpan = regexp.MustCompile("`[^`\n]*`")
+
+// headingAnchors are the anchors GitHub gives a markdown file's headings.
+func headingAnchors(markdown string) []string {
+	var out []string
+	fenced := false
+	for _, line := range strings.Split(markdown, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		if fenced || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		title := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#")))
+		var b strings.Builder
+		for _, r := range title {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+				b.WriteRune(r)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
