@@ -109,7 +109,7 @@ func describe(s apiextensionsv1.JSONSchemaProps) string {
 	text := strings.Join(strings.Fields(s.Description), " ")
 	var facts []string
 	if len(s.Enum) > 0 {
-		var values []string
+		values := make([]string, 0, len(s.Enum))
 		for _, e := range s.Enum {
 			values = append(values, "`"+strings.Trim(string(e.Raw), `"`)+"`")
 		}
