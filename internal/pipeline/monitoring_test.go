@@ -30,15 +30,3 @@ func TestMonitoringNeedsAServerWithMetrics(t *testing.T) {
 		})
 	}
 }
-
-// Behind a NetworkPolicy, a scraper outside the namespace is let in only when its namespace is
-// listed: without one, a warning says so.
-func TestMonitoringBehindANetworkPolicyNamesTheScraper(t *testing.T) {
-	_, errs, warnings := renderSpec(t, `  distribution: {name: starter}
-  networking: {allowedFrom: {namespaces: [apps]}}
-  monitoring: {}
-`)
-	require.Empty(t, errs)
-	assert.Contains(t, warnings, "spec.monitoring.scraperNamespaces: the NetworkPolicy admits the metrics port only from the server's own namespace: "+
-		"list the namespace Prometheus runs in (monitoring, openshift-user-workload-monitoring, ...)")
-}

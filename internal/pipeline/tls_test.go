@@ -43,24 +43,6 @@ func TestTLSIdentityKeysAndTheIngress(t *testing.T) {
 	assert.Contains(t, errs[0].Detail, "use a kubernetes.io/tls Secret")
 }
 
-// With egress limited, the endpoints no NetworkPolicy rule can name are listed in a warning,
-// the database of a connection string in a Secret among them.
-func TestEgressNamesWhatItCannotAdmit(t *testing.T) {
-	_, errs, warnings := renderSpec(t, `  distribution: {name: starter}
-  providers:
-    inference: [{provider: openai, endpoint: "https://api.openai.com/v1"}]
-  storage:
-    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}
-  networking:
-    egress: {}
-`)
-	require.Empty(t, errs)
-	assert.Contains(t, warnings, "spec.networking.egress: the NetworkPolicy lets the server reach in-cluster services, literal "+
-		"addresses and cidrs, and no host name outside the cluster: api.openai.com (spec.providers.inference[0].endpoint), "+
-		"the database of spec.storage.sql.connectionString (its address is in a Secret): add their networks to "+
-		"networking.egress.cidrs (or write in-cluster services as <service>.<namespace>.svc)")
-}
-
 // Only OpenShift fills a ConfigMap with the cluster's trusted CAs: elsewhere the render says
 // what to do instead.
 func TestClusterTrustedCAsNeedOpenShift(t *testing.T) {
