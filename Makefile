@@ -167,7 +167,7 @@ release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dis
 .PHONY: release-reproducible
 release-reproducible: ## Run release-snapshot twice and fail unless the binaries and images are byte-identical.
 	$(MAKE) release-snapshot
-	cp dist/release.sha256 $(BIN)/release-first.sha256
+	mkdir -p $(BIN) && cp dist/release.sha256 $(BIN)/release-first.sha256
 	$(MAKE) release-snapshot
 	diff -u $(BIN)/release-first.sha256 dist/release.sha256 && echo "release-reproducible: two builds of $(VERSION) are byte-identical"
 
@@ -245,9 +245,10 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzNodesMatchTheYAMLRoundTrip -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench
-bench: ## Run the benchmarks and print llsd next to the identity KRM function, with ratios (docs/benchmarks.md).
+bench: $(KUSTOMIZE) ## Run the benchmarks and print llsd next to the identity KRM function, with ratios, and llsd with and without its fast paths (docs/benchmarks.md).
 	$(GO) test $$($(GO) list ./pkg/... ./internal/... | grep -v /internal/e2e) -run '^$$' -bench . -benchmem -count $${BENCHCOUNT:-5}
 	$(GO) test ./internal/e2e -run '^$$' -bench BenchmarkProcess -count $${BENCHCOUNT:-5} | $(GO) run ./hack/benchreport
+	KUSTOMIZE=$(KUSTOMIZE) $(GO) test ./internal/e2e -run '^$$' -bench BenchmarkFastPaths -count $${BENCHCOUNT:-5}
 
 .PHONY: golden
 golden: kustomize ## Rewrite the expected files of every golden suite (config, objects, KRM function, examples); review the diff before committing.

@@ -133,6 +133,9 @@ func embeddedBase(name string, v Version) (map[string]any, error) {
 // of <name>/<version>.yaml (fastcodec.TreeJSON), which reads several times faster.
 func cachedBase(name string, v Version) (map[string]any, error) {
 	file := fmt.Sprintf("%s/%s.json", name, v)
+	if !fastcodec.Enabled {
+		file = fmt.Sprintf("%s/%s.yaml", name, v)
+	}
 	baseMu.Lock()
 	defer baseMu.Unlock()
 	if cfg, ok := baseCache[file]; ok {
@@ -145,12 +148,21 @@ func cachedBase(name string, v Version) (map[string]any, error) {
 		}
 		return nil, err
 	}
-	cfg, err := fastcodec.TreeFromJSON(data)
+	cfg, err := readBase(data)
 	if err != nil {
 		return nil, fmt.Errorf("embedded %s: %w", file, err)
 	}
 	baseCache[file] = cfg
 	return cfg, nil
+}
+
+// readBase reads an embedded base config: its JSON form (fastcodec.TreeJSON), or its YAML where
+// the fast paths are off.
+func readBase(data []byte) (map[string]any, error) {
+	if !fastcodec.Enabled {
+		return configyaml.UnmarshalMap(data)
+	}
+	return fastcodec.TreeFromJSON(data)
 }
 
 // embeddedVersions lists the server versions with an embedded base config for name.

@@ -325,9 +325,12 @@ func rhDevBase(r Release) (map[string]any, error) {
 	if file == "" {
 		return nil, nil
 	}
+	if !fastcodec.Enabled {
+		file = strings.TrimSuffix(file, ".json") + ".yaml"
+	}
 	data, err := distributions.FS.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	return fastcodec.TreeFromJSON(data)
+	return readBase(data)
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -74,5 +75,69 @@ func BenchmarkProcess(b *testing.B) {
 		input := resourceList(n)
 		b.Run(fmt.Sprintf("llsd/%d", n), func(b *testing.B) { benchProcess(b, llsdBinary, input) })
 		b.Run(fmt.Sprintf("identity/%d", n), func(b *testing.B) { benchProcess(b, identityBinary, input) })
+	}
+}
+
+// nofastBinary is llsd built without its fast paths (-tags llsd_nofastpaths): each YAML and
+// JSON writer of internal/fastcodec left to the library it reproduces, the base configs read
+// from their YAML. Built on first use: only BenchmarkFastPaths needs it.
+var nofastBinary = sync.OnceValues(func() (string, error) {
+	binary := filepath.Join(filepath.Dir(llsdBinary), "llsd-nofastpaths")
+	build := exec.Command("go", "build", "-trimpath", "-tags", "llsd_nofastpaths",
+		"-ldflags=-X github.com/llamastack/llsd/internal/version.version=devel", "-o", binary, "./cmd/llsd")
+	build.Dir, build.Env = filepath.Join("..", ".."), append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%v: %s", err, out)
+	}
+	return binary, nil
+})
+
+// What internal/fastcodec buys in the cases users run, llsd with its fast paths next to llsd
+// without them: one LlamaStackDistribution under kustomize build (kustomize's own time
+// included), the examples make demo renders (one llsd render each), and 1,000 LLSDs in one
+// ResourceList.
+// docs/benchmarks.md records the numbers and what was kept.
+func BenchmarkFastPaths(b *testing.B) {
+	nofast, err := nofastBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	kustomize := os.Getenv("KUSTOMIZE")
+	for _, v := range []struct{ name, binary string }{{"fast", llsdBinary}, {"nofast", nofast}} {
+		if kustomize != "" {
+			b.Run("kustomize-build/"+v.name, func(b *testing.B) { benchKustomize(b, kustomize, v.binary) })
+		}
+		b.Run("examples/"+v.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, example := range demoExamples {
+					cmd := exec.Command(v.binary, "render", filepath.Join("..", "..", example))
+					if out, err := cmd.CombinedOutput(); err != nil {
+						b.Fatalf("%s: %v: %s", example, err, out)
+					}
+				}
+			}
+		})
+		input := resourceList(1000)
+		b.Run("1000/"+v.name, func(b *testing.B) { benchProcess(b, v.binary, input) })
+	}
+}
+
+// demoExamples are what make demo renders: a repository's handful of LLSDs, one llsd render each.
+var demoExamples = []string{"examples/kustomize/transformer/llsd.yaml", "examples/kustomize/generator/llsd.yaml",
+	"examples/kpt/llsd.yaml", "examples/argocd/app/llsd.yaml", "examples/openshift/stack"}
+
+// benchKustomize runs kustomize build on the transformer example with binary as the llsd on PATH.
+func benchKustomize(b *testing.B, kustomize, binary string) {
+	dir := b.TempDir()
+	if err := os.Symlink(binary, filepath.Join(dir, "llsd")); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", filepath.Join("..", "..", "examples", "kustomize", "transformer"))
+		cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	yaml2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/memo"
 )
@@ -39,6 +40,13 @@ func DecodeJSON(data []byte) (map[string]any, error) {
 // KubeObject returns a tree of DecodeJSON as a KubeObject, whose YAML is what writing the
 // tree with sigs.k8s.io/yaml and parsing it would give.
 func KubeObject(tree map[string]any) (*fn.KubeObject, error) {
+	if !Enabled {
+		data, err := sigsyaml.Marshal(tree)
+		if err != nil {
+			return nil, err
+		}
+		return fn.ParseKubeObject(data)
+	}
 	node, err := toYAMLNode(tree)
 	if err != nil {
 		return nil, err
