@@ -88,7 +88,7 @@ var nofastBinary = sync.OnceValues(func() (string, error) {
 	build.Dir, build.Env = filepath.Join("..", ".."), append(os.Environ(), "CGO_ENABLED=0")
 	out, err := build.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("%v: %s", err, out)
+		return "", fmt.Errorf("%w: %s", err, out)
 	}
 	return binary, nil
 })
