@@ -9,5 +9,5 @@ import "embed"
 
 // FS holds distributions.json and the base configs.
 //
-//go:embed distributions.json */*.yaml */*.json
+//go:embed distributions.json */*.yaml
 var FS embed.FS

@@ -3,19 +3,16 @@
 // importbase writes llsd's base configs (distributions/<name>/<version>.yaml) from the
 // upstream distribution configs' settings in testdata/server/<release>/configs (as the server
 // parses them), without the dead registered_resources.vector_dbs key, and written in llsd's
-// canonical form (sorted keys, PyYAML-safe quoting), next to the same tree as JSON
-// (fastcodec.TreeJSON), the form llsd reads at run time. Tests prove each equal to its
-// upstream original. Run from the repository root: go run ./hack/importbase
+// canonical form (sorted keys, PyYAML-safe quoting), the form llsd reads at run time. Tests
+// prove each equal to its upstream original. Run from the repository root: go run ./hack/importbase
 package main
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/llamastack/llsd/internal/configyaml"
-	"github.com/llamastack/llsd/internal/fastcodec"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/servercheck"
 )
@@ -54,13 +51,5 @@ func importOne(p *profile.Profile, dest, release, file string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, append([]byte(header), out...), 0o644); err != nil {
-		return err
-	}
-	// The same tree in the form llsd reads at run time (faster than YAML).
-	fast, err := fastcodec.TreeJSON(tree)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(strings.TrimSuffix(path, ".yaml")+".json", fast, 0o644)
+	return os.WriteFile(path, append([]byte(header), out...), 0o644)
 }

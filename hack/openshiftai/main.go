@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // openshiftai writes llsd's base configs of OpenShift AI's rh-dev (distributions/rh-dev/
-// <release>.yaml and .json) from the config each release's image runs, as kept in a snapshot
+// <release>.yaml) from the config each release's image runs, as kept in a snapshot
 // of the releases' distribution repositories (the directory -from, where distribution.Releases'
 // Config names each file). Each is parsed as the server parses it, the keys its server ignores
 // dropped (deadKeys: the server would not read them, and the strict schema llsd's tests judge
@@ -21,7 +21,6 @@ import (
 
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
-	"github.com/llamastack/llsd/internal/fastcodec"
 )
 
 // deadKeys are keys of the images' configs their servers do not read: a top-level telemetry
@@ -74,18 +73,11 @@ func write(from, out string, r distribution.Release) error {
 	header := fmt.Sprintf("# rh-dev of %s (%s): the settings of the config its image runs,\n"+
 		"# %s,\n# without the keys its server does not read: %s.\n# Written by hack/openshiftai.\n",
 		r.Product(), r.Server, r.Config, strings.Join(dropped, ", "))
-	path := filepath.Join(out, strings.TrimSuffix(r.BaseConfigFile(), ".json")+".yaml")
+	path := filepath.Join(out, r.BaseConfigFile())
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, append([]byte(header), yamlForm...), 0o644); err != nil {
-		return err
-	}
-	fast, err := fastcodec.TreeJSON(tree)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(out, r.BaseConfigFile()), fast, 0o644)
+	return os.WriteFile(path, append([]byte(header), yamlForm...), 0o644)
 }
 
 // drop removes the key at path (a * steps into every API's provider list; list items are

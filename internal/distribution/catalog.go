@@ -13,7 +13,6 @@ import (
 
 	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/internal/configyaml"
-	"github.com/llamastack/llsd/internal/fastcodec"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -129,13 +128,9 @@ func embeddedBase(name string, v Version) (map[string]any, error) {
 	return configyaml.DeepCopy(cfg).(map[string]any), nil
 }
 
-// cachedBase is the parsed base config, shared: parsed once per process, from the JSON form
-// of <name>/<version>.yaml (fastcodec.TreeJSON), which reads several times faster.
+// cachedBase is the parsed base config <name>/<version>.yaml, shared: parsed once per process.
 func cachedBase(name string, v Version) (map[string]any, error) {
-	file := fmt.Sprintf("%s/%s.json", name, v)
-	if !fastcodec.Enabled {
-		file = fmt.Sprintf("%s/%s.yaml", name, v)
-	}
+	file := fmt.Sprintf("%s/%s.yaml", name, v)
 	baseMu.Lock()
 	defer baseMu.Unlock()
 	if cfg, ok := baseCache[file]; ok {
@@ -148,21 +143,12 @@ func cachedBase(name string, v Version) (map[string]any, error) {
 		}
 		return nil, err
 	}
-	cfg, err := readBase(data)
+	cfg, err := configyaml.UnmarshalMap(data)
 	if err != nil {
 		return nil, fmt.Errorf("embedded %s: %w", file, err)
 	}
 	baseCache[file] = cfg
 	return cfg, nil
-}
-
-// readBase reads an embedded base config: its JSON form (fastcodec.TreeJSON), or its YAML where
-// the fast paths are off.
-func readBase(data []byte) (map[string]any, error) {
-	if !fastcodec.Enabled {
-		return configyaml.UnmarshalMap(data)
-	}
-	return fastcodec.TreeFromJSON(data)
 }
 
 // embeddedVersions lists the server versions with an embedded base config for name.

@@ -3,7 +3,6 @@
 package distribution_test
 
 import (
-	"io/fs"
 	"path"
 	"regexp"
 	"strings"
@@ -12,10 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/llamastack/llsd/distributions"
-	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
-	"github.com/llamastack/llsd/internal/fastcodec"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/servercheck"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -45,24 +41,6 @@ func TestEmbeddedBasesEqualUpstream(t *testing.T) {
 				assert.NoError(t, servercheck.ValidateStrict(string(d.Version), d.Base, getenv))
 			})
 		}
-	}
-}
-
-// The JSON form of each base config, which llsd reads, is the YAML form people review.
-func TestBaseConfigFormsAgree(t *testing.T) {
-	files, err := fs.Glob(distributions.FS, "*/*.yaml")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, f := range files {
-		yamlData, err := distributions.FS.ReadFile(f)
-		require.NoError(t, err)
-		jsonData, err := distributions.FS.ReadFile(strings.TrimSuffix(f, ".yaml") + ".json")
-		require.NoError(t, err, "%s has no JSON form: run go run ./hack/importbase", f)
-		fromYAML, err := configyaml.UnmarshalMap(yamlData)
-		require.NoError(t, err)
-		fromJSON, err := fastcodec.TreeFromJSON(jsonData)
-		require.NoError(t, err)
-		assert.Equal(t, fromYAML, fromJSON, f)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/distributions"
-	"github.com/llamastack/llsd/internal/fastcodec"
+	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api"
@@ -217,7 +217,7 @@ func (r Release) BaseConfigFile() string {
 	if r.Config == "" || r.Profile() == nil {
 		return ""
 	}
-	return RHDev + "/" + r.Name + ".json"
+	return RHDev + "/" + r.Name + ".yaml"
 }
 
 var releasePath = field.NewPath("spec", "distribution", "name")
@@ -325,12 +325,9 @@ func rhDevBase(r Release) (map[string]any, error) {
 	if file == "" {
 		return nil, nil
 	}
-	if !fastcodec.Enabled {
-		file = strings.TrimSuffix(file, ".json") + ".yaml"
-	}
 	data, err := distributions.FS.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	return readBase(data)
+	return configyaml.UnmarshalMap(data)
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/llamastack/llsd/internal/fastcodec"
 )
 
 // resourceList is a ResourceList of n LlamaStackDistributions like the examples'.
@@ -78,48 +80,61 @@ func BenchmarkProcess(b *testing.B) {
 	}
 }
 
-// nofastBinary is llsd built without its fast paths (-tags llsd_nofastpaths): each YAML and
-// JSON writer of internal/fastcodec left to the library it reproduces, the base configs read
-// from their YAML. Built on first use: only BenchmarkFastPaths needs it.
-var nofastBinary = sync.OnceValues(func() (string, error) {
-	binary := filepath.Join(filepath.Dir(llsdBinary), "llsd-nofastpaths")
-	build := exec.Command("go", "build", "-trimpath", "-tags", "llsd_nofastpaths",
-		"-ldflags=-X github.com/llamastack/llsd/internal/version.version=devel", "-o", binary, "./cmd/llsd")
+// llsdWithout builds llsd with the named fast paths of internal/fastcodec turned off ("all",
+// or one of tree, nodes, writer): each then leaves its work to the library it
+// reproduces, with the same bytes. Built on first use: only BenchmarkFastPaths needs them.
+func llsdWithout(paths string) (string, error) {
+	variantsMu.Lock()
+	defer variantsMu.Unlock()
+	if binary, ok := variants[paths]; ok {
+		return binary, nil
+	}
+	binary := filepath.Join(filepath.Dir(llsdBinary), "llsd-without-"+paths)
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/internal/version.version=devel "+
+		"-X github.com/llamastack/llsd/internal/fastcodec.off="+paths, "-o", binary, "./cmd/llsd")
 	build.Dir, build.Env = filepath.Join("..", ".."), append(os.Environ(), "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	if err != nil {
+	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%w: %s", err, out)
 	}
+	variants[paths] = binary
 	return binary, nil
-})
+}
 
-// What internal/fastcodec buys in the cases users run, llsd with its fast paths next to llsd
-// without them: one LlamaStackDistribution under kustomize build (kustomize's own time
-// included), the examples make demo renders (one llsd render each), and 1,000 LLSDs in one
-// ResourceList.
-// docs/benchmarks.md records the numbers and what was kept.
+var (
+	variantsMu sync.Mutex
+	variants   = map[string]string{}
+)
+
+// What internal/fastcodec buys in the cases users run: llsd as it ships, without any fast
+// path, and without each one alone, for one LlamaStackDistribution under kustomize build
+// (kustomize's own time included), the examples make demo renders (one llsd render each), and
+// 1,000 LLSDs in one ResourceList. docs/benchmarks.md records the numbers and the decision.
 func BenchmarkFastPaths(b *testing.B) {
-	nofast, err := nofastBinary()
-	if err != nil {
-		b.Fatal(err)
-	}
 	kustomize := os.Getenv("KUSTOMIZE")
-	for _, v := range []struct{ name, binary string }{{"fast", llsdBinary}, {"nofast", nofast}} {
-		if kustomize != "" {
-			b.Run("kustomize-build/"+v.name, func(b *testing.B) { benchKustomize(b, kustomize, v.binary) })
+	input := resourceList(1000)
+	for _, without := range []string{"", "all", fastcodec.PathTree, fastcodec.PathNodes, fastcodec.PathWriter} {
+		binary, name := llsdBinary, "shipped"
+		if without != "" {
+			var err error
+			if binary, err = llsdWithout(without); err != nil {
+				b.Fatal(err)
+			}
+			name = "without-" + without
 		}
-		b.Run("examples/"+v.name, func(b *testing.B) {
+		if kustomize != "" {
+			b.Run("kustomize-build/"+name, func(b *testing.B) { benchKustomize(b, kustomize, binary) })
+		}
+		b.Run("examples/"+name, func(b *testing.B) {
 			for b.Loop() {
 				for _, example := range demoExamples {
-					cmd := exec.Command(v.binary, "render", filepath.Join("..", "..", example))
+					cmd := exec.Command(binary, "render", filepath.Join("..", "..", example))
 					if out, err := cmd.CombinedOutput(); err != nil {
 						b.Fatalf("%s: %v: %s", example, err, out)
 					}
 				}
 			}
 		})
-		input := resourceList(1000)
-		b.Run("1000/"+v.name, func(b *testing.B) { benchProcess(b, v.binary, input) })
+		b.Run("1000/"+name, func(b *testing.B) { benchProcess(b, binary, input) })
 	}
 }
 

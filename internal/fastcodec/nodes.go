@@ -40,7 +40,7 @@ func DecodeJSON(data []byte) (map[string]any, error) {
 // KubeObject returns a tree of DecodeJSON as a KubeObject, whose YAML is what writing the
 // tree with sigs.k8s.io/yaml and parsing it would give.
 func KubeObject(tree map[string]any) (*fn.KubeObject, error) {
-	if !Enabled {
+	if !On(PathNodes) {
 		data, err := sigsyaml.Marshal(tree)
 		if err != nil {
 			return nil, err

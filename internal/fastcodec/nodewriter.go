@@ -24,13 +24,13 @@ type entryWriter struct{ buf *bytes.Buffer }
 // WriteEntry writes node to buf as an entry of a block sequence whose dashes are at column 0;
 // false when the node is not one the writer knows (nothing usable is written then).
 func WriteEntry(buf *bytes.Buffer, node *yaml.Node) bool {
-	return Enabled && entryWriter{buf}.entry(node)
+	return On(PathWriter) && entryWriter{buf}.entry(node)
 }
 
 // WriteDocument writes node to buf as a document of a YAML stream (a mapping at column 0), or
 // false, as WriteEntry.
 func WriteDocument(buf *bytes.Buffer, node *yaml.Node) bool {
-	return Enabled && entryWriter{buf}.document(node)
+	return On(PathWriter) && entryWriter{buf}.document(node)
 }
 
 func (w entryWriter) entry(node *yaml.Node) bool {

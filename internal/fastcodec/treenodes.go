@@ -16,7 +16,7 @@ import (
 // TreeYAML writes a plain tree as YAML that PyYAML reads back as the same tree (configyaml.Marshal).
 // Keys are sorted, so the same tree always gives the same bytes.
 func TreeYAML(tree any) ([]byte, error) {
-	if m, ok := tree.(map[string]any); ok && Enabled {
+	if m, ok := tree.(map[string]any); ok && On(PathTree) {
 		if out, err := emit(m); err == nil {
 			return out, nil
 		}
