@@ -92,11 +92,11 @@ func TestConditionsKeepTheirTransitionTime(t *testing.T) {
 // Every Secret key the pod reads is checked: providers', external providers', telemetry
 // headers', storage's and TLS's, in spec order.
 func TestSecretRefsAreEveryOneThePodReads(t *testing.T) {
-	obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
-kind: LlamaStackDistribution
-metadata: {name: chat}
-spec:
-  distribution: {name: starter}
+	for _, tc := range []struct {
+		reason, spec string
+		want         []string
+	}{
+		{reason: "providers, external providers, telemetry headers, storage and TLS", spec: `  distribution: {name: starter}
   providers:
     inference: [{provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: vllm, key: token}}, clientCertificate: {secretName: vllm-client}}]
   externalProviders:
@@ -111,41 +111,30 @@ spec:
     sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}
   networking:
     tls: {enabled: true, secretName: server-tls}
-`))
-	require.Empty(t, errs)
-	var got []string
-	for _, r := range secretRefs(obj) {
-		got = append(got, r.Field+" "+r.Name+" "+strings.Join(r.Keys, ","))
-	}
-	assert.Equal(t, []string{
-		"spec.providers.inference[0].apiKey vllm token",
-		"spec.providers.inference[0].clientCertificate vllm-client tls.crt,tls.key",
-		"spec.externalProviders.inference[0].secretRefs[api_key] acme key",
-		"spec.telemetry.headers[authorization] otel token",
-		"spec.storage.sql.connectionString pg url",
-		"spec.networking.tls.secretName server-tls tls.crt,tls.key",
-	}, got)
-}
-
-// The passwords of named Postgres backends are Secret references the status resolves too.
-func TestSecretRefsOfNamedBackends(t *testing.T) {
-	obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
-kind: LlamaStackDistribution
-metadata: {name: chat}
-spec:
-  distribution: {name: starter}
+`,
+			want: []string{
+				"spec.providers.inference[0].apiKey vllm token",
+				"spec.providers.inference[0].clientCertificate vllm-client tls.crt,tls.key",
+				"spec.externalProviders.inference[0].secretRefs[api_key] acme key",
+				"spec.telemetry.headers[authorization] otel token",
+				"spec.storage.sql.connectionString pg url",
+				"spec.networking.tls.secretName server-tls tls.crt,tls.key",
+			}},
+		{reason: "the passwords of named Postgres backends, by backend name", spec: `  distribution: {name: starter}
   storage:
     backends:
       sql_default: {type: sql_postgres, host: pg, user: ogx, password: {secretKeyRef: {name: pg-sql, key: password}}}
       kv_default: {type: kv_postgres, host: pg, user: ogx, password: {secretKeyRef: {name: pg-kv, key: password}}}
-`))
-	require.Empty(t, errs)
-	var got []string
-	for _, r := range secretRefs(obj) {
-		got = append(got, r.Field+" "+r.Name+" "+strings.Join(r.Keys, ","))
+`, want: []string{"spec.storage.backends.kv_default.password pg-kv password", "spec.storage.backends.sql_default.password pg-sql password"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			obj, errs := api.Decode([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: chat}\nspec:\n" + tc.spec))
+			require.Empty(t, errs)
+			var got []string
+			for _, r := range secretRefs(obj) {
+				got = append(got, r.Field+" "+r.Name+" "+strings.Join(r.Keys, ","))
+			}
+			assert.Equal(t, tc.want, got)
+		})
 	}
-	assert.Equal(t, []string{
-		"spec.storage.backends.kv_default.password pg-kv password",
-		"spec.storage.backends.sql_default.password pg-sql password",
-	}, got)
 }

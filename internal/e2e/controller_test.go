@@ -31,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
@@ -40,12 +41,10 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// `llsd-controller` as a process, the way the install manifests run it (self-signed
-// certificates), against a real API server through a kubeconfig: it becomes ready, writes
-// status, serves health, metrics to allowed clients only and conversions of bounded size, and
-// stops cleanly on SIGTERM.
-func TestControllerProcess(t *testing.T) {
-	testenv.Need(t, testenv.MissingAssets())
+// apiServerAsAdmin starts a real API server for the test and returns its config and a
+// kubeconfig of a cluster admin, as a user's tools (kubectl, a controller process) take it.
+func apiServerAsAdmin(t *testing.T) (*rest.Config, []byte) {
+	t.Helper()
 	env := &envtest.Environment{}
 	cfg, err := testenv.Start(env)
 	require.NoError(t, err)
@@ -54,6 +53,16 @@ func TestControllerProcess(t *testing.T) {
 	require.NoError(t, err)
 	kubeconfig, err := user.KubeConfig()
 	require.NoError(t, err)
+	return cfg, kubeconfig
+}
+
+// `llsd-controller` as a process, the way the install manifests run it (self-signed
+// certificates), against a real API server through a kubeconfig: it becomes ready, writes
+// status, serves health, metrics to allowed clients only and conversions of bounded size, and
+// stops cleanly on SIGTERM.
+func TestControllerProcess(t *testing.T) {
+	testenv.Need(t, testenv.MissingAssets())
+	cfg, kubeconfig := apiServerAsAdmin(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"kubeconfig": string(kubeconfig)})
 

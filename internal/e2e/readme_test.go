@@ -14,7 +14,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/llamastack/llsd/internal/testenv"
 )
@@ -37,15 +36,7 @@ func TestReadmeQuickStart(t *testing.T) {
 	examples := exampleCommands(section(string(readme), "## Examples"))
 	require.GreaterOrEqual(t, len(examples), 5, "the examples table names its commands")
 
-	env := &envtest.Environment{}
-	_, err = testenv.Start(env)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = env.Stop() })
-	user, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
-	require.NoError(t, err)
-	kubeconfig, err := user.KubeConfig()
-	require.NoError(t, err)
-
+	_, kubeconfig := apiServerAsAdmin(t)
 	scratch := t.TempDir()
 	clone := filepath.Join(scratch, "llsd")
 	copyRepository(t, root, clone)
