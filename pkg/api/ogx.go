@@ -67,6 +67,7 @@ func ogxToLLSD(o *ogx.OGXServer) (*v1alpha2.LlamaStackDistribution, *pathMap, fi
 	s := &o.Spec
 	paths := &pathMap{}
 	paths.serverAPINames()
+	paths.ogxAdvice()
 	c := ogxConversion{paths: paths}
 	monitoring := ogxMonitoring(s.Monitoring)
 	if monitoring != nil {
@@ -112,10 +113,11 @@ func (c *ogxConversion) distribution(s *ogx.OGXServerSpec) v1alpha2.Distribution
 	if d.Name != "" {
 		d.ServerVersion = OGXServerVersion // the operator's pin for a name; an image's tag says its own
 	}
+	// Messages name the base config where an OGXServer has it, also in a fix that asks for one.
+	c.paths.add(field.NewPath("spec", "distribution", "baseConfig", "configMapName"), field.NewPath("spec", "baseConfig", "name"))
+	c.paths.add(field.NewPath("spec", "distribution", "baseConfig"), field.NewPath("spec", "baseConfig"))
 	if r := s.BaseConfig; r != nil {
 		d.BaseConfig = &v1alpha2.BaseConfigSpec{ConfigMapName: r.Name, Key: r.Key}
-		c.paths.add(field.NewPath("spec", "distribution", "baseConfig", "configMapName"), field.NewPath("spec", "baseConfig", "name"))
-		c.paths.add(field.NewPath("spec", "distribution", "baseConfig"), field.NewPath("spec", "baseConfig"))
 	}
 	return d
 }
@@ -444,6 +446,18 @@ func (m *pathMap) serverAPINames() {
 			m.words = append(m.words, string(name), server)
 		}
 	}
+}
+
+// ogxAdvice rewords the fixes llsd's messages give in fields an OGXServer does not have: its
+// server version is its image's tag, its PVC has no access modes, its monitoring is on unless
+// turned off, and it has no telemetry field.
+func (m *pathMap) ogxAdvice() {
+	m.words = append(m.words,
+		"spec.distribution.serverVersion", "the server version (an OGXServer's is the tag of spec.distribution.image)",
+		"set spec.workload.storage.accessModes: [ReadWriteMany] with a class that provides it, or ", "",
+		"set spec.telemetry: {endpoint: http://collector:4318}", "set OTEL_EXPORTER_OTLP_ENDPOINT in spec.workload.overrides.env",
+		"remove spec.monitoring (spec.telemetry exports metrics over OTLP on every version)", "set spec.monitoring.enabled: false (an OGXServer's monitoring is on unless turned off)",
+	)
 }
 
 func (m *pathMap) add(converted, written *field.Path) {
