@@ -2,6 +2,8 @@
 
 package config
 
+import "github.com/llamastack/llsd/pkg/api/v1alpha2"
+
 // Where the rendered Deployment mounts what the config refers to.
 const (
 	// ConfigDir holds config.yaml (and launcher.py when needed).
@@ -30,9 +32,9 @@ func (g *generator) applyServer() {
 			server["host"] = g.prof.MultiWorkerHost
 		}
 	}
-	if tls := g.spec.Networking.GetTLS(); tls != nil && tls.Enabled {
-		server["tls_certfile"] = TLSDir + "/tls.crt"
-		server["tls_keyfile"] = TLSDir + "/tls.key"
+	if g.spec.ServerTLS() != nil {
+		server["tls_certfile"] = TLSDir + "/" + v1alpha2.TLSCertificateKey
+		server["tls_keyfile"] = TLSDir + "/" + v1alpha2.TLSPrivateKeyKey
 	} else if g.prof.TLSRequired {
 		server["insecure"] = true
 	}

@@ -72,9 +72,8 @@ func secretRefs(obj *v1alpha2.LlamaStackDistribution) []secretRef {
 			add(field.NewPath("spec", "storage", "backends", name, "password"), st.Backends[name].Password)
 		}
 	}
-	if tls := spec.Networking.GetTLS(); tls != nil && tls.SecretName != "" {
-		certificate, key := tls.TLSKeys()
-		refs = append(refs, secretRef{Field: "spec.networking.tls.secretName", Name: tls.SecretName, Keys: []string{certificate, key}})
+	if tls := spec.ServerTLS(); tls != nil && tls.SecretName != "" {
+		refs = append(refs, secretRef{Field: "spec.networking.tls.secretName", Name: tls.SecretName, Keys: []string{tls.CertificateKey, tls.PrivateKeyKey}})
 	}
 	if w := spec.Workload; w != nil && w.Overrides != nil {
 		for i, env := range w.Overrides.Env {

@@ -278,7 +278,7 @@ func serviceURL(obj *v1alpha2.LlamaStackDistribution, svc *corev1.Service) strin
 		return ""
 	}
 	scheme := "http"
-	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled {
+	if obj.Spec.ServerTLS() != nil {
 		scheme = "https"
 	}
 	return fmt.Sprintf("%s://%s.%s.svc.cluster.local:%d", scheme, svc.Name, svc.Namespace, svc.Spec.Ports[0].Port)

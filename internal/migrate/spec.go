@@ -165,14 +165,14 @@ func (m *migration) network() *ogx.NetworkSpec {
 	if n.Port != nil {
 		out.Port = *n.Port
 	}
-	if t := n.TLS; t != nil && t.Enabled {
+	if t := m.obj.Spec.ServerTLS(); t != nil {
 		out.TLS = &ogx.ServerTLSSpec{SecretName: t.SecretName}
-		if t.CertificateKey != "" || t.PrivateKeyKey != "" {
+		if t.OtherKeys {
 			m.warn(path.Child("tls"), "an OGXServer reads the server's certificate from tls.crt and tls.key: certificateKey and privateKeyKey are left out")
 		}
 	}
 	if e := n.Expose; e != nil && m.obj.Spec.ExposeEnabled() {
-		out.ExternalAccess = m.externalAccess(e, n.TLS)
+		out.ExternalAccess = m.externalAccess(e, m.obj.Spec.ServerTLS())
 	}
 	if n.AllowedFrom != nil {
 		out.Policy = m.policy(n.AllowedFrom, n.Egress)
@@ -182,13 +182,13 @@ func (m *migration) network() *ogx.NetworkSpec {
 
 // externalAccess is the Ingress, when the OGXServer can say it: an OGXServer's needs a
 // hostname and TLS, so without either it is left out with a warning that says what to add.
-func (m *migration) externalAccess(e *v1alpha2.ExposeSpec, tls *v1alpha2.TLSSpec) *ogx.ExternalAccessSpec {
+func (m *migration) externalAccess(e *v1alpha2.ExposeSpec, tls *v1alpha2.ServerTLS) *ogx.ExternalAccessSpec {
 	path := specPath.Child("networking", "expose")
 	out := &ogx.ExternalAccessSpec{Enabled: true, Hostname: e.Hostname}
 	switch {
 	case e.TLSSecretName != "":
 		out.TLS = &ogx.ServerTLSSpec{SecretName: e.TLSSecretName}
-	case tls != nil && tls.Enabled:
+	case tls != nil:
 		out.TLS = &ogx.ServerTLSSpec{SecretName: tls.SecretName}
 	}
 	if e.ClassName != "" || len(e.Annotations) > 0 || e.Route != nil {
@@ -252,39 +252,23 @@ func namespacePeer(ns string) networkingv1.NetworkPolicyPeer {
 
 // clientTLS writes the CA bundles the server trusts, one certificate key each.
 func (m *migration) clientTLS() *ogx.ClientTLSSpec {
-	t := m.obj.Spec.Networking.GetTLS()
-	if t == nil {
-		return nil
-	}
-	bundles := slices.Clone(t.CABundles)
-	if t.CABundle != nil {
-		bundles = append([]v1alpha2.CABundleSpec{*t.CABundle}, bundles...)
-	}
-	if t.ClusterTrustedCAs {
+	if m.obj.Spec.ClusterTrustedCAs() {
 		m.warn(specPath.Child("networking", "tls", "clusterTrustedCAs"), "an OGXServer does not ask OpenShift for the cluster's trusted CAs: "+
 			"list a ConfigMap labelled config.openshift.io/inject-trusted-cabundle=true in tls.trust.caCertificates")
 	}
 	out := &ogx.ClientTLSSpec{Trust: &ogx.TrustSpec{}}
-	for i, b := range bundles {
-		if b.ConfigMapNamespace != "" && b.ConfigMapNamespace != m.obj.Namespace {
-			m.warn(specPath.Child("networking", "tls", "caBundles").Index(i), "an OGXServer reads CA bundles of its own namespace only: copy %s/%s there",
-				b.ConfigMapNamespace, b.ConfigMapName)
+	for _, ref := range m.obj.Spec.CABundleRefs() {
+		if ns := ref.ConfigMapNamespace; ns != "" && ns != m.obj.Namespace {
+			m.warn(ref.Path, "an OGXServer reads CA bundles of its own namespace only: copy %s/%s there", ns, ref.ConfigMapName)
 		}
-		for _, key := range keysOr(b.ConfigMapKeys, "ca-bundle.crt") {
-			out.Trust.CACertificates = append(out.Trust.CACertificates, ogx.ConfigMapKeyRef{Name: b.ConfigMapName, Key: key})
+		for _, key := range ref.Keys() {
+			out.Trust.CACertificates = append(out.Trust.CACertificates, ogx.ConfigMapKeyRef{Name: ref.ConfigMapName, Key: key})
 		}
 	}
 	if len(out.Trust.CACertificates) == 0 {
 		return nil
 	}
 	return out
-}
-
-func keysOr(keys []string, def string) []string {
-	if len(keys) == 0 {
-		return []string{def}
-	}
-	return keys
 }
 
 // workload writes the Deployment's settings; the pod settings an OGXServer has no field for

@@ -196,9 +196,8 @@ func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (di
 // generatesNothing reports whether a spec asks for nothing that goes into config.yaml:
 // then an image llsd has no base config for may run the config it ships.
 func generatesNothing(spec *v1alpha2.LlamaStackDistributionSpec) bool {
-	tls := spec.Networking.GetTLS()
 	return spec.Providers == nil && spec.Resources == nil && spec.Storage == nil && spec.Disabled == nil &&
-		spec.ExternalProviders == nil && spec.Distribution.BaseConfig == nil && (tls == nil || !tls.Enabled) &&
+		spec.ExternalProviders == nil && spec.Distribution.BaseConfig == nil && spec.ServerTLS() == nil &&
 		(spec.Workload == nil || spec.Workload.Workers == nil)
 }
 

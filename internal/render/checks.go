@@ -40,7 +40,7 @@ func check(in Input) (field.ErrorList, []config.Warning) {
 	add(checkScale(in))
 	add(checkExpose(in))
 	errs = append(errs, checkCABundle(in)...)
-	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil && tls.ClusterTrustedCAs && in.Options.Platform != PlatformOpenShift {
+	if in.Object.Spec.ClusterTrustedCAs() && in.Options.Platform != PlatformOpenShift {
 		errs = append(errs, field.Invalid(networkingPath.Child("tls", "clusterTrustedCAs"), true,
 			"only OpenShift fills a ConfigMap with the cluster's trusted CAs: set the render option platform: openshift there, "+
 				"or elsewhere list a ConfigMap of your cluster's CAs (trust-manager's bundle, say) in networking.tls.caBundles"))
@@ -229,7 +229,7 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 			"the server speaks TLS, and an Ingress serves TLS only for a host: set networking.expose.hostname, or the "+
 				"RenderOptions ingress.domain (the host is then <name>.<namespace>.<domain>)"))
 	}
-	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled && tlsItems(tls) != nil {
+	if tls := obj.Spec.ServerTLS(); tls != nil && tls.OtherKeys {
 		errs = append(errs, field.Invalid(networkingPath.Child("tls", "secretName"), tls.SecretName,
 			"the Ingress serves TLS with its Secret's tls.crt and tls.key, which a Secret of other keys does not have: "+
 				"use a kubernetes.io/tls Secret (remove certificateKey and privateKeyKey), or expose the server with a Route"))

@@ -100,7 +100,7 @@ const injectTrustedCABundle = "config.openshift.io/inject-trusted-cabundle"
 // (networking.tls.clusterTrustedCAs). It has no data of its own: the cluster's are not drift
 // for a GitOps tool that applies only the fields it manages, and it is not immutable.
 func trustedCAConfigMap(m meta, obj *v1alpha2.LlamaStackDistribution) *corev1.ConfigMap {
-	if tls := obj.Spec.Networking.GetTLS(); tls == nil || !tls.ClusterTrustedCAs {
+	if !obj.Spec.ClusterTrustedCAs() {
 		return nil
 	}
 	cm := &corev1.ConfigMap{

@@ -302,12 +302,11 @@ func clientTLSVolume(id string) string { return containerName(volumeClientTLS+"-
 
 // tlsItems mount a Secret's own certificate and key keys as the tls.crt and tls.key the
 // config names; nil (every key, as named) for a kubernetes.io/tls Secret.
-func tlsItems(tls *v1alpha2.TLSSpec) []corev1.KeyToPath {
-	if tls.CertificateKey == "" && tls.PrivateKeyKey == "" {
+func tlsItems(tls *v1alpha2.ServerTLS) []corev1.KeyToPath {
+	if !tls.OtherKeys {
 		return nil
 	}
-	certificate, key := tls.TLSKeys()
-	return []corev1.KeyToPath{{Key: certificate, Path: "tls.crt"}, {Key: key, Path: "tls.key"}}
+	return []corev1.KeyToPath{{Key: tls.CertificateKey, Path: v1alpha2.TLSCertificateKey}, {Key: tls.PrivateKeyKey, Path: v1alpha2.TLSPrivateKeyKey}}
 }
 
 // containerPorts are the server's API port and, with spec.monitoring, its metrics port.
@@ -356,7 +355,7 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 	for _, p := range clientCertificates(in.Object) {
 		mounts = append(mounts, corev1.VolumeMount{Name: clientTLSVolume(p.EffectiveID()), MountPath: config.ClientTLSDir + "/" + p.EffectiveID(), ReadOnly: true})
 	}
-	if tls := in.Object.Spec.Networking.GetTLS(); tls != nil && tls.Enabled {
+	if in.Object.Spec.ServerTLS() != nil {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
 	}
 	switch files := caFiles(in); {
@@ -417,7 +416,7 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 			SecretName: p.ClientCertificate.SecretName, Items: []corev1.KeyToPath{{Key: certificate, Path: "tls.crt"}, {Key: key, Path: "tls.key"}},
 		}}})
 	}
-	if tls := obj.Spec.Networking.GetTLS(); tls != nil && tls.Enabled {
+	if tls := obj.Spec.ServerTLS(); tls != nil {
 		vols = append(vols, corev1.Volume{Name: volumeTLS, VolumeSource: corev1.VolumeSource{
 			Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName, Items: tlsItems(tls)},
 		}})

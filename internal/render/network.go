@@ -123,9 +123,7 @@ func ingress(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *networ
 	if class := ingressClass(obj, opts); class != "" {
 		ing.Spec.IngressClassName = &class
 	}
-	tls := obj.Spec.Networking.GetTLS()
-	serverTLS := tls != nil && tls.Enabled
-	if serverTLS {
+	if tls := obj.Spec.ServerTLS(); tls != nil {
 		ing.Spec.TLS = []networkingv1.IngressTLS{{Hosts: []string{host}, SecretName: tls.SecretName}}
 		maps.Copy(ing.Annotations, backendTLSAnnotation(ingressClass(obj, opts)))
 	}

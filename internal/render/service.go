@@ -35,8 +35,7 @@ func service(m meta, obj *v1alpha2.LlamaStackDistribution) *corev1.Service {
 }
 
 func tlsEnabled(obj *v1alpha2.LlamaStackDistribution) bool {
-	tls := obj.Spec.Networking.GetTLS()
-	return tls != nil && tls.Enabled
+	return obj.Spec.ServerTLS() != nil
 }
 
 func portName(obj *v1alpha2.LlamaStackDistribution) string {

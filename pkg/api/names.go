@@ -121,9 +121,8 @@ func (n Names) PodLabels() map[string]string {
 // CABundles are the CA bundle ConfigMaps of obj's networking.tls: caBundle, caBundles, and the
 // ConfigMap llsd writes for the cluster's trusted CAs (clusterTrustedCAs).
 func CABundles(obj *v1alpha2.LlamaStackDistribution) []v1alpha2.CABundleRef {
-	tls := obj.Spec.Networking.GetTLS()
-	refs := tls.Bundles()
-	if tls != nil && tls.ClusterTrustedCAs {
+	refs := obj.Spec.CABundleRefs()
+	if obj.Spec.ClusterTrustedCAs() {
 		refs = append(refs, v1alpha2.CABundleRef{Path: field.NewPath("spec", "networking", "tls", "clusterTrustedCAs"),
 			CABundleSpec: &v1alpha2.CABundleSpec{ConfigMapName: NamesOf(obj.Name).TrustedCA()}})
 	}

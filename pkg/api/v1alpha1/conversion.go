@@ -194,7 +194,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 			dst.Workload.Storage.StorageClassName, dst.Workload.Storage.AccessModes = st.StorageClassName, st.AccessModes
 		}
 	}
-	if tls := saved.Networking.GetTLS(); tls != nil && (tls.Enabled || tls.SecretName != "") {
+	if tls := hubTLS(saved); tls != nil && (tls.Enabled || tls.SecretName != "") {
 		ensureNetworking(dst)
 		if dst.Networking.TLS == nil {
 			dst.Networking.TLS = &v1alpha2.TLSSpec{}
@@ -202,7 +202,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		dst.Networking.TLS.Enabled, dst.Networking.TLS.SecretName = tls.Enabled, tls.SecretName
 		dst.Networking.TLS.CertificateKey, dst.Networking.TLS.PrivateKeyKey = tls.CertificateKey, tls.PrivateKeyKey
 	}
-	if tls := saved.Networking.GetTLS(); tls != nil && (len(tls.CABundles) > 0 || tls.ClusterTrustedCAs) {
+	if tls := hubTLS(saved); tls != nil && (len(tls.CABundles) > 0 || tls.ClusterTrustedCAs) {
 		ensureNetworking(dst)
 		if dst.Networking.TLS == nil {
 			dst.Networking.TLS = &v1alpha2.TLSSpec{}
@@ -223,6 +223,15 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		dst.Networking.Expose.Route = exp.Route
 		dst.Networking.Expose.TLSSecretName = exp.TLSSecretName
 	}
+}
+
+// hubTLS is the saved hub's networking.tls as written (the conversion copies fields; what they
+// mean to a render is v1alpha2.ServerTLS's).
+func hubTLS(saved *v1alpha2.LlamaStackDistributionSpec) *v1alpha2.TLSSpec {
+	if saved.Networking == nil {
+		return nil
+	}
+	return saved.Networking.TLS
 }
 
 // hubOnlyPaths are the fields restoreHubOnlySpec takes from the annotation.

@@ -160,25 +160,12 @@ func APINameOf(server string) APIName {
 	return APIName(b.String())
 }
 
-// GetTLS returns the TLS settings, or nil; safe on a nil NetworkingSpec.
-func (n *NetworkingSpec) GetTLS() *TLSSpec {
-	if n == nil {
-		return nil
-	}
-	return n.TLS
-}
-
 // GetExpose returns the expose settings, or nil; safe on a nil NetworkingSpec.
 func (n *NetworkingSpec) GetExpose() *ExposeSpec {
 	if n == nil {
 		return nil
 	}
 	return n.Expose
-}
-
-// TLSKeys are the keys of the TLS Secret that hold the certificate and the private key.
-func (t *TLSSpec) TLSKeys() (certificate, privateKey string) {
-	return cmp.Or(t.CertificateKey, "tls.crt"), cmp.Or(t.PrivateKeyKey, "tls.key")
 }
 
 // CABundleRef is one CA bundle ConfigMap of networking.tls with the field that names it.
