@@ -110,3 +110,25 @@ func headingAnchors(markdown string) []string {
 	}
 	return out
 }
+
+// The server's TLS and the addresses the spec names are decided in one place (the v1alpha2
+// resolver: ServerTLS, Endpoints, ParseEndpoint): no other product package re-reads
+// networking.tls or parses a URL of the spec.
+func TestTLSAndEndpointsAreResolvedOnce(t *testing.T) {
+	root := filepath.Join("..", "..")
+	reread := regexp.MustCompile(`url\.Parse\(|\.Networking\.TLS\b|GetTLS\(`)
+	for _, dir := range []string{"internal/config", "internal/render", "internal/controller", "internal/migrate", "internal/pipeline", "internal/krm", "internal/cli", "pkg/api"} {
+		files, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
+		require.NoError(t, err)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			require.NoError(t, err)
+			for _, m := range reread.FindAllString(string(data), -1) {
+				t.Errorf("%s: %s: read the resolved view (v1alpha2 ServerTLS, Endpoints, ParseEndpoint) instead", f, m)
+			}
+		}
+	}
+}

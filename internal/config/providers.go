@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -412,7 +411,7 @@ func (g *generator) withOpenAIPath(endpoint, providerType string, path *field.Pa
 // openAIEndpoint is endpoint with /v1 when it is a URL without a path (or query): where
 // vLLM, Ollama and llama.cpp serve the OpenAI-compatible API.
 func openAIEndpoint(endpoint string) (string, bool) {
-	u, err := url.Parse(endpoint)
+	u, err := v1alpha2.ParseEndpoint(endpoint, "")
 	if err != nil || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
 		return "", false
 	}
@@ -474,15 +473,15 @@ var postgresScheme = lazyre.New(`^postgres(ql)?://`)
 // parsePostgresEndpoint reads host[:port][/db] or postgresql://host[:port][/db]. Credentials
 // do not belong in an endpoint, which is written into the ConfigMap in clear.
 func parsePostgresEndpoint(endpoint string) (host string, port int64, db string, err error) {
-	raw := endpoint
-	if !postgresScheme().MatchString(raw) {
-		raw = "postgresql://" + raw
+	bare := "postgresql"
+	if postgresScheme().MatchString(endpoint) {
+		bare = ""
 	}
-	u, err := url.Parse(raw)
+	u, err := v1alpha2.ParseEndpoint(endpoint, bare)
 	if err != nil || u.Host == "" {
 		return "", 0, "", fmt.Errorf("use host:port/database, for example pgvector.db.svc:5432/vectors")
 	}
-	if port, err = urlPort(u, 5432); err != nil {
+	if port, err = v1alpha2.PortOr(u, 5432); err != nil {
 		return "", 0, "", err
 	}
 	host = u.Hostname()

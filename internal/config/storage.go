@@ -5,10 +5,8 @@ package config
 import (
 	"fmt"
 	"maps"
-	"net/url"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -204,7 +202,7 @@ func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	if notAPort().MatchString(raw) {
 		return "", 0, fmt.Errorf("what follows the host's colon is no port: use host:port, and put a password in a Secret named by storage.kv.password")
 	}
-	u, err := url.Parse(raw)
+	u, err := v1alpha2.ParseEndpoint(raw, "")
 	if err != nil || u.Hostname() == "" {
 		return "", 0, fmt.Errorf("use host:port or redis://host:port, for example redis.cache.svc:6379")
 	}
@@ -214,14 +212,13 @@ func parseRedisEndpoint(endpoint string) (string, int64, error) {
 	if strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
 		return "", 0, fmt.Errorf("the server's redis backend has no database index or options: use host:port")
 	}
-	port, err := urlPort(u, 6379)
+	port, err := v1alpha2.PortOr(u, 6379)
 	if err != nil {
 		return "", 0, err
 	}
 	return u.Hostname(), port, nil
 }
 
-// urlPort is the port u names, or def when it names none.
 // notAPort matches an endpoint whose host is followed by a colon and something that is no port
 // number (redis:<password>): group 1 is what comes before it.
 var notAPort = lazyre.New(`^((?:[A-Za-z][A-Za-z0-9+.-]*://)?[^/?#:\[\]@]*):[^/?#]*[^0-9/?#][^/?#]*`)
@@ -235,18 +232,6 @@ func endpointShown(endpoint string) string {
 		return shown[:m[3]] + ":" + redact.Mask + shown[m[1]:]
 	}
 	return shown
-}
-
-func urlPort(u *url.URL, def int64) (int64, error) {
-	p := u.Port()
-	if p == "" {
-		return def, nil
-	}
-	n, err := strconv.ParseInt(p, 10, 64)
-	if err != nil || n < 1 || n > 65535 {
-		return 0, fmt.Errorf("port %q is not a number between 1 and 65535", p)
-	}
-	return n, nil
 }
 
 // localBackends lists the storage backends of the server's stores (metadata, conversations,

@@ -4,19 +4,15 @@ package render
 
 import (
 	"fmt"
-	"maps"
 	"net"
 	"net/netip"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -28,63 +24,6 @@ import (
 // bare Service name of the server's namespace) admits its namespace (any port: a Service's
 // port is not its pods'), a literal address its /32 or /128 and port; any other host name is
 // named in a warning, as its address is not known at render time.
-
-// endpoint is an address the spec names, with its field.
-type endpoint struct {
-	field, raw string
-}
-
-// specEndpoints are the addresses the spec names: providers', the key-value store's,
-// telemetry's and MCP servers'.
-func specEndpoints(obj *v1alpha2.LlamaStackDistribution) []endpoint {
-	var out []endpoint
-	spec := &obj.Spec
-	for _, list := range spec.Providers.APIs() {
-		for i, p := range list.Providers {
-			if p.Endpoint != "" {
-				out = append(out, endpoint{field.NewPath("spec", "providers", string(list.Name)).Index(i).Child("endpoint").String(), p.Endpoint})
-			}
-		}
-	}
-	if st := spec.Storage; st != nil && st.KV != nil && st.KV.Endpoint != "" {
-		out = append(out, endpoint{"spec.storage.kv.endpoint", st.KV.Endpoint})
-	}
-	if st := spec.Storage; st != nil {
-		for _, name := range slices.Sorted(maps.Keys(st.Backends)) {
-			b := st.Backends[name]
-			port := int32(5432)
-			if b.Port != nil {
-				port = *b.Port
-			}
-			out = append(out, endpoint{field.NewPath("spec", "storage", "backends", name, "host").String(), net.JoinHostPort(b.Host, fmt.Sprint(port))})
-		}
-	}
-	if t := spec.Telemetry; t != nil {
-		out = append(out, endpoint{"spec.telemetry.endpoint", t.Endpoint})
-	}
-	if r := spec.Resources; r != nil {
-		for i, m := range r.MCPServers {
-			out = append(out, endpoint{field.NewPath("spec", "resources", "mcpServers").Index(i).Child("url").String(), m.URL})
-		}
-	}
-	return out
-}
-
-// hostPort splits an endpoint: a URL, or host[:port][/path] (pgvector's, redis's).
-func hostPort(raw string) (host string, port int) {
-	if !strings.Contains(raw, "://") {
-		raw = "tcp://" + raw
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", 0
-	}
-	port, _ = strconv.Atoi(u.Port())
-	if port == 0 {
-		port = map[string]int{"http": 80, "https": 443}[u.Scheme]
-	}
-	return u.Hostname(), port
-}
 
 // egressRules are the NetworkPolicy's egress rules and the endpoints no rule can name.
 func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPolicyEgressRule, []string) {
@@ -99,8 +38,8 @@ func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPo
 	rules := []networkingv1.NetworkPolicyEgressRule{{To: []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{}}}, Ports: dns}}
 	var namespaces []string
 	var unnamed []string
-	for _, e := range specEndpoints(obj) {
-		host, port := hostPort(e.raw)
+	for _, e := range obj.Spec.Endpoints() {
+		host, port := e.Host(), e.Port()
 		if addr, err := netip.ParseAddr(host); err == nil {
 			bits := 32
 			if addr.Is6() {
@@ -120,7 +59,7 @@ func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPo
 			}
 			continue
 		}
-		unnamed = append(unnamed, fmt.Sprintf("%s (%s)", host, e.field))
+		unnamed = append(unnamed, fmt.Sprintf("%s (%s)", host, e.Field))
 	}
 	slices.Sort(namespaces)
 	for _, ns := range namespaces {

@@ -5,7 +5,6 @@ package render
 import (
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -76,7 +75,7 @@ func checkTelemetry(in Input) []config.Warning {
 	if t == nil {
 		return nil
 	}
-	u, err := url.Parse(t.Endpoint)
+	u, err := v1alpha2.ParseEndpoint(t.Endpoint, "")
 	if err != nil {
 		return nil
 	}

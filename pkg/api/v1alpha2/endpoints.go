@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package v1alpha2
+
+import (
+	"fmt"
+	"maps"
+	"net"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Endpoint is an address the spec names, parsed once: a URL, or host[:port][/path] as
+// pgvector's, redis's and Postgres backends' are written.
+//
+// +kubebuilder:object:generate=false
+type Endpoint struct {
+	// Field is the field that names it.
+	Field string
+	// Raw is the value as written.
+	Raw string
+	// URL is the parsed value, with scheme (the bare form's kind when written without one);
+	// nil when it does not parse.
+	URL *url.URL
+}
+
+// ParseEndpoint reads an address, giving one written without a scheme (host:port/db) the
+// scheme bare ("redis", "postgresql", "tcp"; "" to read it as written).
+//
+//	ParseEndpoint("pg.db.svc:5433/vectors", "postgresql")   // postgresql://pg.db.svc:5433/vectors
+func ParseEndpoint(raw, bare string) (*url.URL, error) {
+	if bare != "" && !strings.Contains(raw, "://") {
+		raw = bare + "://" + raw
+	}
+	return url.Parse(raw)
+}
+
+// Host is the endpoint's host name or address; "" when it does not parse.
+func (e Endpoint) Host() string {
+	if e.URL == nil {
+		return ""
+	}
+	return e.URL.Hostname()
+}
+
+// Port is the port the endpoint names, else its scheme's (http 80, https 443), else 0.
+func (e Endpoint) Port() int {
+	if e.URL == nil {
+		return 0
+	}
+	if p, err := strconv.Atoi(e.URL.Port()); err == nil {
+		return p
+	}
+	return map[string]int{"http": 80, "https": 443}[e.URL.Scheme]
+}
+
+// PortOr is the port a URL names, or def when it names none; an error for a port that is no
+// number between 1 and 65535.
+func PortOr(u *url.URL, def int64) (int64, error) {
+	p := u.Port()
+	if p == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(p, 10, 64)
+	if err != nil || n < 1 || n > 65535 {
+		return 0, fmt.Errorf("port %q is not a number between 1 and 65535", p)
+	}
+	return n, nil
+}
+
+// Endpoints are the addresses the spec names, in spec order: providers' endpoints, the
+// key-value store's, the named storage backends', telemetry's and MCP servers'.
+func (s *LlamaStackDistributionSpec) Endpoints() []Endpoint {
+	var out []Endpoint
+	add := func(path *field.Path, raw string) {
+		u, err := ParseEndpoint(raw, "tcp")
+		if err != nil {
+			u = nil
+		}
+		out = append(out, Endpoint{Field: path.String(), Raw: raw, URL: u})
+	}
+	for _, list := range s.Providers.APIs() {
+		for i, p := range list.Providers {
+			if p.Endpoint != "" {
+				add(field.NewPath("spec", "providers", string(list.Name)).Index(i).Child("endpoint"), p.Endpoint)
+			}
+		}
+	}
+	if st := s.Storage; st != nil {
+		if st.KV != nil && st.KV.Endpoint != "" {
+			add(field.NewPath("spec", "storage", "kv", "endpoint"), st.KV.Endpoint)
+		}
+		for _, name := range slices.Sorted(maps.Keys(st.Backends)) {
+			b := st.Backends[name]
+			port := int32(5432)
+			if b.Port != nil {
+				port = *b.Port
+			}
+			add(field.NewPath("spec", "storage", "backends", name, "host"), net.JoinHostPort(b.Host, strconv.Itoa(int(port))))
+		}
+	}
+	if t := s.Telemetry; t != nil {
+		add(field.NewPath("spec", "telemetry", "endpoint"), t.Endpoint)
+	}
+	if r := s.Resources; r != nil {
+		for i, m := range r.MCPServers {
+			add(field.NewPath("spec", "resources", "mcpServers").Index(i).Child("url"), m.URL)
+		}
+	}
+	return out
+}
