@@ -8,7 +8,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -50,6 +53,11 @@ func patch(in, out string) error {
 		trimEmbeddedDescriptions(root, embeddedTypes[crd.Spec.Versions[i].Name])
 		addNameRules(root)
 		if crd.Spec.Versions[i].Name == v1alpha2.GroupVersion.Version {
+			spec := root.Properties["spec"]
+			if err := addTypeRules(&spec); err != nil {
+				return err
+			}
+			root.Properties["spec"] = spec
 			addRules(root, "spec", v1alpha2.SpecRules())
 			addRules(root, "spec.providers", v1alpha2.ProvidersRules())
 			for _, api := range v1alpha2.ProviderAPIs() {
@@ -88,6 +96,57 @@ func addNameRules(root *apiextensionsv1.JSONSchemaProps) {
 	metadata := root.Properties["metadata"]
 	metadata.Properties = map[string]apiextensionsv1.JSONSchemaProps{"name": name}
 	root.Properties["metadata"] = metadata
+}
+
+// addTypeRules writes each of v1alpha2.TypeRules into the schema of every field whose Go type
+// (or whose field of a type) the rule is on, walking the spec's Go types and its schema together:
+// a rule is written once in Go and lands wherever its type occurs. A rule that lands nowhere
+// (its type or field renamed) is an error.
+func addTypeRules(spec *apiextensionsv1.JSONSchemaProps) error {
+	rules := map[string][]apiextensionsv1.ValidationRule{}
+	for _, r := range v1alpha2.TypeRules() {
+		for _, on := range r.On {
+			rules[on] = append(rules[on], r.ValidationRule)
+		}
+	}
+	placed := map[string]bool{}
+	own := reflect.TypeFor[v1alpha2.LlamaStackDistributionSpec]().PkgPath()
+	var walk func(t reflect.Type, node *apiextensionsv1.JSONSchemaProps)
+	walk = func(t reflect.Type, node *apiextensionsv1.JSONSchemaProps) {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch {
+		case t.Kind() == reflect.Slice && node.Items != nil && node.Items.Schema != nil:
+			walk(t.Elem(), node.Items.Schema)
+			return
+		case t.Kind() == reflect.Map && node.AdditionalProperties != nil && node.AdditionalProperties.Schema != nil:
+			walk(t.Elem(), node.AdditionalProperties.Schema)
+			return
+		case t.Kind() != reflect.Struct || t.PkgPath() != own:
+			return // a scalar, or a core type's schema
+		}
+		node.XValidations = append(node.XValidations, rules[t.Name()]...)
+		placed[t.Name()] = true
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			child, ok := node.Properties[name]
+			if !ok {
+				continue
+			}
+			child.XValidations = append(child.XValidations, rules[t.Name()+"."+name]...)
+			placed[t.Name()+"."+name] = true
+			walk(t.Field(i).Type, &child)
+			node.Properties[name] = child
+		}
+	}
+	walk(reflect.TypeFor[v1alpha2.LlamaStackDistributionSpec](), spec)
+	for _, on := range slices.Sorted(maps.Keys(rules)) {
+		if !placed[on] {
+			return fmt.Errorf("a rule of v1alpha2.TypeRules is on %s, which the spec's schema does not have", on)
+		}
+	}
+	return nil
 }
 
 // addRules appends rules to the x-kubernetes-validations of the field at path.

@@ -29,6 +29,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/stretchr/testify/assert"
 )
 
 // The parity suite: for every fixture, the real kube-apiserver (with the generated CRD and
@@ -269,5 +270,18 @@ func TestV1alpha1HasTheBoundsOfV1alpha2(t *testing.T) {
 	}
 	if expressible < 12 {
 		t.Fatalf("only %d invalid fixtures are expressible in v1alpha1; the test checks too little", expressible)
+	}
+}
+
+// Every rule of the schema's types has an invalid fixture that breaks it, so the parity suite
+// holds its Go check to its CEL on the API server.
+func TestEveryRuleHasAFixture(t *testing.T) {
+	fixtures := loadFixtures(t, "invalid")
+	for _, rule := range v1alpha2.TypeRules() {
+		covered := false
+		for _, fx := range fixtures {
+			covered = covered || (fx.error != "" && strings.Contains(rule.Message, fx.error))
+		}
+		assert.True(t, covered, "no invalid fixture breaks the rule on %v: %q", rule.On, rule.Message)
 	}
 }

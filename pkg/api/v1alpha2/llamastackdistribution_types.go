@@ -126,9 +126,6 @@ type VectorStoresSpec struct {
 
 // DistributionSpec selects the server image: a distribution name from llsd's catalog, or an
 // image. Exactly one is set.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.name) && has(self.image))",reason="FieldValueForbidden",message="name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own"
-// +kubebuilder:validation:XValidation:rule="has(self.name) || has(self.image)",reason="FieldValueRequired",message="one of name or image is required: set name (for example starter) or image"
 type DistributionSpec struct {
 	// Name of a distribution in llsd's catalog, for example starter or postgres-demo.
 	// +optional
@@ -292,7 +289,6 @@ type ProviderSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinProperties=1
 	// +kubebuilder:validation:MaxProperties=32
-	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^[a-z][a-z0-9_]*$'))",message="secretRefs keys are provider config keys in snake_case, like api_key or password"
 	SecretRefs map[string]SecretKeySource `json:"secretRefs,omitempty"`
 
 	// Settings are merged into the provider's config as they are. They are never searched
@@ -354,7 +350,6 @@ type ResourcesSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=64
-	// +kubebuilder:validation:XValidation:rule="self.all(m, self.exists_one(n, n.name == m.name))",message="model names must be unique: each name is registered once"
 	Models []ModelSpec `json:"models,omitempty"`
 
 	// Tools are tool groups, for example websearch or rag.
@@ -384,7 +379,6 @@ type ResourcesSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=32
-	// +kubebuilder:validation:XValidation:rule="self.all(m, self.exists_one(n, n.id == m.id))",message="MCP server ids must be unique: each id is one connector"
 	MCPServers []MCPServerSpec `json:"mcpServers,omitempty"`
 }
 
@@ -414,9 +408,6 @@ type MCPServerSpec struct {
 }
 
 // ModelSpec is a model to register. In authoring shorthand a plain string is a model name.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.modelType) || self.modelType != 'embedding' || has(self.embeddingDimension)",fieldPath=".embeddingDimension",reason="FieldValueRequired",message="embeddingDimension is required for embedding models: set it to the size of the vectors the model returns (for example 768)"
-// +kubebuilder:validation:XValidation:rule="!has(self.embeddingDimension) || (has(self.modelType) && self.modelType == 'embedding')",fieldPath=".embeddingDimension",reason="FieldValueForbidden",message="embeddingDimension is only valid for embedding models: set modelType: embedding or remove embeddingDimension"
 type ModelSpec struct {
 	// Name is the model_id clients use.
 	// +kubebuilder:validation:MinLength=1
@@ -489,9 +480,6 @@ type NetworkingSpec struct {
 }
 
 // TLSSpec configures TLS. caBundle (outbound trust) is valid on its own.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.enabled) && self.enabled) || has(self.secretName)",fieldPath=".secretName",reason="FieldValueRequired",message="secretName is required when TLS is enabled: name a kubernetes.io/tls Secret"
-// +kubebuilder:validation:XValidation:rule="!has(self.secretName) || (has(self.enabled) && self.enabled)",fieldPath=".secretName",reason="FieldValueForbidden",message="secretName is only valid when TLS is enabled: set enabled: true or remove secretName"
 type TLSSpec struct {
 	// Enabled makes the server speak HTTPS with the certificate in secretName.
 	// +optional
@@ -551,11 +539,6 @@ type CABundleSpec struct {
 }
 
 // ExposeSpec configures the Ingress.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.hostname) || !has(self.enabled) || self.enabled",fieldPath=".hostname",reason="FieldValueForbidden",message="hostname is only valid when expose is enabled: remove enabled: false or remove hostname"
-// +kubebuilder:validation:XValidation:rule="!has(self.route) || !self.route || !has(self.className)",fieldPath=".className",reason="FieldValueForbidden",message="className is an Ingress class and route makes a Route: remove className, or route"
-// +kubebuilder:validation:XValidation:rule="!has(self.route) || !self.route || !has(self.tlsSecretName)",fieldPath=".tlsSecretName",reason="FieldValueForbidden",message="tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route"
-// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",fieldPath=".annotations",reason="FieldValueForbidden",message="llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key"
 type ExposeSpec struct {
 	// Enabled creates the Ingress; true when expose is present.
 	// +optional
@@ -613,7 +596,6 @@ type AllowedFromSpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxItems=32
 	// +kubebuilder:validation:items:MaxLength=43
-	// +kubebuilder:validation:XValidation:rule="self.all(c, isCIDR(c))",message="each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32"
 	CIDRs []string `json:"cidrs,omitempty"`
 }
 
@@ -628,7 +610,6 @@ type EgressSpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxItems=32
 	// +kubebuilder:validation:items:MaxLength=43
-	// +kubebuilder:validation:XValidation:rule="self.all(c, isCIDR(c))",message="each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32"
 	CIDRs []string `json:"cidrs,omitempty"`
 }
 
@@ -669,9 +650,6 @@ type WorkloadSpec struct {
 
 // PodSettings are the pod fields a platform team sets (scheduling, registries, mesh and
 // cost labels). They go into the Deployment's pod template as they are.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.labels) || !self.labels.exists(k, k == 'app' || k.startsWith('app.kubernetes.io/'))",fieldPath=".labels",reason="FieldValueForbidden",message="app and app.kubernetes.io/* labels are llsd's: they select the pods and name the distribution; use another key"
-// +kubebuilder:validation:XValidation:rule="!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",fieldPath=".annotations",reason="FieldValueForbidden",message="llamastack.io/* annotations are llsd's: they roll the pods when the config changes; use another key"
 type PodSettings struct {
 	// Labels added to the pods.
 	// +optional
@@ -722,8 +700,6 @@ type PodSettings struct {
 }
 
 // ResourceClaimSpec is one claim of the pod, from a claim or a claim template.
-//
-// +kubebuilder:validation:XValidation:rule="has(self.resourceClaimName) != has(self.resourceClaimTemplateName)",message="set resourceClaimName or resourceClaimTemplateName: exactly one"
 type ResourceClaimSpec struct {
 	// Name of the claim in the pod.
 	// +kubebuilder:validation:MinLength=1
@@ -743,8 +719,6 @@ type ResourceClaimSpec struct {
 }
 
 // AutoscalingSpec configures a HorizontalPodAutoscaler.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || self.maxReplicas >= self.minReplicas",fieldPath=".maxReplicas",message="maxReplicas must be greater than or equal to minReplicas"
 type AutoscalingSpec struct {
 	// MinReplicas of the autoscaler; 1 when unset.
 	// +optional
@@ -796,9 +770,6 @@ type PVCStorageSpec struct {
 type StorageAccessMode string
 
 // PodDisruptionBudgetSpec configures the PodDisruptionBudget: set exactly one field.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.minAvailable) && has(self.maxUnavailable))",reason="FieldValueForbidden",message="minAvailable and maxUnavailable are mutually exclusive: set one"
-// +kubebuilder:validation:XValidation:rule="has(self.minAvailable) || has(self.maxUnavailable)",reason="FieldValueRequired",message="set one of minAvailable or maxUnavailable (maxUnavailable: 1 keeps node drains working with one replica)"
 type PodDisruptionBudgetSpec struct {
 	// MinAvailable pods during a voluntary disruption.
 	// +optional
@@ -854,25 +825,21 @@ type ExternalProvidersSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.providerId == p.providerId))",message="providerId must be unique: give each external provider its own"
 	Inference []ExternalProviderRef `json:"inference,omitempty"`
 	// Safety providers from images.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.providerId == p.providerId))",message="providerId must be unique: give each external provider its own"
 	Safety []ExternalProviderRef `json:"safety,omitempty"`
 	// VectorIo providers from images.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.providerId == p.providerId))",message="providerId must be unique: give each external provider its own"
 	VectorIo []ExternalProviderRef `json:"vectorIo,omitempty"`
 	// ToolRuntime providers from images.
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.all(p, self.exists_one(q, q.providerId == p.providerId))",message="providerId must be unique: give each external provider its own"
 	ToolRuntime []ExternalProviderRef `json:"toolRuntime,omitempty"`
 }
 
@@ -920,7 +887,6 @@ type ExternalProviderRef struct {
 	// SecretRefs maps provider config keys to Secret keys, as for spec.providers.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=32
-	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^[a-z][a-z0-9_]*$'))",message="secretRefs keys are provider config keys in snake_case, like api_key or password"
 	SecretRefs map[string]SecretKeySource `json:"secretRefs,omitempty"`
 	// Settings are the provider's config, as they are.
 	// +optional
@@ -959,7 +925,6 @@ type TelemetrySpec struct {
 	// Headers sent to the collector, each from a Secret (OTEL_EXPORTER_OTLP_HEADERS).
 	// +optional
 	// +kubebuilder:validation:MaxProperties=16
-	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^[A-Za-z0-9-]+$'))",message="header names are letters, digits and '-', like authorization or x-api-key"
 	Headers map[string]SecretKeySource `json:"headers,omitempty"`
 }
 

@@ -12,10 +12,6 @@ package v1alpha2
 //	  backends:
 //	    kv_default: {type: kv_postgres, host: pg, user: ogx, password: {secretKeyRef: {name: pg, key: password}}}
 //	    sql_default: {type: sql_postgres, host: pg, user: ogx, password: {secretKeyRef: {name: pg, key: password}}}
-//
-// +kubebuilder:validation:XValidation:rule="has(self.kv) || has(self.sql) || has(self.backends)",reason="FieldValueRequired",message="storage needs kv or sql, or named backends: set one of them, or remove storage to keep the distribution's storage"
-// +kubebuilder:validation:XValidation:rule="!((has(self.kv) || has(self.sql)) && (has(self.backends) || has(self.stores)))",reason="FieldValueForbidden",message="kv and sql cannot be mixed with backends and stores: write one of the two forms"
-// +kubebuilder:validation:XValidation:rule="!has(self.stores) || has(self.backends)",fieldPath=".stores",reason="FieldValueRequired",message="stores need backends: define the backends the stores name in storage.backends"
 type StateStorageSpec struct {
 	// KV is the key-value backend (kv_default).
 	// +optional
@@ -29,7 +25,6 @@ type StateStorageSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinProperties=1
 	// +kubebuilder:validation:MaxProperties=16
-	// +kubebuilder:validation:XValidation:rule="self.all(name, name.matches('^[A-Za-z0-9_-]{1,63}$'))",reason="FieldValueInvalid",message="backend names are 1 to 63 letters, digits, '_' or '-'"
 	Backends map[string]StorageBackendSpec `json:"backends,omitempty"`
 	// Stores name the backend of each of the server's own stores. A store left out is
 	// not configured at all (as the successor operator writes it), so the server's required
@@ -39,10 +34,6 @@ type StateStorageSpec struct {
 }
 
 // KVStorageSpec is the key-value backend.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.type) && self.type == 'redis') || has(self.endpoint)",fieldPath=".endpoint",reason="FieldValueRequired",message="endpoint is required when type is redis: set it to host:port or redis://host:port"
-// +kubebuilder:validation:XValidation:rule="!has(self.endpoint) || (has(self.type) && self.type == 'redis')",fieldPath=".endpoint",reason="FieldValueForbidden",message="endpoint is only valid when type is redis: remove it or set type: redis"
-// +kubebuilder:validation:XValidation:rule="!has(self.password) || (has(self.type) && self.type == 'redis')",fieldPath=".password",reason="FieldValueForbidden",message="password is only valid when type is redis: remove it or set type: redis"
 type KVStorageSpec struct {
 	// Type is sqlite or redis.
 	// +optional
@@ -60,9 +51,6 @@ type KVStorageSpec struct {
 }
 
 // SQLStorageSpec is the SQL backend.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.type) && self.type == 'postgres') || has(self.connectionString)",fieldPath=".connectionString",reason="FieldValueRequired",message="connectionString is required when type is postgres: point it at a Secret key holding postgresql://user:password@host:port/db"
-// +kubebuilder:validation:XValidation:rule="!has(self.connectionString) || (has(self.type) && self.type == 'postgres')",fieldPath=".connectionString",reason="FieldValueForbidden",message="connectionString is only valid when type is postgres: remove it or set type: postgres"
 type SQLStorageSpec struct {
 	// Type is sqlite or postgres.
 	// +optional
@@ -75,11 +63,6 @@ type SQLStorageSpec struct {
 }
 
 // StorageBackendSpec is a named Postgres backend of the server.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.tableName) || self.type == 'kv_postgres'",fieldPath=".tableName",reason="FieldValueForbidden",message="tableName is only valid for kv_postgres backends: remove it (a sql_postgres backend's tables are named by the stores)"
-// +kubebuilder:validation:XValidation:rule="!has(self.commandTimeout) || self.type == 'kv_postgres'",fieldPath=".commandTimeout",reason="FieldValueForbidden",message="commandTimeout is only valid for kv_postgres backends: remove it"
-// +kubebuilder:validation:XValidation:rule="!has(self.poolRecycle) || self.type == 'sql_postgres'",fieldPath=".poolRecycle",reason="FieldValueForbidden",message="poolRecycle is only valid for sql_postgres backends: remove it"
-// +kubebuilder:validation:XValidation:rule="!has(self.poolPrePing) || self.type == 'sql_postgres'",fieldPath=".poolPrePing",reason="FieldValueForbidden",message="poolPrePing is only valid for sql_postgres backends: remove it"
 type StorageBackendSpec struct {
 	// Type is kv_postgres (a key-value table) or sql_postgres.
 	// +kubebuilder:validation:Enum=kv_postgres;sql_postgres

@@ -93,9 +93,9 @@ func (c *checks) distribution(d *DistributionSpec, p *field.Path) {
 	}
 	switch {
 	case d.Name != "" && d.Image != "":
-		c.add(field.Forbidden(p, "name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own"))
+		c.add(field.Forbidden(p, ruleDistributionNotBoth.Message))
 	case d.Name == "" && d.Image == "":
-		c.add(field.Required(p, "one of name or image is required: set name (for example starter) or image"))
+		c.add(field.Required(p, ruleDistributionNeedsOne.Message))
 	}
 }
 
@@ -128,7 +128,7 @@ func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
 	}
 	c.optStr(p.Child("endpoint"), ps.Endpoint, 2048, "")
 	c.secret(ps.APIKey, p.Child("apiKey"))
-	c.secretMap(p.Child("secretRefs"), ps.SecretRefs, 32, configKeyPattern, secretRefsKeyMessage)
+	c.secretMap(p.Child("secretRefs"), ps.SecretRefs, 32, configKeyPattern, ruleSecretRefKeys.Message)
 	c.settings(p.Child("settings"), ps.Settings)
 	if cc := ps.ClientCertificate; cc != nil {
 		cp := p.Child("clientCertificate")
@@ -139,9 +139,6 @@ func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
 		c.optStr(cp.Child("privateKeyKey"), cc.PrivateKeyKey, 253, secretKeyPattern)
 	}
 }
-
-// secretRefsKeyMessage is the CEL rule's message for a secretRefs key that is no config key.
-const secretRefsKeyMessage = "secretRefs keys are provider config keys in snake_case, like api_key or password"
 
 // secretMap checks a map of Secret references: its size, its keys against keyPattern (the
 // CEL rule reports the map once, with keyMessage) and each reference.
@@ -192,7 +189,7 @@ func (c *checks) resources(r *ResourcesSpec, p *field.Path) {
 		names = append(names, r.Models[i].Name)
 	}
 	if firstDuplicate(names) != "" {
-		c.add(field.Invalid(mp, "object", "model names must be unique: each name is registered once"))
+		c.add(field.Invalid(mp, "object", ruleUniqueModelNames.Message))
 	}
 	sp := p.Child("mcpServers")
 	c.items(sp, len(r.MCPServers), 32)
@@ -208,7 +205,7 @@ func (c *checks) resources(r *ResourcesSpec, p *field.Path) {
 		ids = append(ids, m.ID)
 	}
 	if firstDuplicate(ids) != "" {
-		c.add(field.Invalid(sp, "object", "MCP server ids must be unique: each id is one connector"))
+		c.add(field.Invalid(sp, "object", ruleUniqueMCPServerIDs.Message))
 	}
 	for _, list := range []struct {
 		name   string
@@ -236,9 +233,9 @@ func (c *checks) model(m *ModelSpec, p *field.Path) {
 	embedding := m.ModelType == "embedding"
 	switch {
 	case embedding && m.EmbeddingDimension == nil:
-		c.add(field.Required(p.Child("embeddingDimension"), "embeddingDimension is required for embedding models: set it to the size of the vectors the model returns (for example 768)"))
+		c.add(field.Required(p.Child("embeddingDimension"), ruleEmbeddingNeedsDimension.Message))
 	case !embedding && m.EmbeddingDimension != nil:
-		c.add(field.Forbidden(p.Child("embeddingDimension"), "embeddingDimension is only valid for embedding models: set modelType: embedding or remove embeddingDimension"))
+		c.add(field.Forbidden(p.Child("embeddingDimension"), ruleDimensionOnlyForEmbedding.Message))
 	}
 }
 
@@ -248,13 +245,13 @@ func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 	}
 	legacy, named := s.KV != nil || s.SQL != nil, len(s.Backends) > 0 || s.Stores != nil
 	if !legacy && len(s.Backends) == 0 {
-		c.add(field.Required(p, "storage needs kv or sql, or named backends: set one of them, or remove storage to keep the distribution's storage"))
+		c.add(field.Required(p, ruleStorageNeedsBackends.Message))
 	}
 	if legacy && named {
-		c.add(field.Forbidden(p, "kv and sql cannot be mixed with backends and stores: write one of the two forms"))
+		c.add(field.Forbidden(p, ruleStorageFormsNotMixed.Message))
 	}
 	if s.Stores != nil && len(s.Backends) == 0 {
-		c.add(field.Required(p.Child("stores"), "stores need backends: define the backends the stores name in storage.backends"))
+		c.add(field.Required(p.Child("stores"), ruleStoresNeedBackends.Message))
 	}
 	c.backends(s.Backends, p.Child("backends"))
 	c.stores(s.Stores, p.Child("stores"))
@@ -265,13 +262,13 @@ func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 		c.secret(kv.Password, kp.Child("password"))
 		redis := kv.Type == StorageTypeRedis
 		if redis && kv.Endpoint == "" {
-			c.add(field.Required(kp.Child("endpoint"), "endpoint is required when type is redis: set it to host:port or redis://host:port"))
+			c.add(field.Required(kp.Child("endpoint"), ruleRedisNeedsEndpoint.Message))
 		}
 		if !redis && kv.Endpoint != "" {
-			c.add(field.Forbidden(kp.Child("endpoint"), "endpoint is only valid when type is redis: remove it or set type: redis"))
+			c.add(field.Forbidden(kp.Child("endpoint"), ruleEndpointOnlyForRedis.Message))
 		}
 		if !redis && kv.Password != nil {
-			c.add(field.Forbidden(kp.Child("password"), "password is only valid when type is redis: remove it or set type: redis"))
+			c.add(field.Forbidden(kp.Child("password"), rulePasswordOnlyForRedis.Message))
 		}
 	}
 	if sql := s.SQL; sql != nil {
@@ -280,10 +277,10 @@ func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 		c.secret(sql.ConnectionString, sp.Child("connectionString"))
 		postgres := sql.Type == StorageTypePostgres
 		if postgres && sql.ConnectionString == nil {
-			c.add(field.Required(sp.Child("connectionString"), "connectionString is required when type is postgres: point it at a Secret key holding postgresql://user:password@host:port/db"))
+			c.add(field.Required(sp.Child("connectionString"), rulePostgresNeedsConnectionString.Message))
 		}
 		if !postgres && sql.ConnectionString != nil {
-			c.add(field.Forbidden(sp.Child("connectionString"), "connectionString is only valid when type is postgres: remove it or set type: postgres"))
+			c.add(field.Forbidden(sp.Child("connectionString"), ruleConnectionStringOnlyForPostgres.Message))
 		}
 	}
 }
@@ -292,7 +289,7 @@ func (c *checks) backends(backends map[string]StorageBackendSpec, p *field.Path)
 	c.maxProperties(p, len(backends), 16)
 	for _, name := range slices.Sorted(maps.Keys(backends)) {
 		if !compiled()[backendNamePattern].MatchString(name) {
-			c.add(field.Invalid(p, "object", "backend names are 1 to 63 letters, digits, '_' or '-'"))
+			c.add(field.Invalid(p, "object", ruleBackendNames.Message))
 			break
 		}
 	}
@@ -323,16 +320,16 @@ func (c *checks) backend(b StorageBackendSpec, p, celPath *field.Path) {
 	c.minimum(p.Child("poolRecycle"), b.PoolRecycle, -1)
 	kv, sql := b.Type == StorageTypeKVPostgres, b.Type == StorageTypeSQLPostgres
 	if b.TableName != "" && !kv {
-		c.add(field.Forbidden(celPath.Child("tableName"), "tableName is only valid for kv_postgres backends: remove it (a sql_postgres backend's tables are named by the stores)"))
+		c.add(field.Forbidden(celPath.Child("tableName"), ruleTableNameOnlyForKV.Message))
 	}
 	if b.CommandTimeout != nil && !kv {
-		c.add(field.Forbidden(celPath.Child("commandTimeout"), "commandTimeout is only valid for kv_postgres backends: remove it"))
+		c.add(field.Forbidden(celPath.Child("commandTimeout"), ruleCommandTimeoutOnlyForKV.Message))
 	}
 	if b.PoolRecycle != nil && !sql {
-		c.add(field.Forbidden(celPath.Child("poolRecycle"), "poolRecycle is only valid for sql_postgres backends: remove it"))
+		c.add(field.Forbidden(celPath.Child("poolRecycle"), rulePoolRecycleOnlyForSQL.Message))
 	}
 	if b.PoolPrePing != nil && !sql {
-		c.add(field.Forbidden(celPath.Child("poolPrePing"), "poolPrePing is only valid for sql_postgres backends: remove it"))
+		c.add(field.Forbidden(celPath.Child("poolPrePing"), rulePoolPrePingOnlyForSQL.Message))
 	}
 }
 
@@ -416,10 +413,10 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 		c.optStr(tp.Child("certificateKey"), t.CertificateKey, 253, secretKeyPattern)
 		c.optStr(tp.Child("privateKeyKey"), t.PrivateKeyKey, 253, secretKeyPattern)
 		if t.Enabled && t.SecretName == "" {
-			c.add(field.Required(tp.Child("secretName"), "secretName is required when TLS is enabled: name a kubernetes.io/tls Secret"))
+			c.add(field.Required(tp.Child("secretName"), ruleTLSNeedsSecret.Message))
 		}
 		if !t.Enabled && t.SecretName != "" {
-			c.add(field.Forbidden(tp.Child("secretName"), "secretName is only valid when TLS is enabled: set enabled: true or remove secretName"))
+			c.add(field.Forbidden(tp.Child("secretName"), ruleSecretNeedsTLS.Message))
 		}
 		c.items(tp.Child("caBundles"), len(t.CABundles), 8)
 		for _, ref := range t.Bundles() {
@@ -445,17 +442,17 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 			c.add(field.TooMany(ep.Child("annotations"), len(e.Annotations), 64))
 		}
 		if e.Hostname != "" && e.Enabled != nil && !*e.Enabled {
-			c.add(field.Forbidden(ep.Child("hostname"), "hostname is only valid when expose is enabled: remove enabled: false or remove hostname"))
+			c.add(field.Forbidden(ep.Child("hostname"), ruleHostnameNeedsExpose.Message))
 		}
 		if e.Route != nil && *e.Route && e.ClassName != "" {
-			c.add(field.Forbidden(ep.Child("className"), "className is an Ingress class and route makes a Route: remove className, or route"))
+			c.add(field.Forbidden(ep.Child("className"), ruleRouteHasNoClass.Message))
 		}
 		if e.Route != nil && *e.Route && e.TLSSecretName != "" {
-			c.add(field.Forbidden(ep.Child("tlsSecretName"), "tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route"))
+			c.add(field.Forbidden(ep.Child("tlsSecretName"), ruleRouteHasNoTLSSecret.Message))
 		}
 		for k := range e.Annotations {
 			if strings.HasPrefix(k, "llamastack.io/") {
-				c.add(field.Forbidden(ep.Child("annotations"), "llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key"))
+				c.add(field.Forbidden(ep.Child("annotations"), ruleExposeAnnotationsNotOurs.Message))
 				break
 			}
 		}
@@ -480,7 +477,7 @@ func (c *checks) cidrs(p *field.Path, cidrs []string) {
 	}
 	for _, cidr := range cidrs {
 		if _, err := netip.ParsePrefix(cidr); err != nil {
-			c.add(field.Invalid(p, "array", "each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32"))
+			c.add(field.Invalid(p, "array", ruleCIDRs.Message))
 			return
 		}
 	}
@@ -507,7 +504,7 @@ func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
 			c.maximum(ap.Child(target.name), target.value, 100)
 		}
 		if a.MinReplicas != nil && a.MaxReplicas >= 1 && a.MaxReplicas < *a.MinReplicas {
-			c.add(field.Invalid(ap.Child("maxReplicas"), "object", "maxReplicas must be greater than or equal to minReplicas"))
+			c.add(field.Invalid(ap.Child("maxReplicas"), "object", ruleMaxAtLeastMin.Message))
 		}
 	}
 	if s := w.Storage; s != nil {
@@ -529,9 +526,9 @@ func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
 		bp := p.Child("podDisruptionBudget")
 		switch {
 		case b.MinAvailable != nil && b.MaxUnavailable != nil:
-			c.add(field.Forbidden(bp, "minAvailable and maxUnavailable are mutually exclusive: set one"))
+			c.add(field.Forbidden(bp, ruleBudgetNotBoth.Message))
 		case b.MinAvailable == nil && b.MaxUnavailable == nil:
-			c.add(field.Required(bp, "set one of minAvailable or maxUnavailable (maxUnavailable: 1 keeps node drains working with one replica)"))
+			c.add(field.Required(bp, ruleBudgetNeedsOne.Message))
 		}
 	}
 	if o := w.Overrides; o != nil {
@@ -571,7 +568,7 @@ func (c *checks) pod(ps *PodSettings, p *field.Path) {
 		c.optStr(cp.Index(i).Child("resourceClaimName"), rc.ResourceClaimName, 253, "")
 		c.optStr(cp.Index(i).Child("resourceClaimTemplateName"), rc.ResourceClaimTemplateName, 253, "")
 		if (rc.ResourceClaimName == "") == (rc.ResourceClaimTemplateName == "") {
-			c.add(field.Invalid(cp.Index(i), "object", "set resourceClaimName or resourceClaimTemplateName: exactly one"))
+			c.add(field.Invalid(cp.Index(i), "object", ruleOneClaimSource.Message))
 		}
 		if seen[rc.Name] {
 			c.add(field.Duplicate(cp.Index(i), map[string]any{"name": rc.Name}))
@@ -580,13 +577,13 @@ func (c *checks) pod(ps *PodSettings, p *field.Path) {
 	}
 	for k := range ps.Labels {
 		if k == "app" || strings.HasPrefix(k, "app.kubernetes.io/") {
-			c.add(field.Forbidden(p.Child("labels"), "app and app.kubernetes.io/* labels are llsd's: they select the pods and name the distribution; use another key"))
+			c.add(field.Forbidden(p.Child("labels"), rulePodLabelsNotOurs.Message))
 			break
 		}
 	}
 	for k := range ps.Annotations {
 		if strings.HasPrefix(k, "llamastack.io/") {
-			c.add(field.Forbidden(p.Child("annotations"), "llamastack.io/* annotations are llsd's: they roll the pods when the config changes; use another key"))
+			c.add(field.Forbidden(p.Child("annotations"), rulePodAnnotationsNotOurs.Message))
 			break
 		}
 	}
@@ -617,7 +614,7 @@ func (c *checks) telemetry(t *TelemetrySpec, p *field.Path) {
 	c.optStr(p.Child("serviceName"), t.ServiceName, 253, "")
 	c.minimum(p.Child("samplingPercent"), t.SamplingPercent, 0)
 	c.maximum(p.Child("samplingPercent"), t.SamplingPercent, 100)
-	c.secretMap(p.Child("headers"), t.Headers, 16, headerPattern, "header names are letters, digits and '-', like authorization or x-api-key")
+	c.secretMap(p.Child("headers"), t.Headers, 16, headerPattern, ruleHeaderNames.Message)
 }
 
 func (c *checks) externalProviders(e *ExternalProvidersSpec, p *field.Path) {
@@ -633,7 +630,7 @@ func (c *checks) externalProviders(e *ExternalProvidersSpec, p *field.Path) {
 			ids[i] = list.Providers[i].ProviderID
 		}
 		if firstDuplicate(ids) != "" {
-			c.add(field.Invalid(lp, "array", "providerId must be unique: give each external provider its own"))
+			c.add(field.Invalid(lp, "array", ruleUniqueExternalProviderIDs.Message))
 		}
 	}
 }
@@ -648,7 +645,7 @@ func (c *checks) externalProvider(ref *ExternalProviderRef, p *field.Path) {
 	c.optStr(p.Child("module"), ref.Module, 253, modulePattern)
 	c.optStr(p.Child("providerType"), ref.ProviderType, 128, providerTypePattern)
 	c.optStr(p.Child("path"), ref.Path, 1024, providerPathPattern)
-	c.secretMap(p.Child("secretRefs"), ref.SecretRefs, 32, configKeyPattern, secretRefsKeyMessage)
+	c.secretMap(p.Child("secretRefs"), ref.SecretRefs, 32, configKeyPattern, ruleSecretRefKeys.Message)
 	c.settings(p.Child("settings"), ref.Settings)
 }
 
