@@ -132,3 +132,20 @@ func TestTLSAndEndpointsAreResolvedOnce(t *testing.T) {
 		}
 	}
 }
+
+// Each file of the render package has its tests beside it (<file>_test.go, or
+// <file>_internal_test.go for unexported helpers): a reader finds what a file promises next to it.
+func TestRenderFilesHaveTestsBesideThem(t *testing.T) {
+	dir := filepath.Join("..", "..", "internal", "render")
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	require.NoError(t, err)
+	for _, f := range files {
+		stem := strings.TrimSuffix(filepath.Base(f), ".go")
+		if strings.HasSuffix(stem, "_test") || stem == "doc" {
+			continue
+		}
+		_, errExternal := os.Stat(filepath.Join(dir, stem+"_test.go"))
+		_, errInternal := os.Stat(filepath.Join(dir, stem+"_internal_test.go"))
+		assert.True(t, errExternal == nil || errInternal == nil, "internal/render/%s.go has no %s_test.go beside it", stem, stem)
+	}
+}

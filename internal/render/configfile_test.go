@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/pkg/api"
+)
+
+// The config a spec's own settings make the server run: RUN_CONFIG_PATH first, else the first
+// .yaml path of the command or arguments; and which key of the user's ConfigMap that file is.
+func TestNamedConfigFile(t *testing.T) {
+	for _, tc := range []struct {
+		reason, overrides, file, field, key string
+	}{
+		{reason: "nothing named", overrides: "{}"},
+		{reason: "the dashboard's RUN_CONFIG_PATH", overrides: "{env: [{name: RUN_CONFIG_PATH, value: /etc/llama-stack/run.yaml}]}",
+			file: "/etc/llama-stack/run.yaml", field: "spec.workload.overrides.env[0].value", key: "run.yaml"},
+		{reason: "a path in a shell command", overrides: "{command: [/bin/sh, -c, 'ogx stack run /etc/llama-stack/custom.yaml --port 8321']}",
+			file: "/etc/llama-stack/custom.yaml", field: "spec.workload.overrides.command[2]", key: "custom.yaml"},
+		{reason: "a mount of the same ConfigMap elsewhere",
+			overrides: "{env: [{name: RUN_CONFIG_PATH, value: /app-config/config.yaml}], volumes: [{name: own, configMap: {name: mine}}], volumeMounts: [{name: own, mountPath: /app-config}]}",
+			file:      "/app-config/config.yaml", field: "spec.workload.overrides.env[0].value", key: "config.yaml"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			obj, errs := api.Decode([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: c}\nspec:\n  distribution: {name: starter}\n  workload: {overrides: " + tc.overrides + "}\n"))
+			require.Empty(t, errs)
+			file, path := render.NamedConfigFile(obj)
+			assert.Equal(t, tc.file, file)
+			if tc.file == "" {
+				return
+			}
+			assert.Equal(t, tc.field, path.String())
+			key, ok := render.UserConfigKeyAt(obj, "mine", file)
+			assert.True(t, ok)
+			assert.Equal(t, tc.key, key)
+		})
+	}
+}
