@@ -27,33 +27,75 @@ func TestDecodeShorthand(t *testing.T) {
 	}{
 		"single provider object": {
 			reason: "a provider written as an object is a list of one",
-			spec:   "distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: 'http://vllm:8000/v1'}",
-			want:   "distribution:\n  name: starter\nproviders:\n  inference:\n  - endpoint: http://vllm:8000/v1\n    provider: vllm\n",
+			spec: `distribution: {name: starter}
+providers:
+  inference: {provider: vllm, endpoint: 'http://vllm:8000/v1'}`,
+			want: `distribution:
+  name: starter
+providers:
+  inference:
+  - endpoint: http://vllm:8000/v1
+    provider: vllm
+`,
 		},
 		"model strings": {
 			reason: "a model written as a string is its name",
-			spec:   "distribution: {name: starter}\nresources:\n  models: [llama3, {name: big, contextLength: 128000}]",
-			want:   "distribution:\n  name: starter\nresources:\n  models:\n  - name: llama3\n  - contextLength: 128000\n    name: big\n",
+			spec: `distribution: {name: starter}
+resources:
+  models: [llama3, {name: big, contextLength: 128000}]`,
+			want: `distribution:
+  name: starter
+resources:
+  models:
+  - name: llama3
+  - contextLength: 128000
+    name: big
+`,
 		},
 		"expose true": {
 			reason: "expose: true is expose: {enabled: true}",
-			spec:   "distribution: {name: starter}\nnetworking: {expose: true}",
-			want:   "distribution:\n  name: starter\nnetworking:\n  expose:\n    enabled: true\n",
+			spec: `distribution: {name: starter}
+networking: {expose: true}`,
+			want: `distribution:
+  name: starter
+networking:
+  expose:
+    enabled: true
+`,
 		},
 		"expose false": {
 			reason: "expose: false is expose: {enabled: false}",
-			spec:   "distribution: {name: starter}\nnetworking: {expose: false}",
-			want:   "distribution:\n  name: starter\nnetworking:\n  expose:\n    enabled: false\n",
+			spec: `distribution: {name: starter}
+networking: {expose: false}`,
+			want: `distribution:
+  name: starter
+networking:
+  expose:
+    enabled: false
+`,
 		},
 		"expose empty object": {
 			reason: "expose: {} means enabled",
-			spec:   "distribution: {name: starter}\nnetworking: {expose: {hostname: llama.example.com}}",
-			want:   "distribution:\n  name: starter\nnetworking:\n  expose:\n    enabled: true\n    hostname: llama.example.com\n",
+			spec: `distribution: {name: starter}
+networking: {expose: {hostname: llama.example.com}}`,
+			want: `distribution:
+  name: starter
+networking:
+  expose:
+    enabled: true
+    hostname: llama.example.com
+`,
 		},
 		"storage types default": {
 			reason: "a storage backend without a type is sqlite, as the CRD defaults it",
-			spec:   "distribution: {name: starter}\nstorage: {kv: {}}",
-			want:   "distribution:\n  name: starter\nstorage:\n  kv:\n    type: sqlite\n",
+			spec: `distribution: {name: starter}
+storage: {kv: {}}`,
+			want: `distribution:
+  name: starter
+storage:
+  kv:
+    type: sqlite
+`,
 		},
 	}
 	for name, tc := range cases {
