@@ -108,6 +108,7 @@ func parse(data []byte) (map[string]map[string][]profile.Field, error) {
 		if m := fieldLine.FindStringSubmatch(line); m != nil && providerType != "" {
 			catalog[api][providerType] = append(catalog[api][providerType], profile.Field{
 				Name: m[1], Required: m[2] == "*", Secret: strings.Contains(m[3], "(password)"), Store: storeKind(m[3]),
+				NullRefused: refusesNull(m[3]),
 			})
 			continue
 		}
@@ -116,6 +117,18 @@ func parse(data []byte) (map[string]map[string][]profile.Field, error) {
 		}
 	}
 	return catalog, sc.Err()
+}
+
+// refusesNull tells a scalar key that takes no null by its type in the field list:
+// "string = \"Strong\"", "integer", "boolean = false", "string(uri)" (not "string | null").
+func refusesNull(fieldType string) bool {
+	kind, _, _ := strings.Cut(fieldType, " = ")
+	kind, _, _ = strings.Cut(kind, "(")
+	switch strings.TrimSpace(kind) {
+	case "string", "integer", "number", "boolean":
+		return !strings.Contains(fieldType, "| null")
+	}
+	return false
 }
 
 // storeKind tells a key that references the server's storage by its type in the field list.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -101,6 +102,48 @@ func (g *generator) checkRequiredEnv() {
 				name, where, fix)))
 		}
 	})
+}
+
+// checkNullDefaults fails when a provider the pod enables reads a key that takes no null from a
+// variable with an empty default that the pod does not set: the server substitutes null and the
+// provider refuses it at start. OpenShift AI 3.4's remote Milvus, enabled by MILVUS_ENDPOINT,
+// reads consistency_level so:
+//
+//	consistency_level: ${env.MILVUS_CONSISTENCY_LEVEL:=}   # a string, "Strong" by default, but null here
+func (g *generator) checkNullDefaults() {
+	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
+		for _, entry := range providerList(g.cfg, api) {
+			id, enabled := g.enabledID(entry["provider_id"])
+			providerType, _ := entry["provider_type"].(string)
+			fields, known := g.prof.Fields(api, providerType)
+			if !enabled || !known {
+				continue
+			}
+			config := mapAt(entry, "config")
+			for _, key := range slices.Sorted(maps.Keys(config)) {
+				value, _ := config[key].(string)
+				m := emptyDefault().FindStringSubmatch(value)
+				if m == nil || g.overrideEnvSets(m[1]) || g.env[m[1]].field != nil {
+					continue
+				}
+				if i := slices.IndexFunc(fields, func(f profile.Field) bool { return f.Name == key }); i >= 0 && fields[i].NullRefused {
+					g.errs = append(g.errs, field.Required(field.NewPath("spec", "workload", "overrides", "env"), fmt.Sprintf(
+						"provider %s (%s) reads %s from %s, which has no default: the server puts null there, which %s does not take, "+
+							"and stops at start: set %s in spec.workload.overrides.env", id, providerType, key, m[1], key, m[1])))
+				}
+			}
+		}
+	}
+}
+
+// enabledID is a provider's id and whether the pod enables it: a literal id, or ${env.X:+id}
+// with X set in the pod.
+func (g *generator) enabledID(v any) (string, bool) {
+	s, _ := v.(string)
+	if m := conditionalID().FindStringSubmatch(s); m != nil {
+		return m[2], g.overrideEnvSets(m[1]) || g.env[m[1]].field != nil
+	}
+	return s, isLiteral(v)
 }
 
 // checkPostgresCredentials fails when a Postgres backend of the distribution reads its

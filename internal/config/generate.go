@@ -110,6 +110,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.checkBackendReferences,
 		g.checkLocalStorage,
 		g.checkPostgresCredentials,
+		g.checkNullDefaults,
 		g.checkRequiredEnv,
 		g.warnEnvEndpoints,
 		g.warnOllamaModels,

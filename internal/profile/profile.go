@@ -137,6 +137,9 @@ type Field struct {
 	// and namespace), "sql" (a SqlStoreReference: backend and table_name) or "composite" (a
 	// persistence block of several references).
 	Store string `json:"store,omitempty"`
+	// NullRefused keys are a string, number or boolean that takes no null: a value
+	// ${env.X:=} with X unset gives them null, and the provider does not start.
+	NullRefused bool `json:"nullRefused,omitempty"`
 }
 
 // ProviderFile is the format of providers/<version>.json, written by hack/providerfields.
