@@ -17,12 +17,31 @@ import (
 
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
-	good := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: good}\nspec: {distribution: {name: starter}}\n"
-	bad := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: bad}\n" +
-		"spec:\n  distribution: {name: starter}\n  networking: {tls: {enabled: true}}\n"
-	other := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n"
-	renderRefuses := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: typo}\n" +
-		"spec:\n  distribution: {name: starter}\n  providers: {inference: {provider: vllm, settings: {url: 'http://vllm:8000/v1'}}}\n"
+	good := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: good}
+spec: {distribution: {name: starter}}
+`
+	bad := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: bad}
+` +
+		`spec:
+  distribution: {name: starter}
+  networking: {tls: {enabled: true}}
+`
+	other := `apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+`
+	renderRefuses := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: typo}
+` +
+		`spec:
+  distribution: {name: starter}
+  providers: {inference: {provider: vllm, settings: {url: 'http://vllm:8000/v1'}}}
+`
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
@@ -47,7 +66,12 @@ func TestValidate(t *testing.T) {
 		"nothing to check": {reason: "a directory without LLSDs is an error, not a silent pass", args: []string{"validate", write("cm.yaml", other)}, code: 1, stdout: "", stderr: "no LlamaStackDistribution or OGXServer found"},
 		"unknown command":  {reason: "typos are reported", args: []string{"valdate"}, code: 2, stdout: "", stderr: `unknown command "valdate"`},
 		"a syntax error in a later document": {reason: "the line is the file's, not the document's",
-			args: []string{"validate", write("broken.yaml", other+"---\n"+"apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: b}\nspec:\n  providers: [\n")},
+			args: []string{"validate", write("broken.yaml", other+"---\n"+`apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: b}
+spec:
+  providers: [
+`)},
 			code: 1, stderr: fmt.Sprintf("broken.yaml: not YAML: yaml: line %d: did not find expected node content", strings.Count(other, "\n")+6)},
 	}
 	for name, tc := range cases {
@@ -63,7 +87,11 @@ func TestValidate(t *testing.T) {
 
 // Every command explains itself with --help; render and validate read - as standard input.
 func TestCommandLine(t *testing.T) {
-	stack := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec: {distribution: {name: starter}}\n"
+	stack := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec: {distribution: {name: starter}}
+`
 	for _, tc := range []struct {
 		reason         string
 		args           []string

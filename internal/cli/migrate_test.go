@@ -14,14 +14,23 @@ import (
 // printed.
 func TestMigrateTakesThePackagesOptions(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "stack.yaml", "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: team, namespace: ai}\n"+
-		"spec:\n  distribution: {name: team-starter}\n  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}\n")
+	writeFile(t, dir, "stack.yaml", `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: team, namespace: ai}
+`+
+		`spec:
+  distribution: {name: team-starter}
+  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}
+`)
 	code, out, stderr := run(t, "migrate", dir)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, `spec.distribution.name: Invalid value: "team-starter": unknown distribution`)
 
-	writeFile(t, dir, "options.yaml", "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\n"+
+	writeFile(t, dir, "options.yaml", `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata: {name: llsd}
+`+
 		"spec: {distributions: {team-starter: docker.io/llamastack/distribution-starter:0.7.1}}\n")
 	code, out, stderr = run(t, "migrate", dir)
 	require.Equal(t, 0, code, stderr)

@@ -56,7 +56,11 @@ func writeFile(t *testing.T, dir, name, content string) string {
 
 func TestRenderPrintsTheManifests(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "stack.yaml", stack+"---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ai}\n")
+	writeFile(t, dir, "stack.yaml", stack+`---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ai}
+`)
 	code, out, stderr := run(t, "render", dir)
 	require.Equal(t, 0, code, stderr)
 	for _, want := range []string{"kind: LlamaStackDistribution", "kind: ConfigMap", "name: my-stack-config-",
@@ -101,7 +105,12 @@ spec:
 	// With the ConfigMap in the input, its content drives rollouts: an edit changes the pod template.
 	hashes := map[string]bool{}
 	for _, content := range []string{"version: 2", "version: 2\ndistro_name: changed"} {
-		writeFile(t, dir, "config.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: my-config}\ndata:\n  config.yaml: |\n    "+
+		writeFile(t, dir, "config.yaml", `apiVersion: v1
+kind: ConfigMap
+metadata: {name: my-config}
+data:
+  config.yaml: |
+    `+
 			strings.ReplaceAll(content, "\n", "\n    ")+"\n")
 		code, out, stderr := run(t, "render", dir)
 		require.Equal(t, 0, code, stderr)
@@ -115,7 +124,10 @@ spec:
 // As a KRM function llsd reads ResourceLists with or without a function config (kpt fn
 // render sends none), and reports failures on stderr too.
 func TestKRMFunctionOnStdin(t *testing.T) {
-	items := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- " +
+	items := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- ` +
 		strings.ReplaceAll(strings.TrimSpace(stack), "\n", "\n  ") + "\n"
 	var stdout, stderr bytes.Buffer
 	code := cli.Main(nil, strings.NewReader(items), &stdout, &stderr)
@@ -135,9 +147,17 @@ func TestKRMFunctionOnStdin(t *testing.T) {
 // LLSD_* / ARGOCD_ENV_LLSD_* variables on top; the options document is not output.
 func TestRenderOptionsFromDocumentAndEnvironment(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "spec:\n", "spec:\n  networking: {expose: true}\n", 1))
-	writeFile(t, dir, "options.yaml", "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\n"+
-		"spec:\n  ingress: {className: nginx, domain: from-file.example.com}\n  imageOverrides: {starter: mirror.local/starter:0.6.0}\n")
+	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "spec:\n", `spec:
+  networking: {expose: true}
+`, 1))
+	writeFile(t, dir, "options.yaml", `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata: {name: llsd}
+`+
+		`spec:
+  ingress: {className: nginx, domain: from-file.example.com}
+  imageOverrides: {starter: mirror.local/starter:0.6.0}
+`)
 	t.Setenv("ARGOCD_ENV_LLSD_INGRESS_DOMAIN", "from-env.example.com")
 	code, out, stderr := run(t, "render", dir)
 	require.Equal(t, 0, code, stderr)
@@ -163,7 +183,9 @@ func TestRenderRejectsTheSameLLSDTwice(t *testing.T) {
 func TestRenderRejectsACABundleFromAnotherNamespace(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "spec:\n",
-		"spec:\n  networking: {tls: {caBundle: {configMapName: corp-ca, configMapNamespace: security}}}\n", 1))
+		`spec:
+  networking: {tls: {caBundle: {configMapName: corp-ca, configMapNamespace: security}}}
+`, 1))
 	assertRefused(t, dir, `spec.networking.tls.caBundle.configMapNamespace: Invalid value: "security": a pod can mount only ConfigMaps of its own namespace`)
 }
 
@@ -173,8 +195,15 @@ func TestRenderRejectsACABundleFromAnotherNamespace(t *testing.T) {
 func TestRenderIsTheKRMFunction(t *testing.T) {
 	localConfig := strings.Replace(strings.Replace(stack, "name: my-stack", "name: local-stack", 1),
 		"metadata: {", "metadata: {annotations: {config.kubernetes.io/local-config: 'true'}, ", 1)
-	namespace := "apiVersion: v1\nkind: Namespace\nmetadata: {name: ai}\n"
-	options := "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\nspec: {ingress: {className: nginx}}\n"
+	namespace := `apiVersion: v1
+kind: Namespace
+metadata: {name: ai}
+`
+	options := `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata: {name: llsd}
+spec: {ingress: {className: nginx}}
+`
 
 	dir := t.TempDir()
 	writeFile(t, dir, "a.yaml", stack+"---\n"+localConfig+"---\n"+namespace)
@@ -185,7 +214,10 @@ func TestRenderIsTheKRMFunction(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(rendered, "kind: LlamaStackDistribution"), "and is itself local configuration")
 
 	var rl strings.Builder
-	rl.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	rl.WriteString(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+`)
 	for _, doc := range []string{stack, localConfig, namespace} {
 		rl.WriteString("- " + strings.ReplaceAll(strings.TrimSpace(doc), "\n", "\n  ") + "\n")
 	}
@@ -240,11 +272,24 @@ spec:
 // render options with a misspelt kind or version.
 func TestRenderRefusesWhatWouldBeIgnored(t *testing.T) {
 	for _, tc := range []struct{ reason, doc, want string }{
-		{reason: "a key twice", doc: strings.Replace(stack, "spec:\n", "spec:\n  workload: {replicas: 1}\n  workload: {workers: 2}\n", 1),
+		{reason: "a key twice", doc: strings.Replace(stack, "spec:\n", `spec:
+  workload: {replicas: 1}
+  workload: {workers: 2}
+`, 1),
 			want: `key "workload" already set in map`},
-		{reason: "options of another version", doc: "apiVersion: fn.llamastack.io/v1alpha2\nkind: RenderOptions\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
+		{reason: "options of another version", doc: `apiVersion: fn.llamastack.io/v1alpha2
+kind: RenderOptions
+metadata: {name: o}
+spec: {}
+---
+` + stack,
 			want: "fn.llamastack.io/v1alpha2 RenderOptions is not a function config llsd knows: write apiVersion: fn.llamastack.io/v1alpha1"},
-		{reason: "options of a misspelt kind", doc: "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOption\nmetadata: {name: o}\nspec: {}\n---\n" + stack,
+		{reason: "options of a misspelt kind", doc: `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOption
+metadata: {name: o}
+spec: {}
+---
+` + stack,
 			want: "kind: RenderOptions"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
@@ -259,10 +304,23 @@ func TestRenderRefusesWhatWouldBeIgnored(t *testing.T) {
 // through a render of the output. Only what llsd generated from an LLSD being rendered is
 // replaced; an object generated from an LLSD that is not among the inputs stays, with a warning.
 func TestRenderKeepsTheUsersObjects(t *testing.T) {
-	userSecret := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: mine\n  namespace: ai\n  labels: {app.kubernetes.io/managed-by: llsd}\n" +
+	userSecret := `apiVersion: v1
+kind: Secret
+metadata:
+  name: mine
+  namespace: ai
+  labels: {app.kubernetes.io/managed-by: llsd}
+` +
 		"stringData: {token: S3NT1NEL}\n"
-	orphan := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gone-config-0123456789\n  namespace: ai\n" +
-		"  annotations: {llamastack.io/generated-from: gone}\ndata: {a: b}\n"
+	orphan := `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: gone-config-0123456789
+  namespace: ai
+` +
+		`  annotations: {llamastack.io/generated-from: gone}
+data: {a: b}
+`
 	dir := t.TempDir()
 	writeFile(t, dir, "in.yaml", stack+"---\n"+userSecret+"---\n"+orphan)
 	code, out, stderr := run(t, "render", dir)
@@ -293,7 +351,12 @@ func TestRenderLimits(t *testing.T) {
 	}
 	var many strings.Builder
 	for i := range 2001 {
-		fmt.Fprintf(&many, "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s%d}\nspec: {distribution: {name: starter}}\n---\n", i)
+		fmt.Fprintf(&many, `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: s%d}
+spec: {distribution: {name: starter}}
+---
+`, i)
 	}
 	for _, tc := range []struct{ reason, doc, want string }{
 		{reason: "settings nested 9,000 deep", doc: withSettings(deep), want: "settings are nested 9000 levels deep, more than the limit of 16"},
@@ -313,7 +376,11 @@ func TestRenderLimits(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "/dev/zero: more than 67108864 bytes of input")
 
-	outside := writeFile(t, t.TempDir(), "secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {k: S3NT1NEL}\n")
+	outside := writeFile(t, t.TempDir(), "secret.yaml", `apiVersion: v1
+kind: Secret
+metadata: {name: s}
+stringData: {k: S3NT1NEL}
+`)
 	dir := t.TempDir()
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "link.yaml")))
 	code, out, stderr := run(t, "render", dir)
@@ -329,7 +396,10 @@ func TestRenderReadsADirectoryAsItIs(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "stack.yaml", stack)
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "more"), 0o755))
-	writeFile(t, dir, "more/ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: ai}\n")
+	writeFile(t, dir, "more/ns.yaml", `apiVersion: v1
+kind: Namespace
+metadata: {name: ai}
+`)
 	require.NoError(t, os.Symlink("more/ns.yaml", filepath.Join(dir, "relative.yaml")))
 	require.NoError(t, os.Symlink(filepath.Join(dir, "more", "ns.yaml"), filepath.Join(dir, "absolute.yaml")))
 	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "pipe.yaml"), 0o644))
@@ -337,7 +407,11 @@ func TestRenderReadsADirectoryAsItIs(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, 3, strings.Count(out, "kind: Namespace"), "the file and both links to it")
 
-	outside := writeFile(t, t.TempDir(), "secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {k: S3NT1NEL}\n")
+	outside := writeFile(t, t.TempDir(), "secret.yaml", `apiVersion: v1
+kind: Secret
+metadata: {name: s}
+stringData: {k: S3NT1NEL}
+`)
 	swapped := filepath.Join(dir, "swapped.yaml")
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -374,7 +448,10 @@ func TestRenderReadsADirectoryAsItIs(t *testing.T) {
 func TestRenderOptionsApplyToTheirDirectory(t *testing.T) {
 	root := t.TempDir()
 	options := func(class string) string {
-		return "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\nspec: {ingress: {className: " + class + "}}\n"
+		return `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata: {name: llsd}
+spec: {ingress: {className: ` + class + "}}\n"
 	}
 	exposed := func(name string) string {
 		return strings.Replace(strings.Replace(stack, "my-stack", name, 1), "spec:\n", "spec:\n  networking: {expose: {hostname: "+name+".example.com}}\n", 1)
@@ -436,7 +513,10 @@ func TestRenderHonoursKRMIgnore(t *testing.T) {
 	assert.Equal(t, "1 LlamaStackDistribution(s) checked, 0 invalid\n", out)
 
 	// A kpt package below: the root's /pkg/out/ does not reach into it, its own file does.
-	writeFile(t, filepath.Join(root, "pkg"), "Kptfile", "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata: {name: pkg}\n")
+	writeFile(t, filepath.Join(root, "pkg"), "Kptfile", `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata: {name: pkg}
+`)
 	writeFile(t, filepath.Join(root, "pkg", "out"), "stack.yaml", strings.Replace(stack, "my-stack", "other", 1))
 	code, out, stderr = run(t, "validate", root)
 	require.Equal(t, 0, code, stderr)
@@ -453,7 +533,12 @@ func TestRenderReadsTheBaseConfigConfigMap(t *testing.T) {
 	dir := t.TempDir()
 	imageConfig, err := distributions.FS.ReadFile("starter/0.7.yaml") // stands in for the config the image ships
 	require.NoError(t, err)
-	writeFile(t, dir, "base.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base, namespace: ai}\ndata:\n  run.yaml: |\n    "+
+	writeFile(t, dir, "base.yaml", `apiVersion: v1
+kind: ConfigMap
+metadata: {name: base, namespace: ai}
+data:
+  run.yaml: |
+    `+
 		strings.ReplaceAll(strings.TrimSuffix(string(imageConfig), "\n"), "\n", "\n    ")+"\n")
 	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "distribution: {name: starter}",
 		`distribution: {image: "quay.io/example/llama-stack:1", serverVersion: "0.7", baseConfig: {configMapName: base, key: run.yaml}}`, 1))
@@ -468,8 +553,16 @@ func TestRenderReadsTheBaseConfigConfigMap(t *testing.T) {
 // both files.
 func TestOneLLSDPerNameAcrossDirectories(t *testing.T) {
 	root := t.TempDir()
-	llsd := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: chat, namespace: ai}\nspec: {distribution: {name: starter}}\n"
-	options := "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\nspec: {platform: kubernetes}\n"
+	llsd := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat, namespace: ai}
+spec: {distribution: {name: starter}}
+`
+	options := `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata: {name: llsd}
+spec: {platform: kubernetes}
+`
 	for _, dir := range []string{"team-a", "team-b"} {
 		require.NoError(t, os.MkdirAll(filepath.Join(root, dir), 0o755))
 		writeFile(t, filepath.Join(root, dir), "llsd.yaml", llsd)
@@ -494,9 +587,15 @@ func TestATenantsOptionsCannotLoosenThePlatforms(t *testing.T) {
 	tenant := filepath.Join(root, "tenants", "team-a")
 	require.NoError(t, os.MkdirAll(tenant, 0o755))
 	options := func(spec string) string {
-		return "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: llsd}\nspec: {" + spec + "}\n"
+		return `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata: {name: llsd}
+spec: {` + spec + "}\n"
 	}
-	hostRoot := strings.Replace(stack, "spec:\n", "spec:\n  workload:\n    overrides: {volumes: [{name: root, hostPath: {path: /}}], volumeMounts: [{name: root, mountPath: /host}]}\n", 1)
+	hostRoot := strings.Replace(stack, "spec:\n", `spec:
+  workload:
+    overrides: {volumes: [{name: root, hostPath: {path: /}}], volumeMounts: [{name: root, mountPath: /host}]}
+`, 1)
 	writeFile(t, root, "options.yaml", options("podSecurity: baseline"))
 	writeFile(t, tenant, "options.yaml", options("podSecurity: privileged"))
 	writeFile(t, tenant, "stack.yaml", hostRoot)

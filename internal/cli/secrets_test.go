@@ -52,12 +52,22 @@ var hostileSpecs = map[string]string{
 func hostileDocument(name, spec string) string {
 	meta := "metadata: {name: s, namespace: ai}\n"
 	if name == "v1alpha2 fields annotation" {
-		meta = "metadata:\n  name: s\n  namespace: ai\n  annotations:\n    llamastack.io/v1alpha2-fields: '{\"spec\":{\"distribution\":{\"name\":\"starter\"}," +
+		meta = `metadata:
+  name: s
+  namespace: ai
+  annotations:
+    llamastack.io/v1alpha2-fields: '{"spec":{"distribution":{"name":"starter"},` +
 			"\"telemetry\":{\"endpoint\":\"http://u:" + sentinel + "@otel:4318\"}},\"fingerprint\":\"x\"}'\n"
-		return "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\n" + meta + "spec: {server: {distribution: {name: starter}}}\n"
+		return `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+` + meta + "spec: {server: {distribution: {name: starter}}}\n"
 	}
-	return "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\n" + meta +
-		"spec:\n  distribution: {name: starter}\n  " + spec + "\n"
+	return `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+` + meta +
+		`spec:
+  distribution: {name: starter}
+  ` + spec + "\n"
 }
 
 func TestNoFrontEndShowsACredential(t *testing.T) {
@@ -72,7 +82,10 @@ func TestNoFrontEndShowsACredential(t *testing.T) {
 				assert.NotEmpty(t, stderr, "llsd %s said nothing", command)
 			}
 
-			rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- " +
+			rl, err := fn.ParseResourceList([]byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- ` +
 				strings.ReplaceAll(strings.TrimSpace(doc), "\n", "\n  ") + "\n"))
 			require.NoError(t, err)
 			input, err := rl.ToYAML()

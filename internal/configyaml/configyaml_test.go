@@ -52,13 +52,20 @@ func TestMarshalIsDeterministicAndRoundTrips(t *testing.T) {
 }
 
 func TestUnmarshalReadsYAML11Like(t *testing.T) {
-	tree, err := configyaml.UnmarshalMap([]byte("a: yes\nb: on\nc: 60.0\nd: 8\ne: \"on\"\n"))
+	tree, err := configyaml.UnmarshalMap([]byte(`a: yes
+b: on
+c: 60.0
+d: 8
+e: "on"
+`))
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"a": true, "b": true, "c": 60.0, "d": int64(8), "e": "on"}, tree)
 
 	_, err = configyaml.UnmarshalMap([]byte("- a\n- b\n"))
 	assert.ErrorContains(t, err, "not a mapping")
-	_, err = configyaml.UnmarshalMap([]byte("a:\n  1: x\n"))
+	_, err = configyaml.UnmarshalMap([]byte(`a:
+  1: x
+`))
 	assert.ErrorContains(t, err, "a: key 1 is not a string")
 }
 
@@ -81,7 +88,12 @@ func TestAliasesAreBoundedByWhatTheyExpandTo(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "its aliases (*name) expand it to more than 8 MiB: write the config without them")
 
-	shared := "defaults: &tls {verify: true, min_version: TLSv1.2}\nproviders:\n  inference:\n  - {provider_id: a, config: {network: {tls: *tls}}}\n  - {provider_id: b, config: {network: {tls: *tls}}}\n"
+	shared := `defaults: &tls {verify: true, min_version: TLSv1.2}
+providers:
+  inference:
+  - {provider_id: a, config: {network: {tls: *tls}}}
+  - {provider_id: b, config: {network: {tls: *tls}}}
+`
 	tree, err := configyaml.UnmarshalMap([]byte(shared))
 	require.NoError(t, err)
 	b := tree["providers"].(map[string]any)["inference"].([]any)[1].(map[string]any)

@@ -128,7 +128,11 @@ func TestSecretRefsAreEveryOneThePodReads(t *testing.T) {
 `, want: []string{"spec.storage.backends.kv_default.password pg-kv password", "spec.storage.backends.sql_default.password pg-sql password"}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			obj, errs := api.Decode([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: chat}\nspec:\n" + tc.spec))
+			obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat}
+spec:
+` + tc.spec))
 			require.Empty(t, errs)
 			var got []string
 			for _, r := range secretRefs(obj) {

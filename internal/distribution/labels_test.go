@@ -77,7 +77,9 @@ func TestResolveFromLabels(t *testing.T) {
 		{
 			reason: "a config the structure cannot place needs spec.distribution.serverVersion",
 			spec: func(t *testing.T) v1alpha2.DistributionSpec {
-				return v1alpha2.DistributionSpec{Image: push(t, "acme/tiny:2026.04", labelled(t, "distro_name: acme\nproviders: {}\n", ""))}
+				return v1alpha2.DistributionSpec{Image: push(t, "acme/tiny:2026.04", labelled(t, `distro_name: acme
+providers: {}
+`, ""))}
 			},
 			err: "cannot tell the llama-stack version of the config in label " + oci.LabelBase64,
 		},
@@ -85,7 +87,9 @@ func TestResolveFromLabels(t *testing.T) {
 			reason: "spec.distribution.serverVersion states what the image cannot",
 			spec: func(t *testing.T) v1alpha2.DistributionSpec {
 				return v1alpha2.DistributionSpec{ServerVersion: "0.7",
-					Image: push(t, "acme/tiny:2026.04", labelled(t, "distro_name: acme\nproviders: {}\n", ""))}
+					Image: push(t, "acme/tiny:2026.04", labelled(t, `distro_name: acme
+providers: {}
+`, ""))}
 			},
 			version: "0.7", versionSource: "spec.distribution.serverVersion", distro: "acme",
 		},

@@ -19,7 +19,10 @@ import (
 // resourceList is a ResourceList of n LlamaStackDistributions like the examples'.
 func resourceList(n int) []byte {
 	var b strings.Builder
-	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	b.WriteString(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+`)
 	for i := range n {
 		fmt.Fprintf(&b, `- apiVersion: llamastack.io/v1alpha2
   kind: LlamaStackDistribution

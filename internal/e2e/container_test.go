@@ -77,7 +77,10 @@ func dockerShim(t *testing.T, podman string) {
 }
 
 func containerAnnotation(image string) string {
-	return "  annotations:\n    config.kubernetes.io/function: |\n      container:\n        image: " + image + "\n"
+	return `  annotations:
+    config.kubernetes.io/function: |
+      container:
+        image: ` + image + "\n"
 }
 
 // kustomize runs the image (as nobody, no network) and gets what `llsd render` gives.
@@ -86,9 +89,17 @@ func TestContainerKustomize(t *testing.T) {
 	image := llsdImage(t)
 	dockerShim(t, podmanPath(t))
 	dir := t.TempDir()
-	files := transformerFiles("resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n")
-	files["llsd-fn.yaml"] = "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: llsd\n" +
-		containerAnnotation(image) + "    config.kubernetes.io/local-config: \"true\"\nspec: {}\n"
+	files := transformerFiles(`resources: [llsd.yaml]
+transformers: [llsd-fn.yaml]
+`)
+	files["llsd-fn.yaml"] = `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata:
+  name: llsd
+` +
+		containerAnnotation(image) + `    config.kubernetes.io/local-config: "true"
+spec: {}
+`
 	writeFiles(t, dir, files)
 	built := run(t, dir, kustomize, "build", "--enable-alpha-plugins", ".")
 	assertSameObjects(t, objects(t, run(t, dir, llsdBinary, "render", filepath.Join(dir, "llsd.yaml"))), objects(t, built))

@@ -23,7 +23,14 @@ func kptPath(t *testing.T) string {
 func kptPackage(t *testing.T) string {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"Kptfile":   fmt.Sprintf("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: stack\npipeline:\n  mutators:\n    - exec: %s\n", llsdBinary),
+		"Kptfile": fmt.Sprintf(`apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: stack
+pipeline:
+  mutators:
+    - exec: %s
+`, llsdBinary),
 		"llsd.yaml": fmt.Sprintf(stackLLSD, ""),
 	})
 	return dir
@@ -116,7 +123,14 @@ spec:
     distribution: {name: starter}
 `
 	writeFiles(t, dir, map[string]string{
-		"Kptfile":   fmt.Sprintf("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: stack\npipeline:\n  mutators:\n    - exec: %s\n", llsdBinary),
+		"Kptfile": fmt.Sprintf(`apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: stack
+pipeline:
+  mutators:
+    - exec: %s
+`, llsdBinary),
 		"llsd.yaml": source,
 	})
 	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")

@@ -29,7 +29,11 @@ metadata:
 `
 
 func functionAnnotation() string {
-	return fmt.Sprintf("  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: %s\n", llsdBinary)
+	return fmt.Sprintf(`  annotations:
+    config.kubernetes.io/function: |
+      exec:
+        path: %s
+`, llsdBinary)
 }
 
 // transformerFiles is a kustomization with stackLLSD and llsd as its transformer.
@@ -37,8 +41,14 @@ func transformerFiles(kustomization string) map[string]string {
 	return map[string]string{
 		"llsd.yaml":          fmt.Sprintf(stackLLSD, ""),
 		"kustomization.yaml": kustomization,
-		"llsd-fn.yaml": "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: llsd\n" +
-			functionAnnotation() + "    config.kubernetes.io/local-config: \"true\"\nspec: {}\n",
+		"llsd-fn.yaml": `apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata:
+  name: llsd
+` +
+			functionAnnotation() + `    config.kubernetes.io/local-config: "true"
+spec: {}
+`,
 	}
 }
 
@@ -48,7 +58,9 @@ const kustomizeHow = "run `make test`, or build kustomize with `make kustomize`"
 func TestKustomizeTransformerMatchesRender(t *testing.T) {
 	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
 	dir := t.TempDir()
-	writeFiles(t, dir, transformerFiles("resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n"))
+	writeFiles(t, dir, transformerFiles(`resources: [llsd.yaml]
+transformers: [llsd-fn.yaml]
+`))
 	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
 	rendered := objects(t, run(t, dir, llsdBinary, "render", filepath.Join(dir, "llsd.yaml")))
 	assertSameObjects(t, rendered, built)
@@ -58,7 +70,10 @@ func TestKustomizeTransformerMatchesRender(t *testing.T) {
 func TestKustomizeNamePrefix(t *testing.T) {
 	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
 	dir := t.TempDir()
-	writeFiles(t, dir, transformerFiles("namePrefix: team-\nresources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n"))
+	writeFiles(t, dir, transformerFiles(`namePrefix: team-
+resources: [llsd.yaml]
+transformers: [llsd-fn.yaml]
+`))
 	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
 	require.Contains(t, built, "Deployment/team-demo")
 	require.Contains(t, built, "Service/team-demo-service")
@@ -78,8 +93,13 @@ func TestKustomizeNamePrefix(t *testing.T) {
 func TestKustomizeNamespaceAndLabels(t *testing.T) {
 	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
 	dir := t.TempDir()
-	writeFiles(t, dir, transformerFiles("namespace: team-a\nlabels:\n- pairs: {cost-center: \"4711\", team: search}\n"+
-		"resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n"))
+	writeFiles(t, dir, transformerFiles(`namespace: team-a
+labels:
+- pairs: {cost-center: "4711", team: search}
+`+
+		`resources: [llsd.yaml]
+transformers: [llsd-fn.yaml]
+`))
 	built := objects(t, run(t, dir, kustomize, "build", "--enable-alpha-plugins", "--enable-exec", "."))
 	require.NotEmpty(t, built)
 	for name, o := range built {
@@ -111,7 +131,9 @@ func TestKustomizeGenerator(t *testing.T) {
 func TestKustomizeShowsWarnings(t *testing.T) {
 	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
 	dir := t.TempDir()
-	files := transformerFiles("resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n")
+	files := transformerFiles(`resources: [llsd.yaml]
+transformers: [llsd-fn.yaml]
+`)
 	files["llsd.yaml"] = fmt.Sprintf(stackLLSD, "") + "  workload: {overrides: {env: [{name: OLLAMA_URL, value: \"http://ollama:11434\"}]}}\n"
 	writeFiles(t, dir, files)
 	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", ".")

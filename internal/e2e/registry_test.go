@@ -28,7 +28,9 @@ func customDistroImage(t *testing.T) v1.Image {
 	site := "usr/local/lib/python3.12/site-packages/"
 	return registrytest.ImageWithConfig(t, v1.Config{Env: []string{"DISTRO_NAME=acme"}}, map[string]string{
 		site + "llama_stack/distributions/acme/config.yaml": config,
-		site + "llama_stack-0.7.1.dist-info/METADATA":       "Name: llama_stack\nVersion: 0.7.1\n",
+		site + "llama_stack-0.7.1.dist-info/METADATA": `Name: llama_stack
+Version: 0.7.1
+`,
 	})
 }
 
@@ -46,7 +48,9 @@ func TestLabelledCustomImageThroughKustomize(t *testing.T) {
 
 	t.Setenv("LLSD_CACHE_DIR", t.TempDir())
 	dir := t.TempDir()
-	files := transformerFiles("resources: [llsd.yaml]\ntransformers: [llsd-fn.yaml]\n")
+	files := transformerFiles(`resources: [llsd.yaml]
+transformers: [llsd-fn.yaml]
+`)
 	files["llsd.yaml"] = strings.Replace(files["llsd.yaml"], "distribution: {name: starter}",
 		fmt.Sprintf("distribution: {image: %q}", pinned), 1)
 	files["llsd-fn.yaml"] = strings.Replace(files["llsd-fn.yaml"], "spec: {}", "spec: {registry: {enabled: true}}", 1)

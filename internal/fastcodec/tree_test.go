@@ -55,9 +55,22 @@ func TestEmitterMatchesYAMLv3(t *testing.T) {
 // Whatever the tree, TreeYAML's output is yaml.v3's.
 func FuzzEmitterMatchesYAMLv3(f *testing.F) {
 	for _, seed := range []string{
-		"a: 1\nb: [x, 'y z', \"on\"]\nc: {d: null, e: 1.5}\n",
-		"s: |\n  line one\n    indented\n\n  after a blank\n",
-		"list:\n  - k: v\n    m: {n: [1, 2]}\n  - plain\n  - ''\n",
+		`a: 1
+b: [x, 'y z', "on"]
+c: {d: null, e: 1.5}
+`,
+		`s: |
+  line one
+    indented
+
+  after a blank
+`,
+		`list:
+  - k: v
+    m: {n: [1, 2]}
+  - plain
+  - ''
+`,
 		"t: ' leading space'\nu: 'trailing '\nv: \"tab\\there\"\nw: '#x'\nx: a #b\ny: 'key: value'\n",
 		"z: \"multi\\nline with trailing space \\nend\"\n",
 	} {

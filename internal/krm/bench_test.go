@@ -15,10 +15,20 @@ import (
 // LlamaStackDistributions (parse, render, write) as llsd does, without process start-up.
 func BenchmarkProcess1000(b *testing.B) {
 	var sb strings.Builder
-	sb.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	sb.WriteString(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+`)
 	for i := range 1000 {
-		fmt.Fprintf(&sb, "- apiVersion: llamastack.io/v1alpha2\n  kind: LlamaStackDistribution\n  metadata: {name: s-%d, namespace: ai}\n"+
-			"  spec:\n    distribution: {name: starter}\n    providers:\n      inference: {provider: vllm, endpoint: \"http://vllm:8000/v1\"}\n", i)
+		fmt.Fprintf(&sb, `- apiVersion: llamastack.io/v1alpha2
+  kind: LlamaStackDistribution
+  metadata: {name: s-%d, namespace: ai}
+`+
+			`  spec:
+    distribution: {name: starter}
+    providers:
+      inference: {provider: vllm, endpoint: "http://vllm:8000/v1"}
+`, i)
 	}
 	input := []byte(sb.String())
 	b.ReportAllocs()

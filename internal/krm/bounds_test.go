@@ -17,12 +17,20 @@ import (
 func documents(n int, doc string) string { return strings.Repeat("---\n"+doc+"\n", n) }
 
 func resourceList(n int) string {
-	return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + strings.Repeat("- {kind: ConfigMap}\n", n)
+	return `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+` + strings.Repeat("- {kind: ConfigMap}\n", n)
 }
 
 func withMetadata(field string, n int) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  %s:\n", field)
+	fmt.Fprintf(&sb, `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: x
+  %s:
+`, field)
 	for i := range n {
 		fmt.Fprintf(&sb, "    k%d: v\n", i)
 	}
@@ -40,12 +48,18 @@ func TestCheckInput(t *testing.T) {
 		{reason: "as many labels as allowed", input: withMetadata("labels", krm.MaxMetadataKeys), want: ""},
 		{reason: "one label more", input: withMetadata("labels", krm.MaxMetadataKeys+1), want: "has 257 labels, more than 256"},
 		{reason: "one annotation more", input: withMetadata("annotations", krm.MaxMetadataKeys+1), want: "has 257 annotations"},
-		{reason: "data keys are not metadata", input: "apiVersion: v1\nkind: ConfigMap\ndata:\n" + strings.Repeat("  k: v\n", 1), want: ""},
+		{reason: "data keys are not metadata", input: `apiVersion: v1
+kind: ConfigMap
+data:
+` + strings.Repeat("  k: v\n", 1), want: ""},
 		{reason: "a syntax error is the reader's to report", input: "a: [", want: ""},
 		{reason: "as many settings keys as allowed", input: withSettings(krm.MaxSpecMapKeys), want: ""},
 		{reason: "one settings key more, counted before anything decodes them (F7)", input: withSettings(krm.MaxSpecMapKeys + 1),
 			want: "a LlamaStackDistribution (document 1) has 4097 keys at spec.providers.inference[0].settings.extra, more than 4096"},
-		{reason: "the data of a ConfigMap are no spec of llsd's", input: "apiVersion: v1\nkind: ConfigMap\nspec:\n" + keys("  ", krm.MaxSpecMapKeys+1), want: ""},
+		{reason: "the data of a ConfigMap are no spec of llsd's", input: `apiVersion: v1
+kind: ConfigMap
+spec:
+` + keys("  ", krm.MaxSpecMapKeys+1), want: ""},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, err := krm.CheckInput([]byte(tc.input), 0)
@@ -69,10 +83,18 @@ func TestCheckInput(t *testing.T) {
 func BenchmarkReferencedConfigMap(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		var sb strings.Builder
-		sb.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+		sb.WriteString(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+` +
 			"- {apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistribution, metadata: {name: s, namespace: ai}, " +
 			"spec: {distribution: {name: starter}, overrideConfig: {configMapName: run}}}\n" +
-			"- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: run, namespace: ai}\n  data:\n    config.yaml: 'version: 2'\n")
+			`- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: run, namespace: ai}
+  data:
+    config.yaml: 'version: 2'
+`)
 		for i := range n {
 			fmt.Fprintf(&sb, "    k%d: v\n", i)
 		}
@@ -94,8 +116,17 @@ func BenchmarkReferencedConfigMap(b *testing.B) {
 
 // withSettings is an LLSD with a settings mapping of n keys, one level down.
 func withSettings(n int) string {
-	return "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec:\n  providers:\n    inference:\n" +
-		"    - provider: vllm\n      settings:\n        extra:\n" + keys("          ", n)
+	return `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec:
+  providers:
+    inference:
+` +
+		`    - provider: vllm
+      settings:
+        extra:
+` + keys("          ", n)
 }
 
 // keys is a YAML mapping of n keys, each line after indent.

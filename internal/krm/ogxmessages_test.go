@@ -29,10 +29,19 @@ func TestOGXServerMessagesNameItsOwnFields(t *testing.T) {
 		{reason: "monitoring of a server that serves no metrics",
 			spec: "distribution: {image: 'docker.io/ogxai/distribution-starter:1.1.0'}"},
 		{reason: "a model of no provider, a replica count over the autoscaler's",
-			spec: "distribution: {name: starter}\n    resources: {models: [{name: m, provider: nope}]}\n    workload: {replicas: 5, autoscaling: {minReplicas: 2, maxReplicas: 3, targetCPUUtilizationPercentage: 80}}"},
+			spec: `distribution: {name: starter}
+    resources: {models: [{name: m, provider: nope}]}
+    workload: {replicas: 5, autoscaling: {minReplicas: 2, maxReplicas: 3, targetCPUUtilizationPercentage: 80}}`},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: ogx.io/v1beta1\n  kind: OGXServer\n  metadata: {name: chat, namespace: ai}\n  spec:\n    " + tc.spec + "\n"
+			input := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: ogx.io/v1beta1
+  kind: OGXServer
+  metadata: {name: chat, namespace: ai}
+  spec:
+    ` + tc.spec + "\n"
 			out, _ := fn.Run(krm.Processor{Version: "test"}, []byte(input))
 			rl, err := fn.ParseResourceList(out)
 			require.NoError(t, err)

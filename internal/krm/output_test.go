@@ -29,13 +29,28 @@ func TestWriteResourceListIsToYAML(t *testing.T) {
 		inputs[dir] = resourceList(t, dir)
 	}
 	var large strings.Builder
-	large.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	large.WriteString(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+`)
 	for i := range 40 * runtime.GOMAXPROCS(0) {
-		fmt.Fprintf(&large, "- apiVersion: llamastack.io/v1alpha2\n  kind: LlamaStackDistribution\n  metadata: {name: s-%d, namespace: ai}\n"+
+		fmt.Fprintf(&large, `- apiVersion: llamastack.io/v1alpha2
+  kind: LlamaStackDistribution
+  metadata: {name: s-%d, namespace: ai}
+`+
 			"  spec: {distribution: {name: starter}}\n", i%97)
-		fmt.Fprintf(&large, "# a comment\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: same}\n  data: {i: %q}\n", fmt.Sprint(i))
+		fmt.Fprintf(&large, `# a comment
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: same}
+  data: {i: %q}
+`, fmt.Sprint(i))
 	}
-	large.WriteString("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n")
+	large.WriteString(`functionConfig:
+  apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: cfg}
+`)
 	inputs["large"] = []byte(large.String())
 	require.NotEmpty(t, dirs)
 	defer func(n int) { parallelWriteMin = n }(parallelWriteMin)
@@ -99,7 +114,12 @@ func TestWriteDocumentsIsByteWriter(t *testing.T) {
 	for _, dir := range dirs {
 		inputs[dir] = resourceList(t, dir)
 	}
-	inputs["json"] = []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n" +
+	inputs["json"] = []byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+` +
 		"  metadata: {name: c, annotations: {config.kubernetes.io/path: c.json, internal.config.kubernetes.io/path: c.json}}\n")
 	for name, input := range inputs {
 		nodes := func() []*yaml.RNode {

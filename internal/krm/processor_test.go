@@ -93,7 +93,9 @@ func TestEveryGoldenRendersIdempotently(t *testing.T) {
 			for _, d := range strings.Split(string(doc), "\n---\n") {
 				items.WriteString("- " + indent(d, "  ")[2:])
 			}
-			input := []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n" + config + "items:\n" + items.String())
+			input := []byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+` + config + "items:\n" + items.String())
 			first, err := fn.Run(krm.Processor{Version: "test"}, input)
 			require.NoError(t, err)
 			require.NotContains(t, string(first), "severity: error")
@@ -138,7 +140,10 @@ func TestGeneratedObjectsBesideTheirLLSD(t *testing.T) {
   spec: {distribution: {name: starter}}
 `
 	}
-	input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+	input := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+` +
 		llsd("chat", "stacks/llsd.yaml", "0") + llsd("rag", "stacks/llsd.yaml", "1") + llsd("edge", "llsd.yaml", "0")
 	out, err := fn.Run(krm.Processor{Version: "test"}, []byte(input))
 	require.NoError(t, err)
@@ -172,7 +177,13 @@ func TestGeneratedObjectsBesideTheirLLSD(t *testing.T) {
 // configuration so that kpt live apply leaves it out, next to the objects it renders; a render
 // that prints (llsd render, kustomize) leaves it out. Rendering the output again changes nothing.
 func TestAnOGXServerIsTheRendersInput(t *testing.T) {
-	server := "- apiVersion: ogx.io/v1beta1\n  kind: OGXServer\n  metadata:\n    name: chat\n    namespace: ai\n%s  spec: {distribution: {name: starter}}\n"
+	server := `- apiVersion: ogx.io/v1beta1
+  kind: OGXServer
+  metadata:
+    name: chat
+    namespace: ai
+%s  spec: {distribution: {name: starter}}
+`
 	inPackage := fmt.Sprintf(server, "    annotations: {internal.config.kubernetes.io/path: 'chat.yaml', internal.config.kubernetes.io/index: '0'}\n")
 	for _, tc := range []struct {
 		reason, item string
@@ -183,7 +194,10 @@ func TestAnOGXServerIsTheRendersInput(t *testing.T) {
 		{reason: "a printed render leaves it out", item: fmt.Sprintf(server, ""), standalone: true},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			input := []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + tc.item)
+			input := []byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+` + tc.item)
 			p := krm.Processor{Version: "test", Standalone: tc.standalone}
 			first, err := fn.Run(p, input)
 			require.NoError(t, err)
@@ -223,7 +237,10 @@ func TestRenderOptionsAreValidated(t *testing.T) {
 				"spec.limits.settingsDepth -3: a limit is a positive number (0 or unset: the default)"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			_, err := krm.ParseOptions([]byte("apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: o}\nspec: {" + tc.spec + "}\n"))
+			_, err := krm.ParseOptions([]byte(`apiVersion: fn.llamastack.io/v1alpha1
+kind: RenderOptions
+metadata: {name: o}
+spec: {` + tc.spec + "}\n"))
 			require.Error(t, err, tc.reason)
 			assert.Contains(t, err.Error(), tc.want, tc.reason)
 		})
@@ -286,7 +303,10 @@ func TestOwnershipMarker(t *testing.T) {
 }
 
 func mustItems(t *testing.T, list string) fn.KubeObjects {
-	rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + list))
+	rl, err := fn.ParseResourceList([]byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+` + list))
 	require.NoError(t, err)
 	return rl.Items
 }
@@ -308,7 +328,10 @@ func TestNothingIsIgnored(t *testing.T) {
 			want: "kind LlamaStackDistrubution is not a kind of llamastack.io (did you mean LlamaStackDistribution?)"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			input := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + tc.items
+			input := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+` + tc.items
 			if tc.config != "" {
 				input += "functionConfig: " + tc.config + "\n"
 			}
@@ -326,7 +349,10 @@ func TestNothingIsIgnored(t *testing.T) {
 		})
 	}
 	// The ConfigMap's platform took effect: OpenShift leaves the user to the SCC.
-	rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + llsd +
+	rl, err := fn.ParseResourceList([]byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+` + llsd +
 		"functionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {platform: openshift}}\n"))
 	require.NoError(t, err)
 	_, err = krm.Processor{Version: "test"}.Process(rl)

@@ -32,7 +32,12 @@ func (c *choices) pick(n int) int {
 // replicas, workers, requests and a PVC.
 func ogxServerOf(c choices) string {
 	var b strings.Builder
-	b.WriteString("apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: fuzz, namespace: ai}\nspec:\n  distribution: {name: starter}\n")
+	b.WriteString(`apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: fuzz, namespace: ai}
+spec:
+  distribution: {name: starter}
+`)
 	providers := []string{
 		"vllm: [{endpoint: 'http://vllm:8000/v1', apiToken: {name: vllm, key: token}, maxTokens: 1024}]",
 		"openai: [{apiKey: {name: openai, key: key}}]",

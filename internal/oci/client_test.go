@@ -20,7 +20,10 @@ import (
 	"github.com/llamastack/llsd/internal/registrytest"
 )
 
-const baseConfig = "version: 2\ndistro_name: custom\napis: [inference]\n"
+const baseConfig = `version: 2
+distro_name: custom
+apis: [inference]
+`
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 

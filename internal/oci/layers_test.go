@@ -218,7 +218,9 @@ func TestOfflineTagIndexKeepsReferencesApart(t *testing.T) {
 	c := &oci.Client{Cache: cache}
 	reg.Push(t, "team/a:b", providerImage(t, providerSpec))
 	reg.Push(t, "team/a-b:latest", withTopLayer(t, providerImage(t, providerSpec), map[string][]byte{
-		"lls-provider/lls-provider-spec.yaml": []byte("apiVersion: llamastack.io/v1alpha1\nkind: ProviderPackage\n" +
+		"lls-provider/lls-provider-spec.yaml": []byte(`apiVersion: llamastack.io/v1alpha1
+kind: ProviderPackage
+` +
 			"spec: {packageName: b, providerType: remote::b, api: inference, wheelPath: packages/b-1-py3-none-any.whl}\n")}))
 	want := map[string]string{reg.Host + "/team/a:b": "remote::acme", reg.Host + "/team/a-b": "remote::b"}
 	for tag := range want {

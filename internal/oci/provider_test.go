@@ -91,7 +91,10 @@ func TestProviderPackageErrors(t *testing.T) {
 			return withTopLayer(t, providerImage(t, providerSpec), map[string][]byte{"lls-provider/.wh..wh..opq": nil})
 		}, kind: oci.MissingProviderSpec, says: []string{"has no"}},
 		{reason: "every problem of the file at once", image: func(t *testing.T) v1.Image {
-			return providerImage(t, "apiVersion: v1\nkind: ProviderPackage\nspec: {packageName: acme-provider, providerType: acme, wheelPath: /opt/x.tar.gz}\n")
+			return providerImage(t, `apiVersion: v1
+kind: ProviderPackage
+spec: {packageName: acme-provider, providerType: acme, wheelPath: /opt/x.tar.gz}
+`)
 		}, kind: oci.CorruptProviderSpec, says: []string{`apiVersion "v1"`, `spec.packageName "acme-provider"`, `spec.providerType "acme"`, "spec.api: missing", `wheel "/opt/x.tar.gz"`}},
 		{reason: "an api that would write lines and terminal escapes into messages (F10)", image: func(t *testing.T) v1.Image {
 			return providerImage(t, strings.Replace(providerSpec, "api: inference", `api: "inference\n\u001b[2Jwarning: all good"`, 1))

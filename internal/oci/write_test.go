@@ -28,7 +28,9 @@ func distroImage(t *testing.T, env []string, files map[string]string) v1.Image {
 		all[k] = v
 	}
 	if !slices.ContainsFunc(slices.Collect(maps.Keys(files)), func(f string) bool { return strings.Contains(f, ".dist-info/") }) {
-		all[sitePackages+"llama_stack-0.7.1.dist-info/METADATA"] = "Name: llama_stack\nVersion: 0.7.1\n"
+		all[sitePackages+"llama_stack-0.7.1.dist-info/METADATA"] = `Name: llama_stack
+Version: 0.7.1
+`
 	}
 	return registrytest.ImageWithConfig(t, v1.Config{Env: env, Labels: map[string]string{"maintainer": "acme"}}, all)
 }
@@ -82,7 +84,9 @@ func TestLabelImage(t *testing.T) {
 			reason: "OGX (0.8): the config and the version from the ogx package",
 			env:    []string{"DISTRO_NAME=acme"},
 			files: map[string]string{sitePackages + "ogx/distributions/acme/config.yaml": baseConfig,
-				sitePackages + "ogx-0.8.0.dist-info/METADATA": "Name: ogx\nVersion: 0.8.0\n"},
+				sitePackages + "ogx-0.8.0.dist-info/METADATA": `Name: ogx
+Version: 0.8.0
+`},
 			want: baseConfig, path: "/" + sitePackages + "ogx/distributions/acme/config.yaml", inline: true, version: "0.8.0",
 		},
 		{

@@ -24,11 +24,17 @@ func TestAConfigMapTheAPIServerWouldRefuseIsAnError(t *testing.T) {
 		for i := range n {
 			fmt.Fprintf(&models, "  - {model_id: team-model-%05d, provider_id: ollama, provider_model_id: 'library/team-model-%05d:latest', model_type: llm}\n", i, i)
 		}
-		config := strings.Replace(string(starter), "\n  models: []\n", "\n  models:\n"+models.String(), 1)
+		config := strings.Replace(string(starter), `
+  models: []
+`, "\n  models:\n"+models.String(), 1)
 		require.Contains(t, config, "team-model-00000")
 		return map[string]string{"config.yaml": config}
 	}
-	doc := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: many, namespace: ai}\nspec:\n" +
+	doc := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: many, namespace: ai}
+spec:
+` +
 		"  distribution: {image: quay.io/example/custom:1, serverVersion: \"0.7\", baseConfig: {configMapName: base}}\n" +
 		"  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}\n"
 

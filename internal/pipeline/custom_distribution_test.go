@@ -29,11 +29,22 @@ func TestDistributionsOutsideTheCatalog(t *testing.T) {
 	imageConfig, err := distributions.FS.ReadFile("starter/0.7.yaml") // stands in for the config the image ships
 	require.NoError(t, err)
 	v1 := func(distribution, extra string) string {
-		return "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: chat, namespace: ai}\nspec:\n  server:\n    distribution: " +
-			distribution + "\n    containerSpec: {port: 8321, env: [{name: OLLAMA_URL, value: 'http://ollama:11434/v1'}]}\n" + extra
+		return `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: chat, namespace: ai}
+spec:
+  server:
+    distribution: ` +
+			distribution + `
+    containerSpec: {port: 8321, env: [{name: OLLAMA_URL, value: 'http://ollama:11434/v1'}]}
+` + extra
 	}
 	v2 := func(distribution, extra string) string {
-		return "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: chat, namespace: ai}\nspec:\n  distribution: " + distribution + "\n" + extra
+		return `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: ` + distribution + "\n" + extra
 	}
 	const providers = "  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}\n"
 	mapped := distribution.Options{Distributions: map[string]string{"rh-dev": image}}

@@ -16,13 +16,29 @@ import (
 // credential written in it is a warning that never shows the value.
 func TestForeignConfigsKeepTheSpecsSecretRules(t *testing.T) {
 	const secret = "sk-live-0123456789abcdef"
-	override := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n" +
-		"  distribution: {name: starter, serverVersion: \"0.7\"}\n  overrideConfig: {configMapName: stack}\n"
-	base := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n" +
+	override := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own, namespace: ai}
+spec:
+` +
+		`  distribution: {name: starter, serverVersion: "0.7"}
+  overrideConfig: {configMapName: stack}
+`
+	base := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own, namespace: ai}
+spec:
+` +
 		"  distribution: {image: quay.io/example/custom:1, serverVersion: \"0.7\", baseConfig: {configMapName: stack}}\n" +
 		"  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}\n"
 	vllm := func(config string) map[string]string {
-		return map[string]string{"config.yaml": "version: 2\nimage_name: own\napis: [inference]\nproviders:\n  inference:\n  - provider_id: vllm\n" +
+		return map[string]string{"config.yaml": `version: 2
+image_name: own
+apis: [inference]
+providers:
+  inference:
+  - provider_id: vllm
+` +
 			"    provider_type: remote::vllm\n    config: {" + config + "}\n"}
 	}
 	for _, tc := range []struct {
@@ -37,9 +53,17 @@ func TestForeignConfigsKeepTheSpecsSecretRules(t *testing.T) {
 				`reads ${env.LLSD_VLLM_API_KEY}, and LLSD_* variables hold the secrets llsd decodes`}},
 		{reason: "a base config reads one as a model id, where the API would list it",
 			doc: base,
-			data: map[string]string{"config.yaml": "version: 2\nimage_name: own\napis: [inference]\nproviders:\n  inference:\n" +
+			data: map[string]string{"config.yaml": `version: 2
+image_name: own
+apis: [inference]
+providers:
+  inference:
+` +
 				"  - {provider_id: ollama, provider_type: remote::ollama, config: {base_url: 'http://ollama:11434/v1'}}\n" +
-				"registered_resources:\n  models:\n  - {model_id: '${env.LLSD_STORAGE_SQL_PASSWORD}', provider_id: ollama}\n"},
+				`registered_resources:
+  models:
+  - {model_id: '${env.LLSD_STORAGE_SQL_PASSWORD}', provider_id: ollama}
+`},
 			want: []string{`error: spec.distribution.baseConfig.configMapName: Invalid value: "ConfigMap stack key config.yaml: registered_resources.models[0].model_id": reads ${env.LLSD_STORAGE_SQL_PASSWORD}`}},
 		{reason: "a credential written in an override config",
 			doc:  override,
@@ -47,7 +71,12 @@ func TestForeignConfigsKeepTheSpecsSecretRules(t *testing.T) {
 			want: []string{"warning: spec.overrideConfig.configMapName: ConfigMap stack key config.yaml: providers.inference[0].config.api_token holds a credential (not shown), which the ConfigMap keeps in clear"}},
 		{reason: "a password in a base config's URL",
 			doc: base,
-			data: map[string]string{"config.yaml": "version: 2\nimage_name: own\napis: [inference]\nproviders:\n  inference:\n" +
+			data: map[string]string{"config.yaml": `version: 2
+image_name: own
+apis: [inference]
+providers:
+  inference:
+` +
 				"  - {provider_id: ollama, provider_type: remote::ollama, config: {base_url: 'http://admin:" + secret + "@ollama:11434/v1'}}\n"},
 			want: []string{"warning: spec.distribution.baseConfig.configMapName: ConfigMap stack key config.yaml: providers.inference[0].config.base_url holds a URL with a credential (not shown)"}},
 		{reason: "the server's own placeholder is no credential, and variables of the user's own are fine",

@@ -107,7 +107,12 @@ func mountedConfig(t *testing.T, items fn.KubeObjects, dep *appsv1.Deployment) [
 // distribution name; and a typed provider writes its fields under the server's config keys,
 // its credential from a Secret.
 func TestOGXServerDefaults(t *testing.T) {
-	const header = "apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: chat, namespace: ai}\nspec:\n  distribution: {name: starter}\n"
+	const header = `apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: {name: starter}
+`
 	for _, tc := range []struct {
 		reason, spec string
 		check        func(t *testing.T, objects map[string]map[string]any, config string)
@@ -123,7 +128,9 @@ func TestOGXServerDefaults(t *testing.T) {
 			assert.Nil(t, dig(container, "resources", "limits"), "no limits without workers")
 			assert.Contains(t, portNames(container), "metrics")
 		}},
-		{reason: "monitoring and the NetworkPolicy turned off", spec: "  monitoring: {enabled: false}\n  network: {policy: {enabled: false}}\n",
+		{reason: "monitoring and the NetworkPolicy turned off", spec: `  monitoring: {enabled: false}
+  network: {policy: {enabled: false}}
+`,
 			check: func(t *testing.T, objects map[string]map[string]any, config string) {
 				assert.NotContains(t, objects, "ServiceMonitor/chat-monitor")
 				assert.NotContains(t, objects, "NetworkPolicy/chat-network-policy")
@@ -138,8 +145,18 @@ func TestOGXServerDefaults(t *testing.T) {
 				assert.Contains(t, mountPaths(container), "/.ogx")
 			}},
 		{reason: "a typed vLLM provider with its token and network settings",
-			spec: "  providers:\n    inference:\n      remote:\n        vllm:\n        - endpoint: http://vllm.models:8000/v1\n          apiToken: {name: vllm, key: token}\n" +
-				"          maxTokens: 2048\n          network: {tls: {verify: false}, timeout: {read: 60}}\n  resources:\n    models: [{name: granite}]\n",
+			spec: `  providers:
+    inference:
+      remote:
+        vllm:
+        - endpoint: http://vllm.models:8000/v1
+          apiToken: {name: vllm, key: token}
+` +
+				`          maxTokens: 2048
+          network: {tls: {verify: false}, timeout: {read: 60}}
+  resources:
+    models: [{name: granite}]
+`,
 			check: func(t *testing.T, objects map[string]map[string]any, config string) {
 				assert.Contains(t, config, "provider_id: remote-vllm")
 				assert.Contains(t, config, "base_url: http://vllm.models:8000/v1")

@@ -63,11 +63,21 @@ func renderWithConfigMap(t *testing.T, doc, configMap string, data map[string]st
 // or get wrong. Each refusal's fix, applied, renders.
 func TestOverrideConfigIsChecked(t *testing.T) {
 	v2 := func(distribution, override, extra string) string {
-		return "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n  distribution: " +
+		return `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own, namespace: ai}
+spec:
+  distribution: ` +
 			distribution + "\n  overrideConfig: " + override + "\n" + extra
 	}
 	starter07 := "{name: starter, serverVersion: \"0.7\"}"
-	const ollama = "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {base_url: 'http://ollama:11434/v1'}\n"
+	const ollama = `version: 2
+providers:
+  inference:
+  - provider_id: ollama
+    provider_type: remote::ollama
+    config: {base_url: 'http://ollama:11434/v1'}
+`
 	for _, tc := range []struct {
 		reason, doc string
 		data        map[string]string
@@ -81,7 +91,14 @@ func TestOverrideConfigIsChecked(t *testing.T) {
 			want: []string{"warning: spec.overrideConfig.configMapName: ConfigMap stack has no config.yaml but run.yaml, the key older upstream releases read: the server runs run.yaml; set spec.overrideConfig.key: run.yaml to say so"},
 			key:  "run.yaml"},
 		{reason: "the same in a v1alpha1 userConfig",
-			doc:  "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n  server:\n    distribution: {name: starter}\n    userConfig: {configMapName: stack}\n",
+			doc: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: own, namespace: ai}
+spec:
+  server:
+    distribution: {name: starter}
+    userConfig: {configMapName: stack}
+`,
 			data: map[string]string{"run.yaml": ollama},
 			want: []string{"warning: spec.server.userConfig.configMapName: ConfigMap stack has no config.yaml but run.yaml"},
 			key:  "run.yaml"},
@@ -100,54 +117,100 @@ func TestOverrideConfigIsChecked(t *testing.T) {
 			fixed: v2(starter07, "{configMapName: stack, key: stack.yaml}", "")},
 		{reason: "keys the server ignores: models at the top level, url for Ollama's base_url",
 			doc: v2(starter07, "{configMapName: stack}", ""),
-			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {url: 'http://ollama:11434'}\n" +
-				"models:\n- {model_id: llama3.2:3b, provider_id: ollama}\n"},
+			data: map[string]string{"config.yaml": `version: 2
+providers:
+  inference:
+  - provider_id: ollama
+    provider_type: remote::ollama
+    config: {url: 'http://ollama:11434'}
+` +
+				`models:
+- {model_id: llama3.2:3b, provider_id: ollama}
+`},
 			want: []string{
 				"warning: spec.overrideConfig.configMapName: ConfigMap stack key config.yaml: llama-stack 0.7 ignores the top-level key models (registered_resources.models in llama-stack 0.7)",
 				"ConfigMap stack key config.yaml: providers.inference[0].config: remote::ollama ignores url in llama-stack 0.7 (did you mean base_url?)",
 			}, key: "config.yaml"},
 		{reason: "a provider type the version does not have, and a model of a provider the config lacks",
 			doc: v2("{name: starter, serverVersion: \"1.3\"}", "{configMapName: stack}", ""),
-			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  safety:\n  - {provider_id: llama-guard, provider_type: inline::llama-guard}\n  inference:\n  - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: 'http://vllm/v1'}}\n" +
-				"registered_resources:\n  models:\n  - {model_id: m, provider_id: ollama}\n"},
+			data: map[string]string{"config.yaml": `version: 2
+providers:
+  safety:
+  - {provider_id: llama-guard, provider_type: inline::llama-guard}
+  inference:
+  - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: 'http://vllm/v1'}}
+` +
+				`registered_resources:
+  models:
+  - {model_id: m, provider_id: ollama}
+`},
 			want: []string{
 				"OGX 1.3 has no API safety",
 				"registered_resources.models[0]: provider_id ollama is none of the config's providers (vllm): the server does not start",
 			}, key: "config.yaml"},
 		{reason: "Ollama at localhost, since the pod has no OLLAMA_URL",
-			doc:  v2(starter07, "{configMapName: stack}", ""),
-			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {base_url: '${env.OLLAMA_URL:=http://localhost:11434/v1}'}\n"},
+			doc: v2(starter07, "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": `version: 2
+providers:
+  inference:
+  - provider_id: ollama
+    provider_type: remote::ollama
+    config: {base_url: '${env.OLLAMA_URL:=http://localhost:11434/v1}'}
+`},
 			want: []string{"providers.inference[0].config.base_url falls back to, since the pod has no OLLAMA_URL, http://localhost:11434/v1: in the pod that is the server itself"},
 			key:  "config.yaml"},
 		{reason: "a localhost URL with user info: found, and shown without it",
-			doc:  v2(starter07, "{configMapName: stack}", ""),
-			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: vllm\n    provider_type: remote::vllm\n    config: {base_url: 'http://admin:s3cret@localhost:8000/v1'}\n"},
+			doc: v2(starter07, "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": `version: 2
+providers:
+  inference:
+  - provider_id: vllm
+    provider_type: remote::vllm
+    config: {base_url: 'http://admin:s3cret@localhost:8000/v1'}
+`},
 			want: []string{"providers.inference[0].config.base_url holds a URL with a credential (not shown)",
 				"providers.inference[0].config.base_url is http://xxxxx@localhost:8000/v1: in the pod that is the server itself"},
 			key: "config.yaml"},
 		{reason: "the same with OLLAMA_URL set",
-			doc:  v2(starter07, "{configMapName: stack}", "  workload: {overrides: {env: [{name: OLLAMA_URL, value: 'http://ollama:11434/v1'}]}}\n"),
-			data: map[string]string{"config.yaml": "version: 2\nproviders:\n  inference:\n  - provider_id: ollama\n    provider_type: remote::ollama\n    config: {base_url: '${env.OLLAMA_URL:=http://localhost:11434/v1}'}\n"},
-			key:  "config.yaml"},
+			doc: v2(starter07, "{configMapName: stack}", "  workload: {overrides: {env: [{name: OLLAMA_URL, value: 'http://ollama:11434/v1'}]}}\n"),
+			data: map[string]string{"config.yaml": `version: 2
+providers:
+  inference:
+  - provider_id: ollama
+    provider_type: remote::ollama
+    config: {base_url: '${env.OLLAMA_URL:=http://localhost:11434/v1}'}
+`},
+			key: "config.yaml"},
 		{reason: "INFERENCE_MODEL, which the config does not read",
 			doc:  v2(starter07, "{configMapName: stack}", "  workload: {overrides: {env: [{name: INFERENCE_MODEL, value: llama3.2:3b}]}}\n"),
 			data: map[string]string{"config.yaml": ollama},
 			want: []string{"warning: spec.workload.overrides.env[0].name: INFERENCE_MODEL does nothing: config.yaml has no ${env.INFERENCE_MODEL}: register the model under spec.resources.models"},
 			key:  "config.yaml"},
 		{reason: "INFERENCE_MODEL with the config llsd generates from the starter distribution of 0.7",
-			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n  distribution: " + starter07 +
-				"\n  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}\n  workload: {overrides: {env: [{name: INFERENCE_MODEL, value: llama3.2:3b}]}}\n",
+			doc: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own, namespace: ai}
+spec:
+  distribution: ` + starter07 +
+				`
+  providers: {inference: {provider: ollama, endpoint: 'http://ollama:11434/v1'}}
+  workload: {overrides: {env: [{name: INFERENCE_MODEL, value: llama3.2:3b}]}}
+`,
 			want: []string{"warning: spec.workload.overrides.env[0].name: INFERENCE_MODEL does nothing: config.yaml has no ${env.INFERENCE_MODEL}"}},
 		{reason: "a config of a custom image, whose version llsd does not know: only the variables are checked, and the user is told",
-			doc:  v2("{image: registry.example.com/own:1}", "{configMapName: stack}", ""),
-			data: map[string]string{"config.yaml": "version: 2\nmodels: []\n"},
+			doc: v2("{image: registry.example.com/own:1}", "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": `version: 2
+models: []
+`},
 			want: []string{"warning: spec.distribution: image registry.example.com/own:1 names no server version, so the config in " +
 				"ConfigMap stack key config.yaml is checked against none: keys the server ignores and settings it falls back from go " +
 				"unnoticed; pin an official image to a release tag, or set spec.distribution.serverVersion to the version it runs"},
 			key: "config.yaml"},
 		{reason: "... and with the version set, it is checked against that version",
-			doc:  v2("{image: registry.example.com/own:1, serverVersion: '0.7'}", "{configMapName: stack}", ""),
-			data: map[string]string{"config.yaml": "version: 2\nmodels: []\n"},
+			doc: v2("{image: registry.example.com/own:1, serverVersion: '0.7'}", "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": `version: 2
+models: []
+`},
 			want: []string{"ignores the top-level key models"},
 			key:  "config.yaml"},
 		{reason: "no YAML mapping",

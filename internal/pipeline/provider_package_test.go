@@ -35,8 +35,15 @@ func wheel(t *testing.T, name, version string, files map[string]string) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	info := strings.ReplaceAll(name, "-", "_") + "-" + version + ".dist-info/"
-	files[info+"METADATA"] = fmt.Sprintf("Metadata-Version: 2.1\nName: %s\nVersion: %s\n", name, version)
-	files[info+"WHEEL"] = "Wheel-Version: 1.0\nGenerator: llsd-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+	files[info+"METADATA"] = fmt.Sprintf(`Metadata-Version: 2.1
+Name: %s
+Version: %s
+`, name, version)
+	files[info+"WHEEL"] = `Wheel-Version: 1.0
+Generator: llsd-test
+Root-Is-Purelib: true
+Tag: py3-none-any
+`
 	var record strings.Builder
 	for _, p := range sortedKeys(files) {
 		sum := sha256.Sum256([]byte(files[p]))

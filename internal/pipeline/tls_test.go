@@ -18,7 +18,11 @@ import (
 // warnings as lines.
 func renderSpec(t *testing.T, spec string) (*pipeline.Result, field.ErrorList, []string) {
 	t.Helper()
-	obj, errs := api.Decode([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: chat, namespace: ai}\nspec:\n" + spec))
+	obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat, namespace: ai}
+spec:
+` + spec))
 	require.Empty(t, errs)
 	res, errs := pipeline.Render(obj, pipeline.Options{})
 	var warnings []string

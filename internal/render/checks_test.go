@@ -47,8 +47,12 @@ func renderSpecWith(t *testing.T, name, spec string, configMaps map[string]map[s
 // specInput decodes an LLSD given by its spec, resolves its distribution and generates its
 // config: the render's input. The errors are the spec's own (decoding, validation).
 func specInput(t testing.TB, name, spec string) (render.Input, field.ErrorList) {
-	doc := "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: " + name +
-		", namespace: ai}\nspec:\n" + spec
+	doc := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: ` + name +
+		`, namespace: ai}
+spec:
+` + spec
 	obj, errs := api.Decode([]byte(doc))
 	if len(errs) == 0 {
 		errs = v1alpha2.Validate(obj)
@@ -66,21 +70,30 @@ func specInput(t testing.TB, name, spec string) (render.Input, field.ErrorList) 
 // What the API server or the workload would refuse is an error that names the field and the
 // fix; what works but surprises is a warning.
 func TestRenderRefusesWhatTheClusterWould(t *testing.T) {
-	shared := "  storage:\n    kv: {type: redis, endpoint: 'redis:6379'}\n    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}\n"
+	shared := `  storage:
+    kv: {type: redis, endpoint: 'redis:6379'}
+    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}
+`
 	for _, tc := range []struct {
 		reason, spec string
 		configMaps   map[string]map[string]string
 		want         []string
 	}{
 		{reason: "a variable llsd sets itself, twice in the container otherwise",
-			spec: "  distribution: {name: starter}\n  workload: {overrides: {env: [{name: OGX_PORT, value: '9000'}]}}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  workload: {overrides: {env: [{name: OGX_PORT, value: '9000'}]}}
+`, configMaps: nil,
 			want: []string{`spec.workload.overrides.env[0].name: Duplicate value: "OGX_PORT is set by spec.networking.port: set it there`}},
 		{reason: "a secret variable of a provider",
-			spec: "  distribution: {name: starter}\n  providers: {inference: {provider: vllm, endpoint: 'http://v:8000/v1', apiKey: {secretKeyRef: {name: s, key: k}}}}\n" +
+			spec: `  distribution: {name: starter}
+  providers: {inference: {provider: vllm, endpoint: 'http://v:8000/v1', apiKey: {secretKeyRef: {name: s, key: k}}}}
+` +
 				"  workload: {overrides: {env: [{name: LLSD_VLLM_API_KEY, value: plain}]}}\n", configMaps: nil,
 			want: []string{`LLSD_VLLM_API_KEY is set by spec.providers.inference[0].apiKey`}},
 		{reason: "replicas on sqlite: each would have its own state",
-			spec: "  distribution: {name: starter}\n  workload: {replicas: 2}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  workload: {replicas: 2}
+`, configMaps: nil,
 			want: []string{"spec.workload.replicas: Invalid value: 2: 2 replicas would each keep their own registry, conversations and stores in kv_default (kv_sqlite) and sql_default (sql_sqlite)"}},
 		{reason: "replicas with shared state, but a ReadWriteOnce volume",
 			spec: "  distribution: {name: starter}\n" + shared + "  workload: {replicas: 2, storage: {size: 1Gi}}\n", configMaps: nil,
@@ -95,27 +108,41 @@ func TestRenderRefusesWhatTheClusterWould(t *testing.T) {
 			spec: "  distribution: {name: starter}\n" + shared + "  workload: {replicas: 3, autoscaling: {minReplicas: 2, maxReplicas: 4}, resources: {requests: {cpu: '1'}}}\n", configMaps: nil,
 			want: []string{"warning: spec.workload.replicas: the autoscaler owns the replica count (2 to 4), so replicas: 3 is not written to the Deployment"}},
 		{reason: "TLS through an Ingress without a host",
-			spec: "  distribution: {name: starter}\n  networking: {tls: {enabled: true, secretName: t}, expose: true}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  networking: {tls: {enabled: true, secretName: t}, expose: true}
+`, configMaps: nil,
 			want: []string{"spec.networking.expose.hostname: Required value: the server speaks TLS, and an Ingress serves TLS only for a host"}},
 		{reason: "an ingress class llsd cannot tell about HTTPS",
-			spec: "  distribution: {name: starter}\n  networking: {tls: {enabled: true, secretName: t}, expose: {hostname: a.example.com}}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  networking: {tls: {enabled: true, secretName: t}, expose: {hostname: a.example.com}}
+`, configMaps: nil,
 			want: []string{`warning: spec.networking.expose: the server speaks HTTPS, and llsd does not know how ingress class "traefik" is told so`}},
 		{reason: "a Route for a wildcard host, which OpenShift's Route schema refuses",
-			spec: "  distribution: {name: starter}\n  networking: {expose: {route: true, hostname: '*.apps.example.com'}}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  networking: {expose: {route: true, hostname: '*.apps.example.com'}}
+`, configMaps: nil,
 			want: []string{`spec.networking.expose.hostname: Invalid value: "*.apps.example.com": a Route serves one host, not a wildcard`}},
 		{reason: "a Route without a host: the router assigns one",
-			spec: "  distribution: {name: starter}\n  networking: {expose: {route: true}}\n", configMaps: nil, want: nil},
+			spec: `  distribution: {name: starter}
+  networking: {expose: {route: true}}
+`, configMaps: nil, want: nil},
 		{reason: "an annotation key the API server rejects",
-			spec: "  distribution: {name: starter}\n  networking: {expose: {hostname: a.example.com, annotations: {'bad key': x}}}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  networking: {expose: {hostname: a.example.com, annotations: {'bad key': x}}}
+`, configMaps: nil,
 			want: []string{"spec.networking.expose.annotations: Invalid value: \"bad key\""}},
 		{reason: "a namespace label value longer than a label value may be (the CRD's pattern cannot count)",
 			spec: "  distribution: {name: starter}\n  networking: {allowedFrom: {labels: ['team=" + strings.Repeat("x", 64) + "']}}\n", configMaps: nil,
 			want: []string{"spec.networking.allowedFrom.labels[0]: Invalid value: \"team=xxx", "must be no more than 63 characters"}},
 		{reason: "a namespace name no namespace can have (the upstream operator's sample writes nsA)",
-			spec: "  distribution: {name: starter}\n  networking: {allowedFrom: {namespaces: [nsA, team-b, '*']}}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  networking: {allowedFrom: {namespaces: [nsA, team-b, '*']}}
+`, configMaps: nil,
 			want: []string{`warning: spec.networking.allowedFrom.namespaces[0]: no namespace can be called "nsA", so this entry admits nothing: a namespace name is a lowercase DNS label (did you mean nsa?)`}},
 		{reason: "a CA bundle key its ConfigMap, among the inputs, does not have",
-			spec:       "  distribution: {name: starter}\n  networking: {tls: {caBundle: {configMapName: ca, configMapKeys: [a.pem, b.pem]}}}\n",
+			spec: `  distribution: {name: starter}
+  networking: {tls: {caBundle: {configMapName: ca, configMapKeys: [a.pem, b.pem]}}}
+`,
 			configMaps: map[string]map[string]string{"ai/ca": {"a.pem": "-----BEGIN CERTIFICATE-----"}},
 			want:       []string{`spec.networking.tls.caBundle.configMapKeys[1]: Not found: "b.pem"`}},
 	} {

@@ -28,7 +28,12 @@ func TestNamedConfigFile(t *testing.T) {
 			file:      "/app-config/config.yaml", field: "spec.workload.overrides.env[0].value", key: "config.yaml"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			obj, errs := api.Decode([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: c}\nspec:\n  distribution: {name: starter}\n  workload: {overrides: " + tc.overrides + "}\n"))
+			obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: c}
+spec:
+  distribution: {name: starter}
+  workload: {overrides: ` + tc.overrides + "}\n"))
 			require.Empty(t, errs)
 			file, path := render.NamedConfigFile(obj)
 			assert.Equal(t, tc.file, file)

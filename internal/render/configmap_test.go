@@ -19,14 +19,18 @@ func TestConfigMaps(t *testing.T) {
 	first, problems := renderSpec(t, "cfg", "  distribution: {name: starter}\n", nil)
 	require.Empty(t, problems)
 	again, _ := renderSpec(t, "cfg", "  distribution: {name: starter}\n", nil)
-	other, _ := renderSpec(t, "cfg", "  distribution: {name: starter}\n  workload: {workers: 2}\n", nil)
+	other, _ := renderSpec(t, "cfg", `  distribution: {name: starter}
+  workload: {workers: 2}
+`, nil)
 	cm := objectsOf[*corev1.ConfigMap](first)[0]
 	assert.True(t, *cm.Immutable)
 	assert.True(t, strings.HasPrefix(cm.Name, "cfg-config-"), cm.Name)
 	assert.Equal(t, cm.Name, objectsOf[*corev1.ConfigMap](again)[0].Name, "the same config, the same name")
 	assert.NotEqual(t, cm.Name, objectsOf[*corev1.ConfigMap](other)[0].Name, "another config, another name")
 
-	trusted, problems := renderSpecWith(t, "cfg", "  distribution: {name: starter}\n  networking: {tls: {clusterTrustedCAs: true}}\n", nil,
+	trusted, problems := renderSpecWith(t, "cfg", `  distribution: {name: starter}
+  networking: {tls: {clusterTrustedCAs: true}}
+`, nil,
 		renderOptionsOpenShift())
 	require.Empty(t, problems)
 	var ca *corev1.ConfigMap

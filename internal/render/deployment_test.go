@@ -24,11 +24,15 @@ func TestDeployment(t *testing.T) {
 	assert.Equal(t, plain.ConfigHash, d.Spec.Template.Annotations[api.AnnotationConfigHash])
 	assert.NotEqual(t, appsv1.RecreateDeploymentStrategyType, d.Spec.Strategy.Type)
 
-	stateful, problems := renderSpec(t, "dep", "  distribution: {name: starter}\n  workload: {storage: {size: 1Gi}}\n", nil)
+	stateful, problems := renderSpec(t, "dep", `  distribution: {name: starter}
+  workload: {storage: {size: 1Gi}}
+`, nil)
 	require.Empty(t, problems)
 	assert.Equal(t, appsv1.RecreateDeploymentStrategyType, deploymentOf(t, stateful).Spec.Strategy.Type)
 
-	tls, problems := renderSpec(t, "dep", "  distribution: {name: starter}\n  networking: {tls: {enabled: true, secretName: certs, certificateKey: fullchain.pem, privateKeyKey: privkey.pem}}\n", nil)
+	tls, problems := renderSpec(t, "dep", `  distribution: {name: starter}
+  networking: {tls: {enabled: true, secretName: certs, certificateKey: fullchain.pem, privateKeyKey: privkey.pem}}
+`, nil)
 	require.Empty(t, problems)
 	var secret *corev1.SecretVolumeSource
 	for _, v := range deploymentOf(t, tls).Spec.Template.Spec.Volumes {

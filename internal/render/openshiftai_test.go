@@ -16,7 +16,9 @@ import (
 // ConfigMap that may be missing (the namespace then starts with the image's CAs), and the
 // dashboard's namespace may reach it.
 func TestOpenShiftAIConventions(t *testing.T) {
-	out, problems := renderSpecWith(t, "rhoai", "  distribution: {name: starter}\n  networking: {allowedFrom: {namespaces: [apps]}}\n", nil,
+	out, problems := renderSpecWith(t, "rhoai", `  distribution: {name: starter}
+  networking: {allowedFrom: {namespaces: [apps]}}
+`, nil,
 		render.Options{Platform: render.PlatformOpenShift, OpenShiftAI: true, DashboardNamespace: "redhat-ods-applications"})
 	require.Empty(t, problems)
 	pod := deploymentOf(t, out).Spec.Template.Spec

@@ -16,7 +16,9 @@ import (
 // user and group to the namespace's security context constraints. The spec's pod settings
 // join llsd's labels and annotations without replacing them.
 func TestPodSettings(t *testing.T) {
-	spec := "  distribution: {name: starter}\n  workload: {pod: {labels: {team: a}, annotations: {owner: b}, nodeSelector: {gpu: 'true'}}}\n"
+	spec := `  distribution: {name: starter}
+  workload: {pod: {labels: {team: a}, annotations: {owner: b}, nodeSelector: {gpu: 'true'}}}
+`
 	for _, platform := range []string{"", render.PlatformOpenShift} {
 		t.Run("platform "+platform, func(t *testing.T) {
 			out, problems := renderSpecWith(t, "pod", spec, nil, render.Options{Platform: platform})

@@ -20,8 +20,12 @@ func TestServiceAndAccount(t *testing.T) {
 		reason, spec, portName, account string
 	}{
 		{reason: "plain HTTP", spec: "  distribution: {name: starter}\n", portName: "http", account: "svc-sa"},
-		{reason: "TLS in the pod", spec: "  distribution: {name: starter}\n  networking: {tls: {enabled: true, secretName: svc-tls}}\n", portName: "https", account: "svc-sa"},
-		{reason: "an account of the user's", spec: "  distribution: {name: starter}\n  workload: {overrides: {serviceAccountName: builder}}\n", portName: "http"},
+		{reason: "TLS in the pod", spec: `  distribution: {name: starter}
+  networking: {tls: {enabled: true, secretName: svc-tls}}
+`, portName: "https", account: "svc-sa"},
+		{reason: "an account of the user's", spec: `  distribution: {name: starter}
+  workload: {overrides: {serviceAccountName: builder}}
+`, portName: "http"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			out, problems := renderSpec(t, "svc", tc.spec, nil)

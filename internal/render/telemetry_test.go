@@ -45,20 +45,32 @@ func TestTelemetryEndpointChecks(t *testing.T) {
 		want         []string
 	}{
 		{reason: "a token in the endpoint",
-			spec: "  distribution: {name: starter}\n  telemetry: {endpoint: 'https://otlp.example.com?token=s3cr3t'}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  telemetry: {endpoint: 'https://otlp.example.com?token=s3cr3t'}
+`, configMaps: nil,
 			want: []string{"spec.telemetry.endpoint: Invalid value:", "holds a credential"}},
 		{reason: "telemetry without a protocol (OTLP/HTTP) to the collector's gRPC port",
-			spec: "  distribution: {name: starter}\n  telemetry: {endpoint: 'http://collector:4317'}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  telemetry: {endpoint: 'http://collector:4317'}
+`, configMaps: nil,
 			want: []string{"warning: spec.telemetry.endpoint: the server exports over http/protobuf (spec.telemetry.protocol unset) to port 4317, where collectors take grpc: set protocol: grpc"}},
 		{reason: "telemetry over gRPC to the collector's HTTP port",
-			spec: "  distribution: {name: starter}\n  telemetry: {endpoint: 'http://collector:4318', protocol: grpc}\n", configMaps: nil,
+			spec: `  distribution: {name: starter}
+  telemetry: {endpoint: 'http://collector:4318', protocol: grpc}
+`, configMaps: nil,
 			want: []string{"warning: spec.telemetry.endpoint: the server exports over grpc (spec.telemetry.protocol) to port 4318, where collectors take http/protobuf: set protocol: http/protobuf (or leave it unset)"}},
 		{reason: "telemetry over gRPC to the gRPC port",
-			spec: "  distribution: {name: starter}\n  telemetry: {endpoint: 'http://collector:4317', protocol: grpc}\n", configMaps: nil, want: nil},
+			spec: `  distribution: {name: starter}
+  telemetry: {endpoint: 'http://collector:4317', protocol: grpc}
+`, configMaps: nil, want: nil},
 		{reason: "telemetry without a protocol to the HTTP port",
-			spec: "  distribution: {name: starter}\n  telemetry: {endpoint: 'http://collector:4318'}\n", configMaps: nil, want: nil},
+			spec: `  distribution: {name: starter}
+  telemetry: {endpoint: 'http://collector:4318'}
+`, configMaps: nil, want: nil},
 		{reason: "telemetry to a port of the collector's choosing",
-			spec: "  distribution: {name: starter}\n  telemetry: {endpoint: 'https://otlp.example.com', protocol: grpc}\n", configMaps: nil, want: nil},
+			spec: `  distribution: {name: starter}
+  telemetry: {endpoint: 'https://otlp.example.com', protocol: grpc}
+`, configMaps: nil, want: nil},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, problems := renderSpec(t, "s", tc.spec, tc.configMaps)

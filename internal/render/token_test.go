@@ -17,10 +17,16 @@ func TestServiceAccountToken(t *testing.T) {
 		mounted      bool
 	}{
 		{reason: "nothing needs it", spec: "  distribution: {name: starter}\n", mounted: false},
-		{reason: "an account of the user's: its token", spec: "  distribution: {name: starter}\n  workload: {overrides: {serviceAccountName: runner}}\n", mounted: true},
-		{reason: "the user asks for it", spec: "  distribution: {name: starter}\n  workload: {pod: {automountServiceAccountToken: true}}\n", mounted: true},
+		{reason: "an account of the user's: its token", spec: `  distribution: {name: starter}
+  workload: {overrides: {serviceAccountName: runner}}
+`, mounted: true},
+		{reason: "the user asks for it", spec: `  distribution: {name: starter}
+  workload: {pod: {automountServiceAccountToken: true}}
+`, mounted: true},
 		{reason: "the user's no over an account of the user's",
-			spec: "  distribution: {name: starter}\n  workload: {overrides: {serviceAccountName: runner}, pod: {automountServiceAccountToken: false}}\n", mounted: false},
+			spec: `  distribution: {name: starter}
+  workload: {overrides: {serviceAccountName: runner}, pod: {automountServiceAccountToken: false}}
+`, mounted: false},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			out, problems := renderSpec(t, "tok", tc.spec, nil)

@@ -48,7 +48,11 @@ func TestUserVolumesJoinLLSDs(t *testing.T) {
 			want:   []string{"warning: spec.workload.overrides.volumeMounts[0]: mounts volume state at /.ogx/ in place of llsd's volume lls-storage"},
 			mounts: map[string]string{"/.ogx/": "state", "/.cache": "cache"}},
 		{reason: "the storage llsd was asked for, mounted over",
-			spec:   "  distribution: {name: starter}\n  workload:\n    storage: {size: 1Gi}\n    overrides: {volumes: [{name: mine, emptyDir: {}}], volumeMounts: [{name: mine, mountPath: /.ogx}]}\n",
+			spec: `  distribution: {name: starter}
+  workload:
+    storage: {size: 1Gi}
+    overrides: {volumes: [{name: mine, emptyDir: {}}], volumeMounts: [{name: mine, mountPath: /.ogx}]}
+`,
 			want:   []string{"the PersistentVolumeClaim s-pvc of spec.workload.storage is generated but not mounted; remove spec.workload.storage or mount yours elsewhere"},
 			mounts: map[string]string{"/.ogx": "mine"}},
 		{reason: "a mount of llsd's own cache volume at a second path",

@@ -16,7 +16,10 @@ import (
 // scaling on 80% CPU unless told otherwise, and a disruption budget that lets a drain move
 // one pod of several.
 func TestWorkloadObjects(t *testing.T) {
-	shared := "  storage:\n    kv: {type: redis, endpoint: 'redis:6379'}\n    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}\n"
+	shared := `  storage:
+    kv: {type: redis, endpoint: 'redis:6379'}
+    sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}
+`
 	for _, tc := range []struct {
 		reason, spec string
 		check        func(t *testing.T, pvcs []*corev1.PersistentVolumeClaim, hpas []*autoscalingv2.HorizontalPodAutoscaler, pdbs []*policyv1.PodDisruptionBudget)
@@ -27,7 +30,9 @@ func TestWorkloadObjects(t *testing.T) {
 				assert.Empty(t, hpas)
 				assert.Empty(t, pdbs, "nothing to keep through a drain of one pod")
 			}},
-		{reason: "a volume of the default size", spec: "  distribution: {name: starter}\n  workload: {storage: {}}\n",
+		{reason: "a volume of the default size", spec: `  distribution: {name: starter}
+  workload: {storage: {}}
+`,
 			check: func(t *testing.T, pvcs []*corev1.PersistentVolumeClaim, _ []*autoscalingv2.HorizontalPodAutoscaler, _ []*policyv1.PodDisruptionBudget) {
 				require.Len(t, pvcs, 1)
 				assert.Equal(t, "10Gi", pvcs[0].Spec.Resources.Requests.Storage().String())

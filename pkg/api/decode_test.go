@@ -17,7 +17,10 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-const header = "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s}\n"
+const header = `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: s}
+`
 
 func TestDecodeShorthand(t *testing.T) {
 	cases := map[string]struct {
@@ -118,28 +121,40 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		"misspelled group": {
 			reason: "the seeds also wrote llamastack.ai; say which group is right",
-			doc:    "apiVersion: llamastack.ai/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec: {distribution: {name: starter}}",
-			field:  "apiVersion", detail: "write apiVersion: llamastack.io/v1alpha2",
+			doc: `apiVersion: llamastack.ai/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec: {distribution: {name: starter}}`,
+			field: "apiVersion", detail: "write apiVersion: llamastack.io/v1alpha2",
 		},
 		"unknown provider field": {
 			reason: "a config key next to provider belongs under settings or secretRefs",
-			doc:    header + "spec:\n  distribution: {name: starter}\n  providers:\n    vectorIo: {provider: pgvector, host: db}",
-			field:  "spec.providers.vectorIo[0].host", detail: "put other config keys under settings and credentials under secretRefs",
+			doc: header + `spec:
+  distribution: {name: starter}
+  providers:
+    vectorIo: {provider: pgvector, host: db}`,
+			field: "spec.providers.vectorIo[0].host", detail: "put other config keys under settings and credentials under secretRefs",
 		},
 		"misspelled field": {
 			reason: "a typo is reported with its path and the field meant",
-			doc:    header + "spec:\n  distribution: {name: starter}\n  networkin: {port: 80}",
-			field:  "spec.networkin", detail: `Unsupported value: unknown field "networkin" (did you mean networking?)`,
+			doc: header + `spec:
+  distribution: {name: starter}
+  networkin: {port: 80}`,
+			field: "spec.networkin", detail: `Unsupported value: unknown field "networkin" (did you mean networking?)`,
 		},
 		"singular of a list field": {
 			reason: "configMapKey is configMapKeys",
-			doc:    header + "spec:\n  distribution: {name: starter}\n  networking: {tls: {caBundle: {configMapName: ca, configMapKey: a.pem}}}",
-			field:  "spec.networking.tls.caBundle.configMapKey", detail: "(did you mean configMapKeys?): the fields here are configMapName, configMapNamespace, configMapKeys",
+			doc: header + `spec:
+  distribution: {name: starter}
+  networking: {tls: {caBundle: {configMapName: ca, configMapKey: a.pem}}}`,
+			field: "spec.networking.tls.caBundle.configMapKey", detail: "(did you mean configMapKeys?): the fields here are configMapName, configMapNamespace, configMapKeys",
 		},
 		"a v1alpha1 field in a v1alpha2 object": {
 			reason: "spec.server is v1alpha1's; its providers belong one level up",
-			doc:    header + "spec:\n  distribution: {name: starter}\n  server: {providers: {inference: {provider: vllm}}}",
-			field:  "spec.server", detail: "spec.server is a field of llamastack.io/v1alpha1; in v1alpha2 its content is in spec.distribution, spec.networking and spec.workload (write spec.providers: one level up)",
+			doc: header + `spec:
+  distribution: {name: starter}
+  server: {providers: {inference: {provider: vllm}}}`,
+			field: "spec.server", detail: "spec.server is a field of llamastack.io/v1alpha1; in v1alpha2 its content is in spec.distribution, spec.networking and spec.workload (write spec.providers: one level up)",
 		},
 		"a field one level too high": {
 			reason: "a documentation page wrote spec.image; the image is the distribution's",
@@ -148,28 +163,43 @@ func TestDecodeErrors(t *testing.T) {
 		},
 		"... in v1alpha1": {
 			reason: "v1alpha1 keeps the distribution under spec.server",
-			doc:    "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec:\n  image: registry.example.com/stack:v1",
-			field:  "spec.image", detail: `unknown field "image" (did you mean spec.server.distribution.image?)`,
+			doc: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec:
+  image: registry.example.com/stack:v1`,
+			field: "spec.image", detail: `unknown field "image" (did you mean spec.server.distribution.image?)`,
 		},
 		"a pod field only v1alpha2 has": {
 			reason: "tolerations are v1alpha2's spec.workload.pod.tolerations; v1alpha1 has no place for them",
-			doc:    "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: s}\nspec:\n  tolerations: [{key: gpu, operator: Exists}]",
-			field:  "spec.tolerations", detail: "llamastack.io/v1alpha2 has it, at spec.workload.pod.tolerations; v1alpha1 does not",
+			doc: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec:
+  tolerations: [{key: gpu, operator: Exists}]`,
+			field: "spec.tolerations", detail: "llamastack.io/v1alpha2 has it, at spec.workload.pod.tolerations; v1alpha1 does not",
 		},
 		"wrong type": {
 			reason: "a string where a number belongs names the field and the type",
-			doc:    header + "spec:\n  distribution: {name: starter}\n  networking: {port: eighty}",
-			field:  "spec.networking.port", detail: "must be of type integer",
+			doc: header + `spec:
+  distribution: {name: starter}
+  networking: {port: eighty}`,
+			field: "spec.networking.port", detail: "must be of type integer",
 		},
 		"no name": {
 			reason: "rendering needs a name",
-			doc:    "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nspec: {distribution: {name: starter}}",
-			field:  "metadata.name", detail: "needs a name",
+			doc: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+spec: {distribution: {name: starter}}`,
+			field: "metadata.name", detail: "needs a name",
 		},
 		"empty env value is fine but empty tool is not": {
 			reason: "explicit empties are checked outside embedded Kubernetes types only",
-			doc:    header + "spec:\n  distribution: {name: starter}\n  resources: {tools: ['']}\n  workload: {overrides: {env: [{name: A, value: ''}]}}",
-			field:  "spec.resources.tools[0]", detail: "should be at least 1 chars long",
+			doc: header + `spec:
+  distribution: {name: starter}
+  resources: {tools: ['']}
+  workload: {overrides: {env: [{name: A, value: ''}]}}`,
+			field: "spec.resources.tools[0]", detail: "should be at least 1 chars long",
 		},
 	}
 	for name, tc := range cases {
@@ -185,9 +215,18 @@ func TestDecodeErrors(t *testing.T) {
 // A reference page's placeholders ("replicas: integer", "cpu: string") are reported all at
 // once, each at its own path: a quantity's own parser says neither which field nor where.
 func TestDecodeReportsEveryBadValue(t *testing.T) {
-	doc := "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: s}\n" +
-		"spec:\n  replicas: integer\n  server:\n    distribution: {name: starter}\n" +
-		"    containerSpec: {resources: {requests: {cpu: string, memory: 1Gi}}}\n    storage: {size: big}\n"
+	doc := `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: s}
+` +
+		`spec:
+  replicas: integer
+  server:
+    distribution: {name: starter}
+` +
+		`    containerSpec: {resources: {requests: {cpu: string, memory: 1Gi}}}
+    storage: {size: big}
+`
 	_, errs := api.Decode([]byte(doc))
 	var got []string
 	for _, e := range errs {
@@ -202,7 +241,10 @@ func TestDecodeReportsEveryBadValue(t *testing.T) {
 
 // A credential written where an object belongs is named by its type, never shown.
 func TestAMisplacedCredentialIsNotShown(t *testing.T) {
-	doc := header + "spec:\n  distribution: {name: starter}\n  telemetry: {headers: 'Authorization=Bearer S3NT1NEL'}\n" +
+	doc := header + `spec:
+  distribution: {name: starter}
+  telemetry: {headers: 'Authorization=Bearer S3NT1NEL'}
+` +
 		"  workload: {replicas: S3NT1NEL}\n"
 	_, errs := api.Decode([]byte(doc))
 	require.Len(t, errs, 2)
@@ -239,7 +281,11 @@ func TestUpstreamSampleRoundTrips(t *testing.T) {
 // TestEditInOtherVersionKeepsHubFields: a v1alpha2 object read and edited as v1alpha1 keeps
 // its providers and gets the edit.
 func TestEditInOtherVersionKeepsHubFields(t *testing.T) {
-	hub, errs := api.Decode([]byte(header + "spec:\n  distribution: {name: starter}\n  providers:\n    inference: {provider: vllm}\n  workload: {replicas: 2}"))
+	hub, errs := api.Decode([]byte(header + `spec:
+  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm}
+  workload: {replicas: 2}`))
 	require.Empty(t, errs)
 	spoke := &v1alpha1.LlamaStackDistribution{}
 	require.NoError(t, spoke.ConvertFrom(hub))
@@ -260,7 +306,9 @@ func indent(s string) string {
 
 // A namespace the API server would refuse is an error at render time too.
 func TestValidateNamespace(t *testing.T) {
-	obj, errs := api.Decode([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\n" +
+	obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+` +
 		"metadata: {name: s, namespace: team.ai}\nspec: {distribution: {name: starter}}"))
 	require.Empty(t, errs)
 	errs = v1alpha2.Validate(obj)
@@ -276,27 +324,53 @@ func TestDecodeRefusesForgedConversionAnnotations(t *testing.T) {
 	}{
 		"hidden v1alpha1 spec": {
 			reason: "a v1alpha1 spec with another image than the v1alpha2 spec shows",
-			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n  annotations:\n    llamastack.io/v1alpha1-fields: " +
+			doc: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata:
+  name: s
+  annotations:
+    llamastack.io/v1alpha1-fields: ` +
 				`'{"spec":{"replicas":1,"server":{"distribution":{"image":"evil.example.com/x:1"},"containerSpec":{"name":"llama-stack"}}},"fingerprint":"x"}'` +
-				"\nspec: {distribution: {name: starter}}\n",
+				`
+spec: {distribution: {name: starter}}
+`,
 			want: "metadata.annotations[llamastack.io/v1alpha1-fields]: Invalid value: holds a v1alpha1 spec that says something else",
 		},
 		"v1alpha1 container name": {
 			reason: "a container name a v1alpha1 create refuses",
-			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n  annotations:\n    llamastack.io/v1alpha1-fields: " +
+			doc: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata:
+  name: s
+  annotations:
+    llamastack.io/v1alpha1-fields: ` +
 				`'{"spec":{"replicas":1,"server":{"distribution":{"name":"starter"},"containerSpec":{"name":"Not A Label"}}},"fingerprint":"x"}'` +
-				"\nspec: {distribution: {name: starter}}\n",
+				`
+spec: {distribution: {name: starter}}
+`,
 			want: "spec.server.containerSpec.name: a lowercase RFC 1123 label",
 		},
 		"v1alpha2 fields on a v1alpha2 object": {
 			reason: "only a v1alpha1 object carries the v1alpha2 fields",
-			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n  annotations:\n    llamastack.io/v1alpha2-fields: '{}'\n" +
+			doc: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata:
+  name: s
+  annotations:
+    llamastack.io/v1alpha2-fields: '{}'
+` +
 				"spec: {distribution: {name: starter}}\n",
 			want: "metadata.annotations[llamastack.io/v1alpha2-fields]: Forbidden",
 		},
 		"v1alpha1 fields on a v1alpha1 object": {
 			reason: "only a v1alpha2 object carries the v1alpha1 fields",
-			doc: "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n  annotations:\n    llamastack.io/v1alpha1-fields: '{}'\n" +
+			doc: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata:
+  name: s
+  annotations:
+    llamastack.io/v1alpha1-fields: '{}'
+` +
 				"spec: {server: {distribution: {name: starter}}}\n",
 			want: "metadata.annotations[llamastack.io/v1alpha1-fields]: Forbidden",
 		},
@@ -314,7 +388,11 @@ func TestDecodeRefusesForgedConversionAnnotations(t *testing.T) {
 // control-plane scheduling that a reviewer of the v1alpha1 fields never sees. An object without
 // the annotation, or whose annotation adds nothing, decodes without a word.
 func TestDecodeSaysWhatTheV1alpha2FieldsAnnotationAdds(t *testing.T) {
-	const plain = "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata:\n  name: s\n%s" +
+	const plain = `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata:
+  name: s
+%s` +
 		"spec: {server: {distribution: {name: starter}}}\n"
 	forged := fmt.Sprintf(plain, "  annotations:\n    llamastack.io/v1alpha2-fields: '"+
 		`{"spec":{"distribution":{"name":"starter"},"telemetry":{"endpoint":"http://otel.example:4318"},`+
