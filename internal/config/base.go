@@ -123,7 +123,7 @@ func (g *generator) checkNullDefaults() {
 			for _, key := range slices.Sorted(maps.Keys(config)) {
 				value, _ := config[key].(string)
 				m := emptyDefault().FindStringSubmatch(value)
-				if m == nil || g.overrideEnvSets(m[1]) || g.env[m[1]].field != nil {
+				if m == nil || g.podSets(m[1]) {
 					continue
 				}
 				if i := slices.IndexFunc(fields, func(f profile.Field) bool { return f.Name == key }); i >= 0 && fields[i].NullRefused {
@@ -141,7 +141,7 @@ func (g *generator) checkNullDefaults() {
 func (g *generator) enabledID(v any) (string, bool) {
 	s, _ := v.(string)
 	if m := conditionalID().FindStringSubmatch(s); m != nil {
-		return m[2], g.overrideEnvSets(m[1]) || g.env[m[1]].field != nil
+		return m[2], g.podSets(m[1])
 	}
 	return s, isLiteral(v)
 }

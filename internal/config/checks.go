@@ -3,6 +3,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -23,11 +24,12 @@ func (g *generator) checkBackendReferences() {
 		return family
 	}
 	named := g.spec.Storage != nil && len(g.spec.Storage.Backends) > 0
-	missing := map[string][]string{} // backend name -> the references to it
+	type backend struct{ name, family string }
+	missing := map[backend][]string{} // a backend storage.backends lacks -> the references to it
 	check := func(where string, ref map[string]any, want string) {
 		name, _ := ref["backend"].(string)
 		if named && name != "" && backends[name] == nil {
-			missing[want+"\x00"+name] = append(missing[want+"\x00"+name], where)
+			missing[backend{name, want}] = append(missing[backend{name, want}], where)
 			return
 		}
 		g.checkBackend(where, ref, want, family)
@@ -52,11 +54,12 @@ func (g *generator) checkBackendReferences() {
 			})
 		}
 	}
-	for _, key := range slices.Sorted(maps.Keys(missing)) {
-		want, name, _ := strings.Cut(key, "\x00")
+	for _, b := range slices.SortedFunc(maps.Keys(missing), func(x, y backend) int {
+		return cmp.Or(cmp.Compare(x.family, y.family), cmp.Compare(x.name, y.name))
+	}) {
 		g.errs = append(g.errs, field.Required(storagePath.Child("backends"), fmt.Sprintf(
 			"the providers keep their state in backend %s (%s), and storage.backends, which replaces the distribution's "+
-				"backends, has none of that name: name one of your %s_postgres backends %s", name, listSome(missing[key], 3), want, name)))
+				"backends, has none of that name: name one of your %s_postgres backends %s", b.name, listSome(missing[b], 3), b.family, b.name)))
 	}
 }
 
@@ -105,6 +108,12 @@ func walkBackendRefs(m map[string]any, where string, fn func(string, map[string]
 		}
 		walkBackendRefs(child, where+"."+key, fn)
 	}
+}
+
+// podSets reports whether the pod sets variable name: llsd, or spec.workload.overrides.env.
+func (g *generator) podSets(name string) bool {
+	_, set := g.env[name]
+	return set || g.overrideEnvSets(name)
 }
 
 func (g *generator) overrideEnvSets(name string) bool {

@@ -14,14 +14,11 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// The server's own defaults for a named Postgres backend, written out as the successor
-// operator writes them (its pkg/config/storage.go): a reader of the ConfigMap sees where the
-// server connects without knowing pydantic's defaults.
-const (
-	defaultPostgresHost = "localhost"
-	defaultPostgresPort = 5432
-	defaultPostgresDB   = "ogx"
-)
+// defaultPostgresDB is the server's database name for a named Postgres backend that names
+// none, written out as the successor operator writes it (with the port): a reader of the
+// ConfigMap sees where the server connects without knowing pydantic's defaults. A backend
+// without host is an error (namedBackend), so no default host is ever written.
+const defaultPostgresDB = "ogx"
 
 // The stores every OGX 1.x server needs: a store left out of an explicit stores is written
 // as null, and the server stops at start-up ("storage.stores.metadata must be configured",
@@ -67,13 +64,10 @@ func (g *generator) namedBackend(name string, b v1alpha2.StorageBackendSpec, pat
 	}
 	out := map[string]any{
 		"type": b.Type,
-		"host": cmp.Or(b.Host, defaultPostgresHost),
-		"port": int64(defaultPostgresPort),
+		"host": b.Host,
+		"port": int64(b.PortOrDefault()),
 		"db":   cmp.Or(b.DB, defaultPostgresDB),
 		"user": b.User,
-	}
-	if b.Port != nil {
-		out["port"] = int64(*b.Port)
 	}
 	if b.Password != nil {
 		env := EnvName("storage", "backends", name, "password")

@@ -290,7 +290,7 @@ func (g *generator) applyClientCertificate(config map[string]any, api, id, provi
 	network := ensureMap(config, "network")
 	tls := ensureMap(network, "tls")
 	dir := ClientTLSDir + "/" + id
-	tls["client_cert"], tls["client_key"] = dir+"/tls.crt", dir+"/tls.key"
+	tls["client_cert"], tls["client_key"] = dir+"/"+v1alpha2.TLSCertificateKey, dir+"/"+v1alpha2.TLSPrivateKeyKey
 }
 
 // baseConfigOf is the config of the base's provider of a type, before the spec replaced it.
@@ -481,7 +481,7 @@ func parsePostgresEndpoint(endpoint string) (host string, port int64, db string,
 	if err != nil || u.Host == "" {
 		return "", 0, "", fmt.Errorf("use host:port/database, for example pgvector.db.svc:5432/vectors")
 	}
-	if port, err = v1alpha2.PortOr(u, 5432); err != nil {
+	if port, err = v1alpha2.PortOr(u, v1alpha2.DefaultPostgresPort); err != nil {
 		return "", 0, "", err
 	}
 	host = u.Hostname()

@@ -167,7 +167,7 @@ func (g *generator) applyStatePaths() {
 	pattern := stateDirDefault(g.prof.HomeStateDir())
 	configyaml.WalkStrings(g.cfg, func(_ configyaml.Path, s string) {
 		for _, m := range pattern.FindAllStringSubmatch(s, -1) {
-			if _, set := g.env[m[1]]; !set && !g.overrideEnvSets(m[1]) {
+			if !g.podSets(m[1]) {
 				g.addValue(m[1], mount+m[2], path)
 			}
 		}

@@ -87,10 +87,10 @@ func (g *generator) checkUserValues() {
 			walkSettings(settings, g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, settings))
 		}
 	}
-	if s := g.spec.Storage; s != nil && s.KV != nil {
-		check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false, "")
-	}
 	if s := g.spec.Storage; s != nil {
+		if s.KV != nil {
+			check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false, "")
+		}
 		for _, name := range slices.Sorted(maps.Keys(s.Backends)) {
 			b, p := s.Backends[name], storagePath.Child("backends", name)
 			check(p.Child("host"), b.Host, false, "")

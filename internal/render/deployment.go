@@ -413,7 +413,7 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 	for _, p := range clientCertificates(obj) {
 		certificate, key := p.ClientCertificate.Keys()
 		vols = append(vols, corev1.Volume{Name: clientTLSVolume(p.EffectiveID()), VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
-			SecretName: p.ClientCertificate.SecretName, Items: []corev1.KeyToPath{{Key: certificate, Path: "tls.crt"}, {Key: key, Path: "tls.key"}},
+			SecretName: p.ClientCertificate.SecretName, Items: []corev1.KeyToPath{{Key: certificate, Path: v1alpha2.TLSCertificateKey}, {Key: key, Path: v1alpha2.TLSPrivateKeyKey}},
 		}}})
 	}
 	if tls := obj.Spec.ServerTLS(); tls != nil {

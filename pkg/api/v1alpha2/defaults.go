@@ -202,5 +202,5 @@ func (b *CABundleSpec) Keys() []string {
 
 // Keys are the Secret's keys that hold the certificate and the private key.
 func (c *ClientCertificateSpec) Keys() (certificate, privateKey string) {
-	return cmp.Or(c.CertificateKey, "tls.crt"), cmp.Or(c.PrivateKeyKey, "tls.key")
+	return cmp.Or(c.CertificateKey, TLSCertificateKey), cmp.Or(c.PrivateKeyKey, TLSPrivateKeyKey)
 }

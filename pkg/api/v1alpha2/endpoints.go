@@ -96,11 +96,7 @@ func (s *LlamaStackDistributionSpec) Endpoints() []Endpoint {
 		}
 		for _, name := range slices.Sorted(maps.Keys(st.Backends)) {
 			b := st.Backends[name]
-			port := int32(5432)
-			if b.Port != nil {
-				port = *b.Port
-			}
-			add(field.NewPath("spec", "storage", "backends", name, "host"), net.JoinHostPort(b.Host, strconv.Itoa(int(port))))
+			add(field.NewPath("spec", "storage", "backends", name, "host"), net.JoinHostPort(b.Host, strconv.Itoa(int(b.PortOrDefault()))))
 		}
 	}
 	if t := s.Telemetry; t != nil {

@@ -4,8 +4,8 @@ package v1alpha2
 
 import "cmp"
 
-// The keys of a kubernetes.io/tls Secret, and the file names the pod sees its certificate and
-// key under, whatever the Secret's keys.
+// The keys of a kubernetes.io/tls Secret, and the file names the pod sees a certificate and key
+// under (the server's own, and each provider's client certificate), whatever the Secret's keys.
 const (
 	TLSCertificateKey = "tls.crt"
 	TLSPrivateKeyKey  = "tls.key"

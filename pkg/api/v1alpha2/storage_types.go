@@ -126,6 +126,17 @@ type StorageBackendSpec struct {
 	PoolPrePing *bool `json:"poolPrePing,omitempty"`
 }
 
+// DefaultPostgresPort is the port of a Postgres server that names none.
+const DefaultPostgresPort = 5432
+
+// PortOrDefault is the backend's port: its own, else Postgres's.
+func (b StorageBackendSpec) PortOrDefault() int32 {
+	if b.Port != nil {
+		return *b.Port
+	}
+	return DefaultPostgresPort
+}
+
 // StorageStoresSpec names the backend of each of the server's stores.
 type StorageStoresSpec struct {
 	// Metadata is the registry of models, vector stores and tools (a kv_postgres backend).

@@ -287,13 +287,11 @@ func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 
 func (c *checks) backends(backends map[string]StorageBackendSpec, p *field.Path) {
 	c.maxProperties(p, len(backends), 16)
-	for _, name := range slices.Sorted(maps.Keys(backends)) {
-		if !compiled()[backendNamePattern].MatchString(name) {
-			c.add(field.Invalid(p, "object", ruleBackendNames.Message))
-			break
-		}
+	names := slices.Sorted(maps.Keys(backends))
+	if slices.ContainsFunc(names, func(name string) bool { return !compiled()[backendNamePattern].MatchString(name) }) {
+		c.add(field.Invalid(p, "object", ruleBackendNames.Message)) // the CEL rule reports the map once
 	}
-	for _, name := range slices.Sorted(maps.Keys(backends)) {
+	for _, name := range names {
 		// The API server names a map entry .name in schema errors and [name] in CEL errors.
 		c.backend(backends[name], p.Child(name), p.Key(name))
 	}
