@@ -46,7 +46,9 @@ var hostileSpecs = map[string]string{
       settings: {base_url: "http://vllm:8000/v1?jwt=` + sentinel + `"}}}`,
 	"endpoint with a short password parameter": `providers: {inference: {provider: vllm, endpoint: "http://vllm:8000/v1?pw=` + sentinel + `"}}`,
 	"env URL with user info":                   `workload: {overrides: {env: [{name: OLLAMA_URL, value: "http://u:` + sentinel + `@ollama:11434"}]}}`,
-	"v1alpha2 fields annotation":               ``, // see hostileDocument
+	"named backend host with user info": `storage: {backends: {kv_default: {type: kv_postgres, host: "ogx:` + sentinel + `@pg.db.svc", user: ogx},
+      sql_default: {type: sql_postgres, host: pg.db.svc, user: ogx}}}`,
+	"v1alpha2 fields annotation": ``, // see hostileDocument
 }
 
 func hostileDocument(name, spec string) string {

@@ -58,7 +58,11 @@ func (g *generator) applyNamedStorage(s *v1alpha2.StateStorageSpec) {
 }
 
 func (g *generator) namedBackend(name string, b v1alpha2.StorageBackendSpec, path *field.Path) map[string]any {
-	if b.Host == "" || localhostDefault().MatchString(b.Host) {
+	if strings.Contains(b.Host, "@") {
+		// The value is not shown: what comes before the @ is a user and, likely, a password.
+		g.errs = append(g.errs, field.Forbidden(path.Child("host"),
+			"holds user info, which the ConfigMap would store in clear: write the database's host alone, the user in user and the password in a Secret (password)"))
+	} else if b.Host == "" || localhostDefault().MatchString(b.Host) {
 		g.errs = append(g.errs, field.Required(path.Child("host"), fmt.Sprintf(
 			"backend %s connects to localhost (the server's default host), where nothing listens in the server's pod: set host to the database's service, for example postgres.<namespace>.svc", name)))
 	}
