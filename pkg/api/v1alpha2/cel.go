@@ -4,7 +4,9 @@ package v1alpha2
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
@@ -33,52 +35,77 @@ const duplicateProviderIDMessage = " is used by more than one provider: provider
 
 // overrideExclusive are the fields overrideConfig cannot be combined with: it replaces the
 // whole config.yaml, which they would change.
-var overrideExclusive = []string{"providers", "resources", "storage", "disabled", "distribution.baseConfig", "vectorStores"}
+var overrideExclusive = []struct {
+	field string
+	set   func(*LlamaStackDistributionSpec) bool
+}{
+	{"providers", func(s *LlamaStackDistributionSpec) bool { return s.Providers != nil }},
+	{"resources", func(s *LlamaStackDistributionSpec) bool { return s.Resources != nil }},
+	{"storage", func(s *LlamaStackDistributionSpec) bool { return s.Storage != nil }},
+	{"disabled", func(s *LlamaStackDistributionSpec) bool { return s.Disabled != nil }},
+	{"distribution.baseConfig", func(s *LlamaStackDistributionSpec) bool { return s.Distribution.BaseConfig != nil }},
+	{"vectorStores", func(s *LlamaStackDistributionSpec) bool { return s.VectorStores != nil }},
+}
 
 // overrideExclusiveMessage is the error of overrideConfig set with another field.
 func overrideExclusiveMessage(other string) string {
 	return fmt.Sprintf("overrideConfig and %[1]s are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove %[1]s or remove overrideConfig", other)
 }
 
-// SpecRules are the rules on spec: overrideConfig stands alone, and an API in spec.disabled
-// has no providers.
-func SpecRules() []apiextensionsv1.ValidationRule {
-	rules := make([]apiextensionsv1.ValidationRule, 0, len(overrideExclusive)+len(ProviderAPIs()))
+// overrideRules are the rules on spec that keep overrideConfig alone.
+var overrideRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
+	rules := make([]rule[*LlamaStackDistributionSpec], 0, len(overrideExclusive))
 	for _, other := range overrideExclusive {
-		rules = append(rules, apiextensionsv1.ValidationRule{
-			Rule:      fmt.Sprintf("!(has(self.overrideConfig) && has(self.%s))", other),
+		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      fmt.Sprintf("!(has(self.overrideConfig) && has(self.%s))", other.field),
 			FieldPath: ".overrideConfig",
 			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-			Message:   overrideExclusiveMessage(other),
-		})
+			Message:   overrideExclusiveMessage(other.field),
+		}}, holds: func(s *LlamaStackDistributionSpec) bool { return s.OverrideConfig == nil || !other.set(s) }})
 	}
+	return rules
+})
+
+// disabledRules are the rules on spec that give an API in spec.disabled no providers.
+var disabledRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
+	rules := make([]rule[*LlamaStackDistributionSpec], 0, len(ProviderAPIs()))
 	for _, api := range ProviderAPIs() {
-		rules = append(rules, apiextensionsv1.ValidationRule{
+		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!(has(self.providers) && has(self.providers.%[1]s) && has(self.disabled) && '%[1]s' in self.disabled)", api),
 			FieldPath: ".providers." + string(api),
 			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
 			Message:   disabledWithProvidersMessage(api),
-		})
+		}}, holds: func(s *LlamaStackDistributionSpec) bool {
+			return !slices.Contains(s.Disabled, api) ||
+				!slices.ContainsFunc(s.Providers.APIs(), func(a APIProviders) bool { return a.Name == api && a.Providers != nil })
+		}})
 	}
 	return rules
+})
+
+// SpecRules are the CEL of the rules on spec, for the CRD.
+func SpecRules() []apiextensionsv1.ValidationRule {
+	return append(celOf(overrideRules()), celOf(disabledRules())...)
 }
 
-// ProviderListRules are the rules on each list of spec.providers: with more than one provider,
+// providerListRule is the rule on each list of spec.providers: with more than one provider,
 // each has an id.
+var providerListRule = rule[[]ProviderSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
+	Rule:    "self.size() <= 1 || self.all(p, has(p.id))",
+	Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+	Message: "each provider needs an id when more than one is listed: add id to every entry",
+}}, holds: func(list []ProviderSpec) bool {
+	return len(list) <= 1 || !slices.ContainsFunc(list, func(p ProviderSpec) bool { return p.ID == "" })
+}}
+
+// ProviderListRules are the CEL of providerListRule, for the CRD.
 func ProviderListRules() []apiextensionsv1.ValidationRule {
-	return []apiextensionsv1.ValidationRule{{
-		Rule:    "self.size() <= 1 || self.all(p, has(p.id))",
-		Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
-		Message: ProviderIDsRequiredMessage,
-	}}
+	return celOf([]rule[[]ProviderSpec]{providerListRule})
 }
 
-// ProviderIDsRequiredMessage is the error of a list of several providers without ids.
-const ProviderIDsRequiredMessage = "each provider needs an id when more than one is listed: add id to every entry"
-
-// ProvidersRules are the rules on spec.providers: provider ids (given, or derived from the
+// providersRule is the rule on spec.providers: provider ids (given, or derived from the
 // provider's name as EffectiveID does) are unique across all APIs.
-func ProvidersRules() []apiextensionsv1.ValidationRule {
+var providersRule = sync.OnceValue(func() rule[*ProvidersSpec] {
 	// The id of provider p, as EffectiveID derives it.
 	const id = `(has(p.id) ? p.id : p.provider.replace('remote::', "").replace('inline::', "").replace('::', '-').replace('_', '-'))`
 	lists := make([]string, 0, len(ProviderAPIs()))
@@ -86,11 +113,37 @@ func ProvidersRules() []apiextensionsv1.ValidationRule {
 		lists = append(lists, fmt.Sprintf("(has(self.%[1]s) ? self.%[1]s.map(p, %[2]s) : [])", api, id))
 	}
 	ids := "(" + strings.Join(lists, " + ") + ")"
-	return []apiextensionsv1.ValidationRule{{
+	return rule[*ProvidersSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
 		Rule: fmt.Sprintf("%[1]s.all(x, %[1]s.exists_one(y, y == x))", ids),
 		MessageExpression: fmt.Sprintf(`'provider id "' + %[1]s.filter(x, !%[1]s.exists_one(y, y == x))[0] + '"%[2]s'`,
 			ids, duplicateProviderIDMessage),
-	}}
+	}}, holds: func(ps *ProvidersSpec) bool { return firstDuplicateID(ps) == "" },
+		detail: func(ps *ProvidersSpec) string {
+			return fmt.Sprintf("provider id %q", firstDuplicateID(ps)) + duplicateProviderIDMessage
+		}}
+})
+
+// ProvidersRules are the CEL of providersRule, for the CRD.
+func ProvidersRules() []apiextensionsv1.ValidationRule {
+	return celOf([]rule[*ProvidersSpec]{providersRule()})
+}
+
+// firstDuplicateID is the first provider id used twice across the APIs, or "".
+func firstDuplicateID(ps *ProvidersSpec) string {
+	var all []ProviderSpec
+	for _, api := range ps.APIs() {
+		all = append(all, api.Providers...)
+	}
+	return firstDuplicate(all, ProviderSpec.EffectiveID)
+}
+
+// celOf is the CEL half of rules.
+func celOf[T any](rules []rule[T]) []apiextensionsv1.ValidationRule {
+	out := make([]apiextensionsv1.ValidationRule, len(rules))
+	for i, r := range rules {
+		out[i] = r.ValidationRule
+	}
+	return out
 }
 
 func ptrTo[T any](v T) *T { return &v }

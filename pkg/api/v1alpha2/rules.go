@@ -2,12 +2,21 @@
 
 package v1alpha2
 
-import apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+import (
+	"net/netip"
+	"reflect"
+	"slices"
+	"strings"
 
-// The CEL rules of the v1alpha2 schema, each written once. hack/crdpatch writes each into the
-// CRD's x-kubernetes-validations at every field where its type (or its field of a type) occurs,
-// and Validate reports its message where its Go check finds the rule broken; the parity suite
-// (pkg/api/parity_test.go) proves on a real API server that the Go check and the CEL agree.
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// The CEL rules of the v1alpha2 schema, each written once with the Go check that decides it.
+// hack/crdpatch writes each rule's CEL into the CRD's x-kubernetes-validations at every field
+// where its type (or its field of a type) occurs; Validate runs its Go check on the same value
+// and reports a broken rule as the API server does (rule.errorAt). The parity suite
+// (pkg/api/parity_test.go) proves on a real API server that the two halves of each entry agree.
 // The rules made from the list of provider APIs are in cel.go.
 
 // Rule is one CEL rule and where the schema carries it.
@@ -20,234 +29,444 @@ type Rule struct {
 	apiextensionsv1.ValidationRule
 }
 
+// rule is a Rule with its Go check: holds says whether the value the CEL calls self keeps it.
+//
+// +kubebuilder:object:generate=false
+type rule[T any] struct {
+	Rule
+	holds func(self T) bool
+	// detail words the message of a rule with a MessageExpression.
+	detail func(self T) string
+}
+
+// check adds the error of each rule that self breaks.
+func check[T any](c *checks, p *field.Path, self T, rules ...rule[T]) {
+	for _, r := range rules {
+		if r.holds(self) {
+			continue
+		}
+		message := r.Message
+		if r.detail != nil {
+			message = r.detail(self)
+		}
+		c.add(r.errorAt(p, schemaType(self), message))
+	}
+}
+
+// errorAt is the error the API server gives for the rule broken by the value at p: at the
+// rule's fieldPath below p, of the rule's reason, with the value's schema type as its value.
+func (r Rule) errorAt(p *field.Path, schemaType any, message string) *field.Error {
+	for _, name := range strings.Split(r.FieldPath, ".")[1:] {
+		p = p.Child(name)
+	}
+	switch {
+	case r.Reason == nil:
+		return field.Invalid(p, schemaType, message)
+	case *r.Reason == apiextensionsv1.FieldValueForbidden:
+		return field.Forbidden(p, message)
+	case *r.Reason == apiextensionsv1.FieldValueRequired:
+		return field.Required(p, message)
+	default:
+		return field.Invalid(p, schemaType, message)
+	}
+}
+
+// schemaType is the OpenAPI type of a Go value of the spec: lists are arrays, structs and
+// maps are objects.
+func schemaType(v any) string {
+	if reflect.TypeOf(v).Kind() == reflect.Slice {
+		return "array"
+	}
+	return "object"
+}
+
+// keysMatch holds when every key of a map matches pattern.
+func keysMatch[V any](pattern string) func(map[string]V) bool {
+	return func(m map[string]V) bool {
+		for k := range m {
+			if !compiled()[pattern].MatchString(k) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// noKey holds when no key of a map is one of ours.
+func noKey(m map[string]string, ours func(string) bool) bool {
+	for k := range m {
+		if ours(k) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLlamaStackKey(k string) bool { return strings.HasPrefix(k, "llamastack.io/") }
+
+// unique holds when no two items have the same key.
+func unique[T any](items []T, key func(T) string) bool {
+	return firstDuplicate(items, key) == ""
+}
+
+// firstDuplicate is the first key that an item repeats, or "".
+func firstDuplicate[T any](items []T, key func(T) string) string {
+	seen := map[string]bool{}
+	for _, item := range items {
+		k := key(item)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+	}
+	return ""
+}
+
 var (
-	ruleDistributionNotBoth = Rule{On: []string{"DistributionSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "!(has(self.name) && has(self.image))",
-		Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message: "name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own",
-	}}
-	ruleDistributionNeedsOne = Rule{On: []string{"DistributionSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "has(self.name) || has(self.image)",
-		Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
-		Message: "one of name or image is required: set name (for example starter) or image",
-	}}
-	ruleSecretRefKeys = Rule{On: []string{"ProviderSpec.secretRefs", "ExternalProviderRef.secretRefs"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "self.all(k, k.matches('^[a-z][a-z0-9_]*$'))",
-		Message: "secretRefs keys are provider config keys in snake_case, like api_key or password",
-	}}
-	ruleUniqueModelNames = Rule{On: []string{"ResourcesSpec.models"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "self.all(m, self.exists_one(n, n.name == m.name))",
-		Message: "model names must be unique: each name is registered once",
-	}}
-	ruleUniqueMCPServerIDs = Rule{On: []string{"ResourcesSpec.mcpServers"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "self.all(m, self.exists_one(n, n.id == m.id))",
-		Message: "MCP server ids must be unique: each id is one connector",
-	}}
-	ruleEmbeddingNeedsDimension = Rule{On: []string{"ModelSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.modelType) || self.modelType != 'embedding' || has(self.embeddingDimension)",
-		FieldPath: ".embeddingDimension",
-		Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
-		Message:   "embeddingDimension is required for embedding models: set it to the size of the vectors the model returns (for example 768)",
-	}}
-	ruleDimensionOnlyForEmbedding = Rule{On: []string{"ModelSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.embeddingDimension) || (has(self.modelType) && self.modelType == 'embedding')",
-		FieldPath: ".embeddingDimension",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "embeddingDimension is only valid for embedding models: set modelType: embedding or remove embeddingDimension",
-	}}
-	ruleTLSNeedsSecret = Rule{On: []string{"TLSSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!(has(self.enabled) && self.enabled) || has(self.secretName)",
-		FieldPath: ".secretName",
-		Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
-		Message:   "secretName is required when TLS is enabled: name a kubernetes.io/tls Secret",
-	}}
-	ruleSecretNeedsTLS = Rule{On: []string{"TLSSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.secretName) || (has(self.enabled) && self.enabled)",
-		FieldPath: ".secretName",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "secretName is only valid when TLS is enabled: set enabled: true or remove secretName",
-	}}
-	ruleHostnameNeedsExpose = Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.hostname) || !has(self.enabled) || self.enabled",
-		FieldPath: ".hostname",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "hostname is only valid when expose is enabled: remove enabled: false or remove hostname",
-	}}
-	ruleRouteHasNoClass = Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.route) || !self.route || !has(self.className)",
-		FieldPath: ".className",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "className is an Ingress class and route makes a Route: remove className, or route",
-	}}
-	ruleRouteHasNoTLSSecret = Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.route) || !self.route || !has(self.tlsSecretName)",
-		FieldPath: ".tlsSecretName",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route",
-	}}
-	ruleExposeAnnotationsNotOurs = Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
-		FieldPath: ".annotations",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key",
-	}}
-	ruleCIDRs = Rule{On: []string{"AllowedFromSpec.cidrs", "EgressSpec.cidrs"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "self.all(c, isCIDR(c))",
-		Message: "each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32",
-	}}
-	rulePodLabelsNotOurs = Rule{On: []string{"PodSettings"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.labels) || !self.labels.exists(k, k == 'app' || k.startsWith('app.kubernetes.io/'))",
-		FieldPath: ".labels",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "app and app.kubernetes.io/* labels are llsd's: they select the pods and name the distribution; use another key",
-	}}
-	rulePodAnnotationsNotOurs = Rule{On: []string{"PodSettings"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
-		FieldPath: ".annotations",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "llamastack.io/* annotations are llsd's: they roll the pods when the config changes; use another key",
-	}}
-	ruleOneClaimSource = Rule{On: []string{"ResourceClaimSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "has(self.resourceClaimName) != has(self.resourceClaimTemplateName)",
-		Message: "set resourceClaimName or resourceClaimTemplateName: exactly one",
-	}}
-	ruleMaxAtLeastMin = Rule{On: []string{"AutoscalingSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.minReplicas) || self.maxReplicas >= self.minReplicas",
-		FieldPath: ".maxReplicas",
-		Message:   "maxReplicas must be greater than or equal to minReplicas",
-	}}
-	ruleBudgetNotBoth = Rule{On: []string{"PodDisruptionBudgetSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "!(has(self.minAvailable) && has(self.maxUnavailable))",
-		Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message: "minAvailable and maxUnavailable are mutually exclusive: set one",
-	}}
-	ruleBudgetNeedsOne = Rule{On: []string{"PodDisruptionBudgetSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "has(self.minAvailable) || has(self.maxUnavailable)",
-		Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
-		Message: "set one of minAvailable or maxUnavailable (maxUnavailable: 1 keeps node drains working with one replica)",
-	}}
-	ruleUniqueExternalProviderIDs = Rule{On: []string{"ExternalProvidersSpec.inference", "ExternalProvidersSpec.safety", "ExternalProvidersSpec.vectorIo", "ExternalProvidersSpec.toolRuntime"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "self.all(p, self.exists_one(q, q.providerId == p.providerId))",
-		Message: "providerId must be unique: give each external provider its own",
-	}}
-	ruleHeaderNames = Rule{On: []string{"TelemetrySpec.headers"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "self.all(k, k.matches('^[A-Za-z0-9-]+$'))",
-		Message: "header names are letters, digits and '-', like authorization or x-api-key",
-	}}
-	ruleStorageNeedsBackends = Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "has(self.kv) || has(self.sql) || has(self.backends)",
-		Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
-		Message: "storage needs kv or sql, or named backends: set one of them, or remove storage to keep the distribution's storage",
-	}}
-	ruleStorageFormsNotMixed = Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "!((has(self.kv) || has(self.sql)) && (has(self.backends) || has(self.stores)))",
-		Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message: "kv and sql cannot be mixed with backends and stores: write one of the two forms",
-	}}
-	ruleStoresNeedBackends = Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.stores) || has(self.backends)",
-		FieldPath: ".stores",
-		Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
-		Message:   "stores need backends: define the backends the stores name in storage.backends",
-	}}
-	ruleBackendNames = Rule{On: []string{"StateStorageSpec.backends"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:    "self.all(name, name.matches('^[A-Za-z0-9_-]{1,63}$'))",
-		Reason:  ptrTo(apiextensionsv1.FieldValueInvalid),
-		Message: "backend names are 1 to 63 letters, digits, '_' or '-'",
-	}}
-	ruleRedisNeedsEndpoint = Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!(has(self.type) && self.type == 'redis') || has(self.endpoint)",
-		FieldPath: ".endpoint",
-		Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
-		Message:   "endpoint is required when type is redis: set it to host:port or redis://host:port",
-	}}
-	ruleEndpointOnlyForRedis = Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.endpoint) || (has(self.type) && self.type == 'redis')",
-		FieldPath: ".endpoint",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "endpoint is only valid when type is redis: remove it or set type: redis",
-	}}
-	rulePasswordOnlyForRedis = Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.password) || (has(self.type) && self.type == 'redis')",
-		FieldPath: ".password",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "password is only valid when type is redis: remove it or set type: redis",
-	}}
-	rulePostgresNeedsConnectionString = Rule{On: []string{"SQLStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!(has(self.type) && self.type == 'postgres') || has(self.connectionString)",
-		FieldPath: ".connectionString",
-		Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
-		Message:   "connectionString is required when type is postgres: point it at a Secret key holding postgresql://user:password@host:port/db",
-	}}
-	ruleConnectionStringOnlyForPostgres = Rule{On: []string{"SQLStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.connectionString) || (has(self.type) && self.type == 'postgres')",
-		FieldPath: ".connectionString",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "connectionString is only valid when type is postgres: remove it or set type: postgres",
-	}}
-	ruleTableNameOnlyForKV = Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.tableName) || self.type == 'kv_postgres'",
-		FieldPath: ".tableName",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "tableName is only valid for kv_postgres backends: remove it (a sql_postgres backend's tables are named by the stores)",
-	}}
-	ruleCommandTimeoutOnlyForKV = Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.commandTimeout) || self.type == 'kv_postgres'",
-		FieldPath: ".commandTimeout",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "commandTimeout is only valid for kv_postgres backends: remove it",
-	}}
-	rulePoolRecycleOnlyForSQL = Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.poolRecycle) || self.type == 'sql_postgres'",
-		FieldPath: ".poolRecycle",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "poolRecycle is only valid for sql_postgres backends: remove it",
-	}}
-	rulePoolPrePingOnlyForSQL = Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-		Rule:      "!has(self.poolPrePing) || self.type == 'sql_postgres'",
-		FieldPath: ".poolPrePing",
-		Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-		Message:   "poolPrePing is only valid for sql_postgres backends: remove it",
-	}}
+	ruleDistributionNotBoth = rule[*DistributionSpec]{
+		Rule: Rule{On: []string{"DistributionSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "!(has(self.name) && has(self.image))",
+			Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message: "name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own",
+		}},
+		holds: func(d *DistributionSpec) bool { return d.Name == "" || d.Image == "" },
+	}
+	ruleDistributionNeedsOne = rule[*DistributionSpec]{
+		Rule: Rule{On: []string{"DistributionSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "has(self.name) || has(self.image)",
+			Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+			Message: "one of name or image is required: set name (for example starter) or image",
+		}},
+		holds: func(d *DistributionSpec) bool { return d.Name != "" || d.Image != "" },
+	}
+	ruleSecretRefKeys = rule[map[string]SecretKeySource]{
+		Rule: Rule{On: []string{"ProviderSpec.secretRefs", "ExternalProviderRef.secretRefs"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "self.all(k, k.matches('" + configKeyPattern + "'))",
+			Message: "secretRefs keys are provider config keys in snake_case, like api_key or password",
+		}},
+		holds: keysMatch[SecretKeySource](configKeyPattern),
+	}
+	ruleUniqueModelNames = rule[[]ModelSpec]{
+		Rule: Rule{On: []string{"ResourcesSpec.models"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "self.all(m, self.exists_one(n, n.name == m.name))",
+			Message: "model names must be unique: each name is registered once",
+		}},
+		holds: func(ms []ModelSpec) bool { return unique(ms, func(m ModelSpec) string { return m.Name }) },
+	}
+	ruleUniqueMCPServerIDs = rule[[]MCPServerSpec]{
+		Rule: Rule{On: []string{"ResourcesSpec.mcpServers"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "self.all(m, self.exists_one(n, n.id == m.id))",
+			Message: "MCP server ids must be unique: each id is one connector",
+		}},
+		holds: func(ms []MCPServerSpec) bool { return unique(ms, func(m MCPServerSpec) string { return m.ID }) },
+	}
+	ruleEmbeddingNeedsDimension = rule[*ModelSpec]{
+		Rule: Rule{On: []string{"ModelSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.modelType) || self.modelType != 'embedding' || has(self.embeddingDimension)",
+			FieldPath: ".embeddingDimension",
+			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Message:   "embeddingDimension is required for embedding models: set it to the size of the vectors the model returns (for example 768)",
+		}},
+		holds: func(m *ModelSpec) bool { return m.ModelType != "embedding" || m.EmbeddingDimension != nil },
+	}
+	ruleDimensionOnlyForEmbedding = rule[*ModelSpec]{
+		Rule: Rule{On: []string{"ModelSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.embeddingDimension) || (has(self.modelType) && self.modelType == 'embedding')",
+			FieldPath: ".embeddingDimension",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "embeddingDimension is only valid for embedding models: set modelType: embedding or remove embeddingDimension",
+		}},
+		holds: func(m *ModelSpec) bool { return m.EmbeddingDimension == nil || m.ModelType == "embedding" },
+	}
+	ruleTLSNeedsSecret = rule[*TLSSpec]{
+		Rule: Rule{On: []string{"TLSSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!(has(self.enabled) && self.enabled) || has(self.secretName)",
+			FieldPath: ".secretName",
+			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Message:   "secretName is required when TLS is enabled: name a kubernetes.io/tls Secret",
+		}},
+		holds: func(t *TLSSpec) bool { return !t.Enabled || t.SecretName != "" },
+	}
+	ruleSecretNeedsTLS = rule[*TLSSpec]{
+		Rule: Rule{On: []string{"TLSSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.secretName) || (has(self.enabled) && self.enabled)",
+			FieldPath: ".secretName",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "secretName is only valid when TLS is enabled: set enabled: true or remove secretName",
+		}},
+		holds: func(t *TLSSpec) bool { return t.SecretName == "" || t.Enabled },
+	}
+	ruleHostnameNeedsExpose = rule[*ExposeSpec]{
+		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.hostname) || !has(self.enabled) || self.enabled",
+			FieldPath: ".hostname",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "hostname is only valid when expose is enabled: remove enabled: false or remove hostname",
+		}},
+		holds: func(e *ExposeSpec) bool { return e.Hostname == "" || e.Enabled == nil || *e.Enabled },
+	}
+	ruleRouteHasNoClass = rule[*ExposeSpec]{
+		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.route) || !self.route || !has(self.className)",
+			FieldPath: ".className",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "className is an Ingress class and route makes a Route: remove className, or route",
+		}},
+		holds: func(e *ExposeSpec) bool { return e.Route == nil || !*e.Route || e.ClassName == "" },
+	}
+	ruleRouteHasNoTLSSecret = rule[*ExposeSpec]{
+		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.route) || !self.route || !has(self.tlsSecretName)",
+			FieldPath: ".tlsSecretName",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route",
+		}},
+		holds: func(e *ExposeSpec) bool { return e.Route == nil || !*e.Route || e.TLSSecretName == "" },
+	}
+	ruleExposeAnnotationsNotOurs = rule[*ExposeSpec]{
+		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
+			FieldPath: ".annotations",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key",
+		}},
+		holds: func(e *ExposeSpec) bool { return noKey(e.Annotations, isLlamaStackKey) },
+	}
+	ruleCIDRs = rule[[]string]{
+		Rule: Rule{On: []string{"AllowedFromSpec.cidrs", "EgressSpec.cidrs"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "self.all(c, isCIDR(c))",
+			Message: "each cidr is a network such as 10.20.0.0/16 or 203.0.113.7/32",
+		}},
+		holds: func(cidrs []string) bool {
+			return !slices.ContainsFunc(cidrs, func(c string) bool { _, err := netip.ParsePrefix(c); return err != nil })
+		},
+	}
+	rulePodLabelsNotOurs = rule[*PodSettings]{
+		Rule: Rule{On: []string{"PodSettings"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.labels) || !self.labels.exists(k, k == 'app' || k.startsWith('app.kubernetes.io/'))",
+			FieldPath: ".labels",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "app and app.kubernetes.io/* labels are llsd's: they select the pods and name the distribution; use another key",
+		}},
+		holds: func(ps *PodSettings) bool {
+			return noKey(ps.Labels, func(k string) bool { return k == "app" || strings.HasPrefix(k, "app.kubernetes.io/") })
+		},
+	}
+	rulePodAnnotationsNotOurs = rule[*PodSettings]{
+		Rule: Rule{On: []string{"PodSettings"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
+			FieldPath: ".annotations",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "llamastack.io/* annotations are llsd's: they roll the pods when the config changes; use another key",
+		}},
+		holds: func(ps *PodSettings) bool { return noKey(ps.Annotations, isLlamaStackKey) },
+	}
+	ruleOneClaimSource = rule[*ResourceClaimSpec]{
+		Rule: Rule{On: []string{"ResourceClaimSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "has(self.resourceClaimName) != has(self.resourceClaimTemplateName)",
+			Message: "set resourceClaimName or resourceClaimTemplateName: exactly one",
+		}},
+		holds: func(rc *ResourceClaimSpec) bool {
+			return (rc.ResourceClaimName == "") != (rc.ResourceClaimTemplateName == "")
+		},
+	}
+	ruleMaxAtLeastMin = rule[*AutoscalingSpec]{
+		Rule: Rule{On: []string{"AutoscalingSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.minReplicas) || self.maxReplicas >= self.minReplicas",
+			FieldPath: ".maxReplicas",
+			Message:   "maxReplicas must be greater than or equal to minReplicas",
+		}},
+		holds: func(a *AutoscalingSpec) bool {
+			return a.MinReplicas == nil || a.MaxReplicas < 1 || a.MaxReplicas >= *a.MinReplicas
+		},
+	}
+	ruleBudgetNotBoth = rule[*PodDisruptionBudgetSpec]{
+		Rule: Rule{On: []string{"PodDisruptionBudgetSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "!(has(self.minAvailable) && has(self.maxUnavailable))",
+			Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message: "minAvailable and maxUnavailable are mutually exclusive: set one",
+		}},
+		holds: func(b *PodDisruptionBudgetSpec) bool { return b.MinAvailable == nil || b.MaxUnavailable == nil },
+	}
+	ruleBudgetNeedsOne = rule[*PodDisruptionBudgetSpec]{
+		Rule: Rule{On: []string{"PodDisruptionBudgetSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "has(self.minAvailable) || has(self.maxUnavailable)",
+			Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+			Message: "set one of minAvailable or maxUnavailable (maxUnavailable: 1 keeps node drains working with one replica)",
+		}},
+		holds: func(b *PodDisruptionBudgetSpec) bool { return b.MinAvailable != nil || b.MaxUnavailable != nil },
+	}
+	ruleUniqueExternalProviderIDs = rule[[]ExternalProviderRef]{
+		Rule: Rule{On: []string{"ExternalProvidersSpec.inference", "ExternalProvidersSpec.safety", "ExternalProvidersSpec.vectorIo", "ExternalProvidersSpec.toolRuntime"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "self.all(p, self.exists_one(q, q.providerId == p.providerId))",
+			Message: "providerId must be unique: give each external provider its own",
+		}},
+		holds: func(refs []ExternalProviderRef) bool {
+			return unique(refs, func(r ExternalProviderRef) string { return r.ProviderID })
+		},
+	}
+	ruleHeaderNames = rule[map[string]SecretKeySource]{
+		Rule: Rule{On: []string{"TelemetrySpec.headers"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "self.all(k, k.matches('" + headerPattern + "'))",
+			Message: "header names are letters, digits and '-', like authorization or x-api-key",
+		}},
+		holds: keysMatch[SecretKeySource](headerPattern),
+	}
+	ruleStorageNeedsBackends = rule[*StateStorageSpec]{
+		Rule: Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "has(self.kv) || has(self.sql) || has(self.backends)",
+			Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+			Message: "storage needs kv or sql, or named backends: set one of them, or remove storage to keep the distribution's storage",
+		}},
+		holds: func(s *StateStorageSpec) bool { return s.KV != nil || s.SQL != nil || len(s.Backends) > 0 },
+	}
+	ruleStorageFormsNotMixed = rule[*StateStorageSpec]{
+		Rule: Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "!((has(self.kv) || has(self.sql)) && (has(self.backends) || has(self.stores)))",
+			Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message: "kv and sql cannot be mixed with backends and stores: write one of the two forms",
+		}},
+		holds: func(s *StateStorageSpec) bool {
+			return (s.KV == nil && s.SQL == nil) || (len(s.Backends) == 0 && s.Stores == nil)
+		},
+	}
+	ruleStoresNeedBackends = rule[*StateStorageSpec]{
+		Rule: Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.stores) || has(self.backends)",
+			FieldPath: ".stores",
+			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Message:   "stores need backends: define the backends the stores name in storage.backends",
+		}},
+		holds: func(s *StateStorageSpec) bool { return s.Stores == nil || len(s.Backends) > 0 },
+	}
+	ruleBackendNames = rule[map[string]StorageBackendSpec]{
+		Rule: Rule{On: []string{"StateStorageSpec.backends"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "self.all(name, name.matches('" + backendNamePattern + "'))",
+			Reason:  ptrTo(apiextensionsv1.FieldValueInvalid),
+			Message: "backend names are 1 to 63 letters, digits, '_' or '-'",
+		}},
+		holds: keysMatch[StorageBackendSpec](backendNamePattern),
+	}
+	ruleRedisNeedsEndpoint = rule[*KVStorageSpec]{
+		Rule: Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!(has(self.type) && self.type == 'redis') || has(self.endpoint)",
+			FieldPath: ".endpoint",
+			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Message:   "endpoint is required when type is redis: set it to host:port or redis://host:port",
+		}},
+		holds: func(kv *KVStorageSpec) bool { return kv.Type != StorageTypeRedis || kv.Endpoint != "" },
+	}
+	ruleEndpointOnlyForRedis = rule[*KVStorageSpec]{
+		Rule: Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.endpoint) || (has(self.type) && self.type == 'redis')",
+			FieldPath: ".endpoint",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "endpoint is only valid when type is redis: remove it or set type: redis",
+		}},
+		holds: func(kv *KVStorageSpec) bool { return kv.Endpoint == "" || kv.Type == StorageTypeRedis },
+	}
+	rulePasswordOnlyForRedis = rule[*KVStorageSpec]{
+		Rule: Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.password) || (has(self.type) && self.type == 'redis')",
+			FieldPath: ".password",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "password is only valid when type is redis: remove it or set type: redis",
+		}},
+		holds: func(kv *KVStorageSpec) bool { return kv.Password == nil || kv.Type == StorageTypeRedis },
+	}
+	rulePostgresNeedsConnectionString = rule[*SQLStorageSpec]{
+		Rule: Rule{On: []string{"SQLStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!(has(self.type) && self.type == 'postgres') || has(self.connectionString)",
+			FieldPath: ".connectionString",
+			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Message:   "connectionString is required when type is postgres: point it at a Secret key holding postgresql://user:password@host:port/db",
+		}},
+		holds: func(sql *SQLStorageSpec) bool { return sql.Type != StorageTypePostgres || sql.ConnectionString != nil },
+	}
+	ruleConnectionStringOnlyForPostgres = rule[*SQLStorageSpec]{
+		Rule: Rule{On: []string{"SQLStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.connectionString) || (has(self.type) && self.type == 'postgres')",
+			FieldPath: ".connectionString",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "connectionString is only valid when type is postgres: remove it or set type: postgres",
+		}},
+		holds: func(sql *SQLStorageSpec) bool { return sql.ConnectionString == nil || sql.Type == StorageTypePostgres },
+	}
+	ruleTableNameOnlyForKV = rule[*StorageBackendSpec]{
+		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.tableName) || self.type == 'kv_postgres'",
+			FieldPath: ".tableName",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "tableName is only valid for kv_postgres backends: remove it (a sql_postgres backend's tables are named by the stores)",
+		}},
+		holds: func(b *StorageBackendSpec) bool { return b.TableName == "" || b.Type == StorageTypeKVPostgres },
+	}
+	ruleCommandTimeoutOnlyForKV = rule[*StorageBackendSpec]{
+		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.commandTimeout) || self.type == 'kv_postgres'",
+			FieldPath: ".commandTimeout",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "commandTimeout is only valid for kv_postgres backends: remove it",
+		}},
+		holds: func(b *StorageBackendSpec) bool { return b.CommandTimeout == nil || b.Type == StorageTypeKVPostgres },
+	}
+	rulePoolRecycleOnlyForSQL = rule[*StorageBackendSpec]{
+		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.poolRecycle) || self.type == 'sql_postgres'",
+			FieldPath: ".poolRecycle",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "poolRecycle is only valid for sql_postgres backends: remove it",
+		}},
+		holds: func(b *StorageBackendSpec) bool { return b.PoolRecycle == nil || b.Type == StorageTypeSQLPostgres },
+	}
+	rulePoolPrePingOnlyForSQL = rule[*StorageBackendSpec]{
+		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.poolPrePing) || self.type == 'sql_postgres'",
+			FieldPath: ".poolPrePing",
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   "poolPrePing is only valid for sql_postgres backends: remove it",
+		}},
+		holds: func(b *StorageBackendSpec) bool { return b.PoolPrePing == nil || b.Type == StorageTypeSQLPostgres },
+	}
 )
 
 // TypeRules are the rules of the schema's types and fields, in the order the CRD lists them.
 func TypeRules() []Rule {
 	return []Rule{
-		ruleDistributionNotBoth,
-		ruleDistributionNeedsOne,
-		ruleSecretRefKeys,
-		ruleUniqueModelNames,
-		ruleUniqueMCPServerIDs,
-		ruleEmbeddingNeedsDimension,
-		ruleDimensionOnlyForEmbedding,
-		ruleTLSNeedsSecret,
-		ruleSecretNeedsTLS,
-		ruleHostnameNeedsExpose,
-		ruleRouteHasNoClass,
-		ruleRouteHasNoTLSSecret,
-		ruleExposeAnnotationsNotOurs,
-		ruleCIDRs,
-		rulePodLabelsNotOurs,
-		rulePodAnnotationsNotOurs,
-		ruleOneClaimSource,
-		ruleMaxAtLeastMin,
-		ruleBudgetNotBoth,
-		ruleBudgetNeedsOne,
-		ruleUniqueExternalProviderIDs,
-		ruleHeaderNames,
-		ruleStorageNeedsBackends,
-		ruleStorageFormsNotMixed,
-		ruleStoresNeedBackends,
-		ruleBackendNames,
-		ruleRedisNeedsEndpoint,
-		ruleEndpointOnlyForRedis,
-		rulePasswordOnlyForRedis,
-		rulePostgresNeedsConnectionString,
-		ruleConnectionStringOnlyForPostgres,
-		ruleTableNameOnlyForKV,
-		ruleCommandTimeoutOnlyForKV,
-		rulePoolRecycleOnlyForSQL,
-		rulePoolPrePingOnlyForSQL,
+		ruleDistributionNotBoth.Rule,
+		ruleDistributionNeedsOne.Rule,
+		ruleSecretRefKeys.Rule,
+		ruleUniqueModelNames.Rule,
+		ruleUniqueMCPServerIDs.Rule,
+		ruleEmbeddingNeedsDimension.Rule,
+		ruleDimensionOnlyForEmbedding.Rule,
+		ruleTLSNeedsSecret.Rule,
+		ruleSecretNeedsTLS.Rule,
+		ruleHostnameNeedsExpose.Rule,
+		ruleRouteHasNoClass.Rule,
+		ruleRouteHasNoTLSSecret.Rule,
+		ruleExposeAnnotationsNotOurs.Rule,
+		ruleCIDRs.Rule,
+		rulePodLabelsNotOurs.Rule,
+		rulePodAnnotationsNotOurs.Rule,
+		ruleOneClaimSource.Rule,
+		ruleMaxAtLeastMin.Rule,
+		ruleBudgetNotBoth.Rule,
+		ruleBudgetNeedsOne.Rule,
+		ruleUniqueExternalProviderIDs.Rule,
+		ruleHeaderNames.Rule,
+		ruleStorageNeedsBackends.Rule,
+		ruleStorageFormsNotMixed.Rule,
+		ruleStoresNeedBackends.Rule,
+		ruleBackendNames.Rule,
+		ruleRedisNeedsEndpoint.Rule,
+		ruleEndpointOnlyForRedis.Rule,
+		rulePasswordOnlyForRedis.Rule,
+		rulePostgresNeedsConnectionString.Rule,
+		ruleConnectionStringOnlyForPostgres.Rule,
+		ruleTableNameOnlyForKV.Rule,
+		ruleCommandTimeoutOnlyForKV.Rule,
+		rulePoolRecycleOnlyForSQL.Rule,
+		rulePoolPrePingOnlyForSQL.Rule,
 	}
 }

@@ -5,9 +5,7 @@ package v1alpha2
 import (
 	"fmt"
 	"maps"
-	"net/netip"
 	"slices"
-	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -37,13 +35,16 @@ const MaxNameLength = 48
 // NameRules are the CEL rules of metadata.name, which hack/crdpatch writes into the CRD
 // (controller-gen cannot place a rule on metadata.name) and ValidateName mirrors.
 var NameRules = []struct{ Rule, Message string }{
-	{`self.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')`, "must be a DNS-1035 label: lower-case letters, digits and '-', " +
+	{"self.matches('" + dns1035Pattern + "')", "must be a DNS-1035 label: lower-case letters, digits and '-', " +
 		"starting with a letter and ending with a letter or digit (the Service <name>-service needs one)"},
 	{fmt.Sprintf("self.size() <= %d", MaxNameLength), fmt.Sprintf("may have at most %d characters: every object llsd "+
 		"renders is named <name>-<suffix>, and the longest, <name>-network-policy, must fit in 63", MaxNameLength)},
 }
 
-var dns1035Label = lazyre.New(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+// dns1035Pattern is a DNS-1035 label.
+const dns1035Pattern = `^[a-z]([-a-z0-9]*[a-z0-9])?$`
+
+var dns1035Label = lazyre.New(dns1035Pattern)
 
 // ValidateName checks metadata.name as the CRD's rules do: every rendered object is named
 // after it, and the Service name must be a DNS-1035 label of at most 63 characters.
@@ -91,34 +92,23 @@ func (c *checks) distribution(d *DistributionSpec, p *field.Path) {
 		}
 		c.optStr(bp.Child("key"), b.Key, 253, secretKeyPattern)
 	}
-	switch {
-	case d.Name != "" && d.Image != "":
-		c.add(field.Forbidden(p, ruleDistributionNotBoth.Message))
-	case d.Name == "" && d.Image == "":
-		c.add(field.Required(p, ruleDistributionNeedsOne.Message))
-	}
+	check(c, p, d, ruleDistributionNotBoth, ruleDistributionNeedsOne)
 }
 
 func (c *checks) providers(ps *ProvidersSpec, p *field.Path) {
 	if ps == nil {
 		return
 	}
-	var ids []string
 	for _, api := range ps.APIs() {
 		list := api.Providers
 		lp := p.Child(string(api.Name))
 		c.items(lp, len(list), 16)
 		for i := range list {
 			c.provider(&list[i], lp.Index(i))
-			ids = append(ids, list[i].EffectiveID())
 		}
-		if len(list) > 1 && slices.ContainsFunc(list, func(s ProviderSpec) bool { return s.ID == "" }) {
-			c.add(field.Required(lp, ProviderIDsRequiredMessage))
-		}
+		check(c, lp, list, providerListRule)
 	}
-	if dup := firstDuplicate(ids); dup != "" {
-		c.add(field.Invalid(p, "object", fmt.Sprintf("provider id %q", dup)+duplicateProviderIDMessage))
-	}
+	check(c, p, ps, providersRule())
 }
 
 func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
@@ -128,7 +118,7 @@ func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
 	}
 	c.optStr(p.Child("endpoint"), ps.Endpoint, 2048, "")
 	c.secret(ps.APIKey, p.Child("apiKey"))
-	c.secretMap(p.Child("secretRefs"), ps.SecretRefs, 32, configKeyPattern, ruleSecretRefKeys.Message)
+	c.secretMap(p.Child("secretRefs"), ps.SecretRefs, 32, ruleSecretRefKeys)
 	c.settings(p.Child("settings"), ps.Settings)
 	if cc := ps.ClientCertificate; cc != nil {
 		cp := p.Child("clientCertificate")
@@ -140,18 +130,11 @@ func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
 	}
 }
 
-// secretMap checks a map of Secret references: its size, its keys against keyPattern (the
-// CEL rule reports the map once, with keyMessage) and each reference.
-func (c *checks) secretMap(p *field.Path, refs map[string]SecretKeySource, maxProperties int, keyPattern, keyMessage string) {
+// secretMap checks a map of Secret references: its size, its keys (keyRule) and each reference.
+func (c *checks) secretMap(p *field.Path, refs map[string]SecretKeySource, maxProperties int, keyRule rule[map[string]SecretKeySource]) {
 	c.maxProperties(p, len(refs), maxProperties)
-	keys := slices.Sorted(maps.Keys(refs))
-	for _, k := range keys {
-		if !compiled()[keyPattern].MatchString(k) {
-			c.add(field.Invalid(p, "object", keyMessage))
-			break
-		}
-	}
-	for _, k := range keys {
+	check(c, p, refs, keyRule)
+	for _, k := range slices.Sorted(maps.Keys(refs)) {
 		ref := refs[k]
 		c.secret(&ref, p.Key(k))
 	}
@@ -183,17 +166,12 @@ func (c *checks) resources(r *ResourcesSpec, p *field.Path) {
 	}
 	mp := p.Child("models")
 	c.items(mp, len(r.Models), 64)
-	names := make([]string, 0, len(r.Models))
 	for i := range r.Models {
 		c.model(&r.Models[i], mp.Index(i))
-		names = append(names, r.Models[i].Name)
 	}
-	if firstDuplicate(names) != "" {
-		c.add(field.Invalid(mp, "object", ruleUniqueModelNames.Message))
-	}
+	check(c, mp, r.Models, ruleUniqueModelNames)
 	sp := p.Child("mcpServers")
 	c.items(sp, len(r.MCPServers), 32)
-	ids := make([]string, 0, len(r.MCPServers))
 	for i, m := range r.MCPServers {
 		if c.required(sp.Index(i).Child("id"), m.ID) {
 			c.str(sp.Index(i).Child("id"), m.ID, 1, 63, idPattern)
@@ -202,11 +180,8 @@ func (c *checks) resources(r *ResourcesSpec, p *field.Path) {
 			c.str(sp.Index(i).Child("url"), m.URL, 1, 2048, urlPattern)
 		}
 		c.optStr(sp.Index(i).Child("label"), m.Label, 63, "")
-		ids = append(ids, m.ID)
 	}
-	if firstDuplicate(ids) != "" {
-		c.add(field.Invalid(sp, "object", ruleUniqueMCPServerIDs.Message))
-	}
+	check(c, sp, r.MCPServers, ruleUniqueMCPServerIDs)
 	for _, list := range []struct {
 		name   string
 		values []string
@@ -230,29 +205,14 @@ func (c *checks) model(m *ModelSpec, p *field.Path) {
 	c.minimum(p.Child("embeddingDimension"), m.EmbeddingDimension, 1)
 	c.minimum(p.Child("contextLength"), m.ContextLength, 1)
 	c.optStr(p.Child("quantization"), m.Quantization, 63, "")
-	embedding := m.ModelType == "embedding"
-	switch {
-	case embedding && m.EmbeddingDimension == nil:
-		c.add(field.Required(p.Child("embeddingDimension"), ruleEmbeddingNeedsDimension.Message))
-	case !embedding && m.EmbeddingDimension != nil:
-		c.add(field.Forbidden(p.Child("embeddingDimension"), ruleDimensionOnlyForEmbedding.Message))
-	}
+	check(c, p, m, ruleEmbeddingNeedsDimension, ruleDimensionOnlyForEmbedding)
 }
 
 func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 	if s == nil {
 		return
 	}
-	legacy, named := s.KV != nil || s.SQL != nil, len(s.Backends) > 0 || s.Stores != nil
-	if !legacy && len(s.Backends) == 0 {
-		c.add(field.Required(p, ruleStorageNeedsBackends.Message))
-	}
-	if legacy && named {
-		c.add(field.Forbidden(p, ruleStorageFormsNotMixed.Message))
-	}
-	if s.Stores != nil && len(s.Backends) == 0 {
-		c.add(field.Required(p.Child("stores"), ruleStoresNeedBackends.Message))
-	}
+	check(c, p, s, ruleStorageNeedsBackends, ruleStorageFormsNotMixed, ruleStoresNeedBackends)
 	c.backends(s.Backends, p.Child("backends"))
 	c.stores(s.Stores, p.Child("stores"))
 	if kv := s.KV; kv != nil {
@@ -260,38 +220,20 @@ func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 		c.enum(kp.Child("type"), kv.Type, StorageTypeSQLite, StorageTypeRedis)
 		c.optStr(kp.Child("endpoint"), kv.Endpoint, 2048, "")
 		c.secret(kv.Password, kp.Child("password"))
-		redis := kv.Type == StorageTypeRedis
-		if redis && kv.Endpoint == "" {
-			c.add(field.Required(kp.Child("endpoint"), ruleRedisNeedsEndpoint.Message))
-		}
-		if !redis && kv.Endpoint != "" {
-			c.add(field.Forbidden(kp.Child("endpoint"), ruleEndpointOnlyForRedis.Message))
-		}
-		if !redis && kv.Password != nil {
-			c.add(field.Forbidden(kp.Child("password"), rulePasswordOnlyForRedis.Message))
-		}
+		check(c, kp, kv, ruleRedisNeedsEndpoint, ruleEndpointOnlyForRedis, rulePasswordOnlyForRedis)
 	}
 	if sql := s.SQL; sql != nil {
 		sp := p.Child("sql")
 		c.enum(sp.Child("type"), sql.Type, StorageTypeSQLite, StorageTypePostgres)
 		c.secret(sql.ConnectionString, sp.Child("connectionString"))
-		postgres := sql.Type == StorageTypePostgres
-		if postgres && sql.ConnectionString == nil {
-			c.add(field.Required(sp.Child("connectionString"), rulePostgresNeedsConnectionString.Message))
-		}
-		if !postgres && sql.ConnectionString != nil {
-			c.add(field.Forbidden(sp.Child("connectionString"), ruleConnectionStringOnlyForPostgres.Message))
-		}
+		check(c, sp, sql, rulePostgresNeedsConnectionString, ruleConnectionStringOnlyForPostgres)
 	}
 }
 
 func (c *checks) backends(backends map[string]StorageBackendSpec, p *field.Path) {
 	c.maxProperties(p, len(backends), 16)
-	names := slices.Sorted(maps.Keys(backends))
-	if slices.ContainsFunc(names, func(name string) bool { return !compiled()[backendNamePattern].MatchString(name) }) {
-		c.add(field.Invalid(p, "object", ruleBackendNames.Message)) // the CEL rule reports the map once
-	}
-	for _, name := range names {
+	check(c, p, backends, ruleBackendNames)
+	for _, name := range slices.Sorted(maps.Keys(backends)) {
 		// The API server names a map entry .name in schema errors and [name] in CEL errors.
 		c.backend(backends[name], p.Child(name), p.Key(name))
 	}
@@ -316,19 +258,7 @@ func (c *checks) backend(b StorageBackendSpec, p, celPath *field.Path) {
 	c.minimum(p.Child("maxOverflow"), b.MaxOverflow, 0)
 	c.minimum(p.Child("commandTimeout"), b.CommandTimeout, 1)
 	c.minimum(p.Child("poolRecycle"), b.PoolRecycle, -1)
-	kv, sql := b.Type == StorageTypeKVPostgres, b.Type == StorageTypeSQLPostgres
-	if b.TableName != "" && !kv {
-		c.add(field.Forbidden(celPath.Child("tableName"), ruleTableNameOnlyForKV.Message))
-	}
-	if b.CommandTimeout != nil && !kv {
-		c.add(field.Forbidden(celPath.Child("commandTimeout"), ruleCommandTimeoutOnlyForKV.Message))
-	}
-	if b.PoolRecycle != nil && !sql {
-		c.add(field.Forbidden(celPath.Child("poolRecycle"), rulePoolRecycleOnlyForSQL.Message))
-	}
-	if b.PoolPrePing != nil && !sql {
-		c.add(field.Forbidden(celPath.Child("poolPrePing"), rulePoolPrePingOnlyForSQL.Message))
-	}
+	check(c, celPath, &b, ruleTableNameOnlyForKV, ruleCommandTimeoutOnlyForKV, rulePoolRecycleOnlyForSQL, rulePoolPrePingOnlyForSQL)
 }
 
 func (c *checks) stores(s *StorageStoresSpec, p *field.Path) {
@@ -389,11 +319,7 @@ func (c *checks) disabled(spec *LlamaStackDistributionSpec, p *field.Path) {
 		c.enum(dp.Index(i), string(d), allowed...)
 	}
 	c.uniqueStrings(dp, names)
-	for _, api := range spec.Providers.APIs() {
-		if api.Providers != nil && slices.Contains(spec.Disabled, api.Name) {
-			c.add(field.Forbidden(p.Child("providers", string(api.Name)), disabledWithProvidersMessage(api.Name)))
-		}
-	}
+	check(c, p, spec, disabledRules()...)
 }
 
 func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
@@ -410,12 +336,7 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 		c.optStr(tp.Child("secretName"), t.SecretName, 253, "")
 		c.optStr(tp.Child("certificateKey"), t.CertificateKey, 253, secretKeyPattern)
 		c.optStr(tp.Child("privateKeyKey"), t.PrivateKeyKey, 253, secretKeyPattern)
-		if t.Enabled && t.SecretName == "" {
-			c.add(field.Required(tp.Child("secretName"), ruleTLSNeedsSecret.Message))
-		}
-		if !t.Enabled && t.SecretName != "" {
-			c.add(field.Forbidden(tp.Child("secretName"), ruleSecretNeedsTLS.Message))
-		}
+		check(c, tp, t, ruleTLSNeedsSecret, ruleSecretNeedsTLS)
 		c.items(tp.Child("caBundles"), len(t.CABundles), 8)
 		for _, ref := range t.Bundles() {
 			b, bp := ref.CABundleSpec, ref.Path
@@ -439,21 +360,7 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 		if len(e.Annotations) > 64 {
 			c.add(field.TooMany(ep.Child("annotations"), len(e.Annotations), 64))
 		}
-		if e.Hostname != "" && e.Enabled != nil && !*e.Enabled {
-			c.add(field.Forbidden(ep.Child("hostname"), ruleHostnameNeedsExpose.Message))
-		}
-		if e.Route != nil && *e.Route && e.ClassName != "" {
-			c.add(field.Forbidden(ep.Child("className"), ruleRouteHasNoClass.Message))
-		}
-		if e.Route != nil && *e.Route && e.TLSSecretName != "" {
-			c.add(field.Forbidden(ep.Child("tlsSecretName"), ruleRouteHasNoTLSSecret.Message))
-		}
-		for k := range e.Annotations {
-			if strings.HasPrefix(k, "llamastack.io/") {
-				c.add(field.Forbidden(ep.Child("annotations"), ruleExposeAnnotationsNotOurs.Message))
-				break
-			}
-		}
+		check(c, ep, e, ruleHostnameNeedsExpose, ruleRouteHasNoClass, ruleRouteHasNoTLSSecret, ruleExposeAnnotationsNotOurs)
 	}
 	if a := n.AllowedFrom; a != nil {
 		ap := p.Child("allowedFrom")
@@ -473,12 +380,7 @@ func (c *checks) cidrs(p *field.Path, cidrs []string) {
 	for i, cidr := range cidrs {
 		c.str(p.Index(i), cidr, 0, 43, "")
 	}
-	for _, cidr := range cidrs {
-		if _, err := netip.ParsePrefix(cidr); err != nil {
-			c.add(field.Invalid(p, "array", ruleCIDRs.Message))
-			return
-		}
-	}
+	check(c, p, cidrs, ruleCIDRs)
 }
 
 func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
@@ -501,9 +403,7 @@ func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
 			c.minimum(ap.Child(target.name), target.value, 1)
 			c.maximum(ap.Child(target.name), target.value, 100)
 		}
-		if a.MinReplicas != nil && a.MaxReplicas >= 1 && a.MaxReplicas < *a.MinReplicas {
-			c.add(field.Invalid(ap.Child("maxReplicas"), "object", ruleMaxAtLeastMin.Message))
-		}
+		check(c, ap, a, ruleMaxAtLeastMin)
 	}
 	if s := w.Storage; s != nil {
 		sp := p.Child("storage")
@@ -521,13 +421,7 @@ func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
 	}
 	c.pod(w.Pod, p.Child("pod"))
 	if b := w.PodDisruptionBudget; b != nil {
-		bp := p.Child("podDisruptionBudget")
-		switch {
-		case b.MinAvailable != nil && b.MaxUnavailable != nil:
-			c.add(field.Forbidden(bp, ruleBudgetNotBoth.Message))
-		case b.MinAvailable == nil && b.MaxUnavailable == nil:
-			c.add(field.Required(bp, ruleBudgetNeedsOne.Message))
-		}
+		check(c, p.Child("podDisruptionBudget"), b, ruleBudgetNotBoth, ruleBudgetNeedsOne)
 	}
 	if o := w.Overrides; o != nil {
 		op := p.Child("overrides")
@@ -559,32 +453,20 @@ func (c *checks) pod(ps *PodSettings, p *field.Path) {
 	cp := p.Child("resourceClaims")
 	c.items(cp, len(ps.ResourceClaims), 8)
 	seen := map[string]bool{}
-	for i, rc := range ps.ResourceClaims {
+	for i := range ps.ResourceClaims {
+		rc := &ps.ResourceClaims[i]
 		if c.required(cp.Index(i).Child("name"), rc.Name) {
 			c.str(cp.Index(i).Child("name"), rc.Name, 1, 63, dnsLabelPattern)
 		}
 		c.optStr(cp.Index(i).Child("resourceClaimName"), rc.ResourceClaimName, 253, "")
 		c.optStr(cp.Index(i).Child("resourceClaimTemplateName"), rc.ResourceClaimTemplateName, 253, "")
-		if (rc.ResourceClaimName == "") == (rc.ResourceClaimTemplateName == "") {
-			c.add(field.Invalid(cp.Index(i), "object", ruleOneClaimSource.Message))
-		}
+		check(c, cp.Index(i), rc, ruleOneClaimSource)
 		if seen[rc.Name] {
 			c.add(field.Duplicate(cp.Index(i), map[string]any{"name": rc.Name}))
 		}
 		seen[rc.Name] = true
 	}
-	for k := range ps.Labels {
-		if k == "app" || strings.HasPrefix(k, "app.kubernetes.io/") {
-			c.add(field.Forbidden(p.Child("labels"), rulePodLabelsNotOurs.Message))
-			break
-		}
-	}
-	for k := range ps.Annotations {
-		if strings.HasPrefix(k, "llamastack.io/") {
-			c.add(field.Forbidden(p.Child("annotations"), rulePodAnnotationsNotOurs.Message))
-			break
-		}
-	}
+	check(c, p, ps, rulePodLabelsNotOurs, rulePodAnnotationsNotOurs)
 }
 
 func (c *checks) monitoring(m *MonitoringSpec, p *field.Path) {
@@ -612,7 +494,7 @@ func (c *checks) telemetry(t *TelemetrySpec, p *field.Path) {
 	c.optStr(p.Child("serviceName"), t.ServiceName, 253, "")
 	c.minimum(p.Child("samplingPercent"), t.SamplingPercent, 0)
 	c.maximum(p.Child("samplingPercent"), t.SamplingPercent, 100)
-	c.secretMap(p.Child("headers"), t.Headers, 16, headerPattern, ruleHeaderNames.Message)
+	c.secretMap(p.Child("headers"), t.Headers, 16, ruleHeaderNames)
 }
 
 func (c *checks) externalProviders(e *ExternalProvidersSpec, p *field.Path) {
@@ -622,14 +504,10 @@ func (c *checks) externalProviders(e *ExternalProvidersSpec, p *field.Path) {
 	for _, list := range e.APIs() {
 		lp := p.Child(string(list.Name))
 		c.items(lp, len(list.Providers), 16)
-		ids := make([]string, len(list.Providers))
 		for i := range list.Providers {
 			c.externalProvider(&list.Providers[i], lp.Index(i))
-			ids[i] = list.Providers[i].ProviderID
 		}
-		if firstDuplicate(ids) != "" {
-			c.add(field.Invalid(lp, "array", ruleUniqueExternalProviderIDs.Message))
-		}
+		check(c, lp, list.Providers, ruleUniqueExternalProviderIDs)
 	}
 }
 
@@ -643,7 +521,7 @@ func (c *checks) externalProvider(ref *ExternalProviderRef, p *field.Path) {
 	c.optStr(p.Child("module"), ref.Module, 253, modulePattern)
 	c.optStr(p.Child("providerType"), ref.ProviderType, 128, providerTypePattern)
 	c.optStr(p.Child("path"), ref.Path, 1024, providerPathPattern)
-	c.secretMap(p.Child("secretRefs"), ref.SecretRefs, 32, configKeyPattern, ruleSecretRefKeys.Message)
+	c.secretMap(p.Child("secretRefs"), ref.SecretRefs, 32, ruleSecretRefKeys)
 	c.settings(p.Child("settings"), ref.Settings)
 }
 
@@ -657,25 +535,5 @@ func (c *checks) overrideConfig(spec *LlamaStackDistributionSpec, p *field.Path)
 		c.str(op.Child("configMapName"), o.ConfigMapName, 1, 253, "")
 	}
 	c.optStr(op.Child("key"), o.Key, 253, secretKeyPattern)
-	set := map[string]bool{
-		"providers": spec.Providers != nil, "resources": spec.Resources != nil, "storage": spec.Storage != nil,
-		"disabled": spec.Disabled != nil, "distribution.baseConfig": spec.Distribution.BaseConfig != nil,
-		"vectorStores": spec.VectorStores != nil,
-	}
-	for _, other := range overrideExclusive {
-		if set[other] {
-			c.add(field.Forbidden(op, overrideExclusiveMessage(other)))
-		}
-	}
-}
-
-func firstDuplicate(values []string) string {
-	seen := map[string]bool{}
-	for _, v := range values {
-		if seen[v] {
-			return v
-		}
-		seen[v] = true
-	}
-	return ""
+	check(c, p, spec, overrideRules()...)
 }
