@@ -44,24 +44,34 @@ type BaseConfig struct {
 
 // BaseConfig reads the base config of image. Errors are *Error.
 func (c *Client) BaseConfig(image string) (*BaseConfig, error) {
+	return readByDigest(c, image, func(digest name.Digest, opts []remote.Option) (*BaseConfig, error) {
+		l, ok := c.Cache.get(digest)
+		if !ok {
+			var err error
+			if l, err = c.fetch(digest, opts); err != nil {
+				return nil, classify(image, err)
+			}
+			c.Cache.put(digest, l)
+		}
+		if l.Missing {
+			return nil, &Error{Kind: MissingLabels, Image: image}
+		}
+		return &BaseConfig{Config: l.Config, Version: l.Version, Source: "label " + l.Label + " of " + digest.Context().Name() + "@" + digest.DigestStr()}, nil
+	})
+}
+
+// readByDigest resolves image to its digest (a tag with one HEAD request) and reads it
+// with read, all within the client's timeout.
+func readByDigest[T any](c *Client, image string, read func(digest name.Digest, opts []remote.Option) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout())
 	defer cancel()
 	opts := c.remoteOptions(ctx)
 	digest, err := c.digest(image, opts)
 	if err != nil {
-		return nil, err
+		var none T
+		return none, err
 	}
-	l, ok := c.Cache.get(digest)
-	if !ok {
-		if l, err = c.fetch(digest, opts); err != nil {
-			return nil, classify(image, err)
-		}
-		c.Cache.put(digest, l)
-	}
-	if l.Missing {
-		return nil, &Error{Kind: MissingLabels, Image: image}
-	}
-	return &BaseConfig{Config: l.Config, Version: l.Version, Source: "label " + l.Label + " of " + digest.Context().Name() + "@" + digest.DigestStr()}, nil
+	return read(digest, opts)
 }
 
 // fetch reads the labels of one image (the platform's image of an index) and the config

@@ -3,7 +3,6 @@
 package oci
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -62,34 +61,29 @@ type ProviderReader interface {
 // whiteout in a later layer hides it). The result is cached by digest, and the tag's digest
 // is remembered, so that an offline render (OfflineCache) can use it. Errors are *Error.
 func (c *Client) ProviderPackage(image string) (*ProviderPackage, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), c.timeout())
-	defer cancel()
-	opts := c.remoteOptions(ctx)
-	digest, err := c.digest(image, opts)
-	if err != nil {
-		return nil, err
-	}
-	if p, ok := c.Cache.provider(digest); ok {
+	return readByDigest(c, image, func(digest name.Digest, opts []remote.Option) (*ProviderPackage, error) {
+		if p, ok := c.Cache.provider(digest); ok {
+			return p, nil
+		}
+		img, err := remote.Image(digest, opts...) // an index resolves to the platform's image
+		if err != nil {
+			return nil, classify(image, err)
+		}
+		data, err := fileFromTop(img, ProviderSpecPath)
+		if err != nil {
+			return nil, classify(image, err)
+		}
+		if data == nil {
+			return nil, &Error{Kind: MissingProviderSpec, Image: image}
+		}
+		p, err := parseProviderSpec(data)
+		if err != nil {
+			return nil, &Error{Kind: CorruptProviderSpec, Image: image, Err: err}
+		}
+		p.Source = ProviderSpecPath + " of " + digest.Context().Name() + "@" + digest.DigestStr()
+		c.Cache.putProvider(digest, p)
 		return p, nil
-	}
-	img, err := remote.Image(digest, opts...) // an index resolves to the platform's image
-	if err != nil {
-		return nil, classify(image, err)
-	}
-	data, err := fileFromTop(img, ProviderSpecPath)
-	if err != nil {
-		return nil, classify(image, err)
-	}
-	if data == nil {
-		return nil, &Error{Kind: MissingProviderSpec, Image: image}
-	}
-	p, err := parseProviderSpec(data)
-	if err != nil {
-		return nil, &Error{Kind: CorruptProviderSpec, Image: image, Err: err}
-	}
-	p.Source = ProviderSpecPath + " of " + digest.Context().Name() + "@" + digest.DigestStr()
-	c.Cache.putProvider(digest, p)
-	return p, nil
+	})
 }
 
 var (
