@@ -3,6 +3,7 @@
 package v1alpha2
 
 import (
+	"fmt"
 	"net/netip"
 	"reflect"
 	"slices"
@@ -356,24 +357,8 @@ var (
 		}},
 		holds: func(kv *KVStorageSpec) bool { return kv.Type != StorageTypeRedis || kv.Endpoint != "" },
 	}
-	ruleEndpointOnlyForRedis = rule[*KVStorageSpec]{
-		Rule: Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.endpoint) || (has(self.type) && self.type == 'redis')",
-			FieldPath: ".endpoint",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-			Message:   "endpoint is only valid when type is redis: remove it or set type: redis",
-		}},
-		holds: func(kv *KVStorageSpec) bool { return kv.Endpoint == "" || kv.Type == StorageTypeRedis },
-	}
-	rulePasswordOnlyForRedis = rule[*KVStorageSpec]{
-		Rule: Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.password) || (has(self.type) && self.type == 'redis')",
-			FieldPath: ".password",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-			Message:   "password is only valid when type is redis: remove it or set type: redis",
-		}},
-		holds: func(kv *KVStorageSpec) bool { return kv.Password == nil || kv.Type == StorageTypeRedis },
-	}
+	ruleEndpointOnlyForRedis          = onlyWhenTypeIs("KVStorageSpec", "endpoint", StorageTypeRedis, kvType, func(kv *KVStorageSpec) bool { return kv.Endpoint != "" })
+	rulePasswordOnlyForRedis          = onlyWhenTypeIs("KVStorageSpec", "password", StorageTypeRedis, kvType, func(kv *KVStorageSpec) bool { return kv.Password != nil })
 	rulePostgresNeedsConnectionString = rule[*SQLStorageSpec]{
 		Rule: Rule{On: []string{"SQLStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!(has(self.type) && self.type == 'postgres') || has(self.connectionString)",
@@ -383,52 +368,44 @@ var (
 		}},
 		holds: func(sql *SQLStorageSpec) bool { return sql.Type != StorageTypePostgres || sql.ConnectionString != nil },
 	}
-	ruleConnectionStringOnlyForPostgres = rule[*SQLStorageSpec]{
-		Rule: Rule{On: []string{"SQLStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.connectionString) || (has(self.type) && self.type == 'postgres')",
-			FieldPath: ".connectionString",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-			Message:   "connectionString is only valid when type is postgres: remove it or set type: postgres",
-		}},
-		holds: func(sql *SQLStorageSpec) bool { return sql.ConnectionString == nil || sql.Type == StorageTypePostgres },
-	}
-	ruleTableNameOnlyForKV = rule[*StorageBackendSpec]{
-		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.tableName) || self.type == 'kv_postgres'",
-			FieldPath: ".tableName",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-			Message:   "tableName is only valid for kv_postgres backends: remove it (a sql_postgres backend's tables are named by the stores)",
-		}},
-		holds: func(b *StorageBackendSpec) bool { return b.TableName == "" || b.Type == StorageTypeKVPostgres },
-	}
-	ruleCommandTimeoutOnlyForKV = rule[*StorageBackendSpec]{
-		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.commandTimeout) || self.type == 'kv_postgres'",
-			FieldPath: ".commandTimeout",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-			Message:   "commandTimeout is only valid for kv_postgres backends: remove it",
-		}},
-		holds: func(b *StorageBackendSpec) bool { return b.CommandTimeout == nil || b.Type == StorageTypeKVPostgres },
-	}
-	rulePoolRecycleOnlyForSQL = rule[*StorageBackendSpec]{
-		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.poolRecycle) || self.type == 'sql_postgres'",
-			FieldPath: ".poolRecycle",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-			Message:   "poolRecycle is only valid for sql_postgres backends: remove it",
-		}},
-		holds: func(b *StorageBackendSpec) bool { return b.PoolRecycle == nil || b.Type == StorageTypeSQLPostgres },
-	}
-	rulePoolPrePingOnlyForSQL = rule[*StorageBackendSpec]{
-		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.poolPrePing) || self.type == 'sql_postgres'",
-			FieldPath: ".poolPrePing",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
-			Message:   "poolPrePing is only valid for sql_postgres backends: remove it",
-		}},
-		holds: func(b *StorageBackendSpec) bool { return b.PoolPrePing == nil || b.Type == StorageTypeSQLPostgres },
-	}
+	ruleConnectionStringOnlyForPostgres = onlyWhenTypeIs("SQLStorageSpec", "connectionString", StorageTypePostgres, sqlType, func(sql *SQLStorageSpec) bool { return sql.ConnectionString != nil })
+	ruleTableNameOnlyForKV              = backendFieldOnlyFor("tableName", StorageTypeKVPostgres, func(b *StorageBackendSpec) bool { return b.TableName != "" },
+		"remove it (a sql_postgres backend's tables are named by the stores)")
+	ruleCommandTimeoutOnlyForKV = backendFieldOnlyFor("commandTimeout", StorageTypeKVPostgres, func(b *StorageBackendSpec) bool { return b.CommandTimeout != nil }, "remove it")
+	rulePoolRecycleOnlyForSQL   = backendFieldOnlyFor("poolRecycle", StorageTypeSQLPostgres, func(b *StorageBackendSpec) bool { return b.PoolRecycle != nil }, "remove it")
+	rulePoolPrePingOnlyForSQL   = backendFieldOnlyFor("poolPrePing", StorageTypeSQLPostgres, func(b *StorageBackendSpec) bool { return b.PoolPrePing != nil }, "remove it")
 )
+
+// onlyWhenTypeIs is the rule that a field of a legacy storage backend is only valid when the
+// backend's type is typeName.
+func onlyWhenTypeIs[T any](on, fieldName, typeName string, typeOf func(T) string, set func(T) bool) rule[T] {
+	return rule[T]{
+		Rule: Rule{On: []string{on}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      fmt.Sprintf("!has(self.%s) || (has(self.type) && self.type == '%s')", fieldName, typeName),
+			FieldPath: "." + fieldName,
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   fmt.Sprintf("%[1]s is only valid when type is %[2]s: remove it or set type: %[2]s", fieldName, typeName),
+		}},
+		holds: func(self T) bool { return !set(self) || typeOf(self) == typeName },
+	}
+}
+
+func kvType(kv *KVStorageSpec) string    { return kv.Type }
+func sqlType(sql *SQLStorageSpec) string { return sql.Type }
+
+// backendFieldOnlyFor is the rule that a field of a named backend is only valid for backends
+// of one type; fix ends the message.
+func backendFieldOnlyFor(fieldName, backendType string, set func(*StorageBackendSpec) bool, fix string) rule[*StorageBackendSpec] {
+	return rule[*StorageBackendSpec]{
+		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      fmt.Sprintf("!has(self.%s) || self.type == '%s'", fieldName, backendType),
+			FieldPath: "." + fieldName,
+			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Message:   fmt.Sprintf("%s is only valid for %s backends: %s", fieldName, backendType, fix),
+		}},
+		holds: func(b *StorageBackendSpec) bool { return !set(b) || b.Type == backendType },
+	}
+}
 
 // TypeRules are the rules of the schema's types and fields, in the order the CRD lists them.
 func TypeRules() []Rule {
