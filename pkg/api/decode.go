@@ -264,7 +264,7 @@ func expandShorthand(spec map[string]any) {
 // embeddedPaths hold core Kubernetes types, label and annotation maps or free-form settings,
 // where empty values are legitimate (an EnvVar with value "", a nodeSelector on a role label
 // such as node-role.kubernetes.io/worker: "").
-var embeddedPaths = lazyre.New(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.settings|workload\.(resources|topologySpreadConstraints|pod\b|overrides\.(env|volumes|volumeMounts)\[\d+\])|networking\.expose\.annotations)`)
+var embeddedPaths = lazyre.New(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.settings|workload\.(resources|topologySpreadConstraints|pod\.(affinity|tolerations|imagePullSecrets|nodeSelector|labels|annotations)|overrides\.(env|volumes|volumeMounts)\[\d+\])|networking\.expose\.annotations)`)
 
 // checkExplicitEmpties reports "" strings, [] lists and {} secretRefs the CRD rejects. A
 // typed Go object cannot tell them from omitted fields, so the raw document is checked.
@@ -292,11 +292,8 @@ func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
 			errs = append(errs, field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least 1 properties", path)))
 		}
 		for _, key := range slices.Sorted(maps.Keys(v)) {
-			child := path.Child(key)
-			if secretRefs {
-				child = path.Key(key)
-			}
-			errs = append(errs, checkExplicitEmpties(v[key], child)...)
+			// The API server names a map entry .key in schema errors, as a field.
+			errs = append(errs, checkExplicitEmpties(v[key], path.Child(key))...)
 		}
 	}
 	return errs

@@ -277,9 +277,7 @@ var (
 			FieldPath: ".maxReplicas",
 			Message:   "maxReplicas must be greater than or equal to minReplicas",
 		}},
-		holds: func(a *AutoscalingSpec) bool {
-			return a.MinReplicas == nil || a.MaxReplicas < 1 || a.MaxReplicas >= *a.MinReplicas
-		},
+		holds: func(a *AutoscalingSpec) bool { return a.MinReplicas == nil || a.MaxReplicas >= *a.MinReplicas },
 	}
 	ruleBudgetNotBoth = rule[*PodDisruptionBudgetSpec]{
 		Rule: Rule{On: []string{"PodDisruptionBudgetSpec"}, ValidationRule: apiextensionsv1.ValidationRule{

@@ -18,6 +18,7 @@ import (
 const (
 	idPattern           = `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
 	dnsLabelPattern     = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	dnsSubdomainPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 	providerPattern     = `^((remote|inline)::)?[a-z0-9]([a-z0-9_-]*[a-z0-9])?(::[a-z0-9]([a-z0-9_-]*[a-z0-9])?)?$`
 	secretKeyPattern    = `^[-._a-zA-Z0-9]+$`
 	caKeyPattern        = `^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$`
@@ -38,7 +39,7 @@ const (
 // compiled holds the patterns, compiled on first use (not when every llsd command starts).
 var compiled = sync.OnceValue(func() map[string]*regexp.Regexp {
 	m := map[string]*regexp.Regexp{}
-	for _, p := range []string{idPattern, dnsLabelPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern,
+	for _, p := range []string{idPattern, dnsLabelPattern, dnsSubdomainPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern,
 		urlPattern, headerPattern, modulePattern, providerTypePattern, providerPathPattern, backendNamePattern, tableNamePattern} {
 		m[p] = regexp.MustCompile(p)
 	}
@@ -103,6 +104,13 @@ func (c *checks) items(p *field.Path, n, maxItems int) {
 func (c *checks) maxProperties(p *field.Path, n, maximum int) {
 	if n > maximum {
 		c.add(field.TooMany(p, n, maximum))
+	}
+}
+
+// minProperties checks a map that is set (an empty map written as {} decodes as set).
+func (c *checks) minProperties(p *field.Path, set bool, n, minimum int) {
+	if set && n < minimum {
+		c.add(field.Invalid(p, n, fmt.Sprintf("%s in body should have at least %d properties", p, minimum)))
 	}
 }
 

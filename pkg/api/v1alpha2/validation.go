@@ -136,7 +136,7 @@ func (c *checks) secretMap(p *field.Path, refs map[string]SecretKeySource, maxPr
 	check(c, p, refs, keyRule)
 	for _, k := range slices.Sorted(maps.Keys(refs)) {
 		ref := refs[k]
-		c.secret(&ref, p.Key(k))
+		c.secret(&ref, p.Child(k)) // the API server names a map entry .key in schema errors
 	}
 }
 
@@ -152,6 +152,10 @@ func (c *checks) secret(s *SecretKeySource, p *field.Path) {
 		return
 	}
 	ref := p.Child("secretKeyRef")
+	if s.SecretKeyRef == (SecretKeyRef{}) {
+		c.add(field.Required(ref, "")) // Go cannot tell a secretKeyRef left out from an empty one
+		return
+	}
 	if c.required(ref.Child("name"), s.SecretKeyRef.Name) {
 		c.str(ref.Child("name"), s.SecretKeyRef.Name, 1, 253, "")
 	}
@@ -231,6 +235,7 @@ func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
 }
 
 func (c *checks) backends(backends map[string]StorageBackendSpec, p *field.Path) {
+	c.minProperties(p, backends != nil, len(backends), 1)
 	c.maxProperties(p, len(backends), 16)
 	check(c, p, backends, ruleBackendNames)
 	for _, name := range slices.Sorted(maps.Keys(backends)) {
@@ -354,9 +359,8 @@ func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
 		ep := p.Child("expose")
 		c.optStr(ep.Child("hostname"), e.Hostname, 253, hostPattern)
 		c.optStr(ep.Child("className"), e.ClassName, 253, "")
-		if e.Annotations != nil && len(e.Annotations) == 0 {
-			c.add(field.Invalid(ep.Child("annotations"), 0, fmt.Sprintf("%s in body should have at least 1 properties", ep.Child("annotations"))))
-		}
+		c.optStr(ep.Child("tlsSecretName"), e.TLSSecretName, 253, dnsSubdomainPattern)
+		c.minProperties(ep.Child("annotations"), e.Annotations != nil, len(e.Annotations), 1)
 		if len(e.Annotations) > 64 {
 			c.add(field.TooMany(ep.Child("annotations"), len(e.Annotations), 64))
 		}
