@@ -183,7 +183,7 @@ $(CYCLONEDX_GOMOD):
 generate: $(CONTROLLER_GEN) ## Regenerate deepcopy code, the CRD in crds/ and docs/api-reference.md.
 	$(CONTROLLER_GEN) object:headerFile=hack/boilerplate.go.txt paths=./pkg/api/...
 	$(CONTROLLER_GEN) crd:crdVersions=v1 paths=./pkg/api/... output:crd:artifacts:config=crds/bases
-	$(GO) run ./hack/crdpatch crds/bases/llamastack.io_llamastackdistributions.yaml crds/llamastack.io_llamastackdistributions.yaml
+	$(GO) run ./hack/crdpatch crds/bases/llamastack.io_llamastackdistributions.yaml crds/llamastack.io_llamastackdistributions.yaml pkg/api/v1alpha2/zz_generated.bounds.go
 	rm -rf crds/bases
 	$(GO) run ./hack/apidocs crds/llamastack.io_llamastackdistributions.yaml > docs/api-reference.md
 

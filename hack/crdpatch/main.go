@@ -2,8 +2,8 @@
 
 // Command crdpatch adds what controller-gen cannot express to the generated CRD: webhook
 // conversion through llsd's companion controller, the rules of metadata.name, and the v1alpha2
-// rules made from the list of provider APIs (v1alpha2.SpecRules, ProvidersRules). Usage:
-// crdpatch IN OUT.
+// rules made from the list of provider APIs (v1alpha2.SpecRules, ProvidersRules); and writes
+// the v1alpha2 fields' bounds as Go for the render-time checks. Usage: crdpatch IN OUT BOUNDS_GO.
 package main
 
 import (
@@ -29,17 +29,17 @@ const (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: crdpatch IN OUT")
+	if len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: crdpatch IN OUT BOUNDS_GO")
 		os.Exit(2)
 	}
-	if err := patch(os.Args[1], os.Args[2]); err != nil {
+	if err := patch(os.Args[1], os.Args[2], os.Args[3]); err != nil {
 		fmt.Fprintln(os.Stderr, "crdpatch:", err)
 		os.Exit(1)
 	}
 }
 
-func patch(in, out string) error {
+func patch(in, out, boundsOut string) error {
 	data, err := os.ReadFile(in)
 	if err != nil {
 		return err
@@ -58,6 +58,9 @@ func patch(in, out string) error {
 				return err
 			}
 			root.Properties["spec"] = spec
+			if err := writeBounds(&spec, boundsOut); err != nil {
+				return err
+			}
 			addRules(root, "spec", v1alpha2.SpecRules())
 			addRules(root, "spec.providers", v1alpha2.ProvidersRules())
 			for _, api := range v1alpha2.ProviderAPIs() {
@@ -99,9 +102,8 @@ func addNameRules(root *apiextensionsv1.JSONSchemaProps) {
 }
 
 // addTypeRules writes each of v1alpha2.TypeRules into the schema of every field whose Go type
-// (or whose field of a type) the rule is on, walking the spec's Go types and its schema together:
-// a rule is written once in Go and lands wherever its type occurs. A rule that lands nowhere
-// (its type or field renamed) is an error.
+// (or whose field of a type) the rule is on: a rule is written once in Go and lands wherever
+// its type occurs. A rule that lands nowhere (its type or field renamed) is an error.
 func addTypeRules(spec *apiextensionsv1.JSONSchemaProps) error {
 	rules := map[string][]apiextensionsv1.ValidationRule{}
 	for _, r := range v1alpha2.TypeRules() {
@@ -110,6 +112,26 @@ func addTypeRules(spec *apiextensionsv1.JSONSchemaProps) error {
 		}
 	}
 	placed := map[string]bool{}
+	walkSpec(spec, func(t reflect.Type, node *apiextensionsv1.JSONSchemaProps) {
+		node.XValidations = append(node.XValidations, rules[t.Name()]...)
+		placed[t.Name()] = true
+		for name, child := range fieldsOf(t, node) {
+			child.XValidations = append(child.XValidations, rules[t.Name()+"."+name]...)
+			placed[t.Name()+"."+name] = true
+		}
+	})
+	for _, on := range slices.Sorted(maps.Keys(rules)) {
+		if !placed[on] {
+			return fmt.Errorf("a rule of v1alpha2.TypeRules is on %s, which the spec's schema does not have", on)
+		}
+	}
+	return nil
+}
+
+// walkSpec walks the spec's Go types and its schema together, calling visit with each struct
+// type of ours and its schema, which visit may change (a child's changes land before the walk
+// descends into it).
+func walkSpec(spec *apiextensionsv1.JSONSchemaProps, visit func(t reflect.Type, node *apiextensionsv1.JSONSchemaProps)) {
 	own := reflect.TypeFor[v1alpha2.LlamaStackDistributionSpec]().PkgPath()
 	var walk func(t reflect.Type, node *apiextensionsv1.JSONSchemaProps)
 	walk = func(t reflect.Type, node *apiextensionsv1.JSONSchemaProps) {
@@ -126,27 +148,35 @@ func addTypeRules(spec *apiextensionsv1.JSONSchemaProps) error {
 		case t.Kind() != reflect.Struct || t.PkgPath() != own:
 			return // a scalar, or a core type's schema
 		}
-		node.XValidations = append(node.XValidations, rules[t.Name()]...)
-		placed[t.Name()] = true
+		visit(t, node)
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			if child, ok := node.Properties[name]; ok {
+				walk(t.Field(i).Type, &child)
+				node.Properties[name] = child
+			}
+		}
+	}
+	walk(reflect.TypeFor[v1alpha2.LlamaStackDistributionSpec](), spec)
+}
+
+// fieldsOf yields the schema of each field of t that node has, by JSON name; what the loop
+// body changes is written back.
+func fieldsOf(t reflect.Type, node *apiextensionsv1.JSONSchemaProps) func(yield func(string, *apiextensionsv1.JSONSchemaProps) bool) {
+	return func(yield func(string, *apiextensionsv1.JSONSchemaProps) bool) {
 		for i := range t.NumField() {
 			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 			child, ok := node.Properties[name]
 			if !ok {
 				continue
 			}
-			child.XValidations = append(child.XValidations, rules[t.Name()+"."+name]...)
-			placed[t.Name()+"."+name] = true
-			walk(t.Field(i).Type, &child)
+			more := yield(name, &child)
 			node.Properties[name] = child
+			if !more {
+				return
+			}
 		}
 	}
-	walk(reflect.TypeFor[v1alpha2.LlamaStackDistributionSpec](), spec)
-	for _, on := range slices.Sorted(maps.Keys(rules)) {
-		if !placed[on] {
-			return fmt.Errorf("a rule of v1alpha2.TypeRules is on %s, which the spec's schema does not have", on)
-		}
-	}
-	return nil
 }
 
 // addRules appends rules to the x-kubernetes-validations of the field at path.

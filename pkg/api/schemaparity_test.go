@@ -136,8 +136,8 @@ func find(obj map[string]any, path []string) (slot, bool) {
 	var walk func(v any, path []string, field string) (slot, bool)
 	walk = func(v any, path []string, field string) (slot, bool) {
 		name, rest := path[0], path[1:]
-		switch {
-		case name == "[]":
+		switch name {
+		case "[]":
 			list, _ := v.([]any)
 			for i := range list {
 				s := slot{list, i, fmt.Sprintf("%s[%d]", field, i)}
@@ -148,7 +148,7 @@ func find(obj map[string]any, path []string) (slot, bool) {
 					return found, true
 				}
 			}
-		case name == "{}":
+		case "{}":
 			m, _ := v.(map[string]any)
 			for _, k := range sortedKeys(m) {
 				s := slot{m, k, field + "." + k}

@@ -52,11 +52,15 @@ func overrideExclusiveMessage(other string) string {
 	return fmt.Sprintf("overrideConfig and %[1]s are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove %[1]s or remove overrideConfig", other)
 }
 
+// onSpec places a rule on the spec. hack/crdpatch places the rules of this file by path, not
+// by On; Validate by On, as all others.
+var onSpec = []string{"LlamaStackDistributionSpec"}
+
 // overrideRules are the rules on spec that keep overrideConfig alone.
 var overrideRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 	rules := make([]rule[*LlamaStackDistributionSpec], 0, len(overrideExclusive))
 	for _, other := range overrideExclusive {
-		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
+		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{On: onSpec, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!(has(self.overrideConfig) && has(self.%s))", other.field),
 			FieldPath: ".overrideConfig",
 			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
@@ -70,7 +74,7 @@ var overrideRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 var disabledRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 	rules := make([]rule[*LlamaStackDistributionSpec], 0, len(ProviderAPIs()))
 	for _, api := range ProviderAPIs() {
-		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
+		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{On: onSpec, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!(has(self.providers) && has(self.providers.%[1]s) && has(self.disabled) && '%[1]s' in self.disabled)", api),
 			FieldPath: ".providers." + string(api),
 			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
@@ -113,7 +117,7 @@ var providersRule = sync.OnceValue(func() rule[*ProvidersSpec] {
 		lists = append(lists, fmt.Sprintf("(has(self.%[1]s) ? self.%[1]s.map(p, %[2]s) : [])", api, id))
 	}
 	ids := "(" + strings.Join(lists, " + ") + ")"
-	return rule[*ProvidersSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
+	return rule[*ProvidersSpec]{Rule: Rule{On: []string{"ProvidersSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 		Rule: fmt.Sprintf("%[1]s.all(x, %[1]s.exists_one(y, y == x))", ids),
 		MessageExpression: fmt.Sprintf(`'provider id "' + %[1]s.filter(x, !%[1]s.exists_one(y, y == x))[0] + '"%[2]s'`,
 			ids, duplicateProviderIDMessage),

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -15,8 +16,8 @@ import (
 
 // The CEL rules of the v1alpha2 schema, each written once with the Go check that decides it.
 // hack/crdpatch writes each rule's CEL into the CRD's x-kubernetes-validations at every field
-// where its type (or its field of a type) occurs; Validate runs its Go check on the same value
-// and reports a broken rule as the API server does (rule.errorAt). The parity suite
+// where its type (or its field of a type) occurs; Validate's walk runs its Go check on every
+// value On names and reports a broken rule as the API server does (Rule.errorAt). The parity suite
 // (pkg/api/parity_test.go) proves on a real API server that the two halves of each entry agree.
 // The rules made from the list of provider APIs are in cel.go.
 
@@ -38,6 +39,40 @@ type rule[T any] struct {
 	holds func(self T) bool
 	// detail words the message of a rule with a MessageExpression.
 	detail func(self T) string
+}
+
+// ruleChecker is a rule of any value type, as the walk of Validate applies it.
+type ruleChecker interface {
+	base() Rule
+	checkValue(c *checks, p *field.Path, v reflect.Value)
+}
+
+func (r rule[T]) base() Rule { return r.Rule }
+
+// checkValue checks v, a value of T or (for a rule on a struct type) the struct T points to.
+func (r rule[T]) checkValue(c *checks, p *field.Path, v reflect.Value) {
+	if reflect.TypeFor[T]().Kind() == reflect.Pointer && v.Kind() != reflect.Pointer {
+		v = v.Addr()
+	}
+	check(c, p, v.Interface().(T), r)
+}
+
+// rulesOn are the rules by the type or field they are on (Rule.On).
+var rulesOn = sync.OnceValue(func() map[string][]ruleChecker {
+	byOn := map[string][]ruleChecker{}
+	for _, r := range allRules() {
+		for _, on := range r.base().On {
+			byOn[on] = append(byOn[on], r)
+		}
+	}
+	return byOn
+})
+
+// rules adds the errors of the rules on the type or field named on that v breaks.
+func (c *checks) rules(on string, v reflect.Value, p *field.Path) {
+	for _, r := range rulesOn()[on] {
+		r.checkValue(c, p, v)
+	}
 }
 
 // check adds the error of each rule that self breaks.
@@ -81,11 +116,18 @@ func schemaType(v any) string {
 	return "object"
 }
 
+// The patterns of map keys, which the schema checks with CEL (OpenAPI has no bound on keys).
+const (
+	configKeyPattern   = `^[a-z][a-z0-9_]*$`
+	headerPattern      = `^[A-Za-z0-9-]+$`
+	backendNamePattern = `^[A-Za-z0-9_-]{1,63}$`
+)
+
 // keysMatch holds when every key of a map matches pattern.
 func keysMatch[V any](pattern string) func(map[string]V) bool {
 	return func(m map[string]V) bool {
 		for k := range m {
-			if !compiled()[pattern].MatchString(k) {
+			if !matches(pattern, k) {
 				return false
 			}
 		}
@@ -405,43 +447,68 @@ func backendFieldOnlyFor(fieldName, backendType string, set func(*StorageBackend
 	}
 }
 
-// TypeRules are the rules of the schema's types and fields, in the order the CRD lists them.
-func TypeRules() []Rule {
-	return []Rule{
-		ruleDistributionNotBoth.Rule,
-		ruleDistributionNeedsOne.Rule,
-		ruleSecretRefKeys.Rule,
-		ruleUniqueModelNames.Rule,
-		ruleUniqueMCPServerIDs.Rule,
-		ruleEmbeddingNeedsDimension.Rule,
-		ruleDimensionOnlyForEmbedding.Rule,
-		ruleTLSNeedsSecret.Rule,
-		ruleSecretNeedsTLS.Rule,
-		ruleHostnameNeedsExpose.Rule,
-		ruleRouteHasNoClass.Rule,
-		ruleRouteHasNoTLSSecret.Rule,
-		ruleExposeAnnotationsNotOurs.Rule,
-		ruleCIDRs.Rule,
-		rulePodLabelsNotOurs.Rule,
-		rulePodAnnotationsNotOurs.Rule,
-		ruleOneClaimSource.Rule,
-		ruleMaxAtLeastMin.Rule,
-		ruleBudgetNotBoth.Rule,
-		ruleBudgetNeedsOne.Rule,
-		ruleUniqueExternalProviderIDs.Rule,
-		ruleHeaderNames.Rule,
-		ruleStorageNeedsBackends.Rule,
-		ruleStorageFormsNotMixed.Rule,
-		ruleStoresNeedBackends.Rule,
-		ruleBackendNames.Rule,
-		ruleRedisNeedsEndpoint.Rule,
-		ruleEndpointOnlyForRedis.Rule,
-		rulePasswordOnlyForRedis.Rule,
-		rulePostgresNeedsConnectionString.Rule,
-		ruleConnectionStringOnlyForPostgres.Rule,
-		ruleTableNameOnlyForKV.Rule,
-		ruleCommandTimeoutOnlyForKV.Rule,
-		rulePoolRecycleOnlyForSQL.Rule,
-		rulePoolPrePingOnlyForSQL.Rule,
+// typeRules are the rules of the schema's types and fields, in the order the CRD lists them.
+func typeRules() []ruleChecker {
+	return []ruleChecker{
+		ruleDistributionNotBoth,
+		ruleDistributionNeedsOne,
+		ruleSecretRefKeys,
+		ruleUniqueModelNames,
+		ruleUniqueMCPServerIDs,
+		ruleEmbeddingNeedsDimension,
+		ruleDimensionOnlyForEmbedding,
+		ruleTLSNeedsSecret,
+		ruleSecretNeedsTLS,
+		ruleHostnameNeedsExpose,
+		ruleRouteHasNoClass,
+		ruleRouteHasNoTLSSecret,
+		ruleExposeAnnotationsNotOurs,
+		ruleCIDRs,
+		rulePodLabelsNotOurs,
+		rulePodAnnotationsNotOurs,
+		ruleOneClaimSource,
+		ruleMaxAtLeastMin,
+		ruleBudgetNotBoth,
+		ruleBudgetNeedsOne,
+		ruleUniqueExternalProviderIDs,
+		ruleHeaderNames,
+		ruleStorageNeedsBackends,
+		ruleStorageFormsNotMixed,
+		ruleStoresNeedBackends,
+		ruleBackendNames,
+		ruleRedisNeedsEndpoint,
+		ruleEndpointOnlyForRedis,
+		rulePasswordOnlyForRedis,
+		rulePostgresNeedsConnectionString,
+		ruleConnectionStringOnlyForPostgres,
+		ruleTableNameOnlyForKV,
+		ruleCommandTimeoutOnlyForKV,
+		rulePoolRecycleOnlyForSQL,
+		rulePoolPrePingOnlyForSQL,
 	}
+}
+
+// TypeRules are the CEL of typeRules, for the CRD.
+func TypeRules() []Rule {
+	rules := typeRules()
+	out := make([]Rule, len(rules))
+	for i, r := range rules {
+		out[i] = r.base()
+	}
+	return out
+}
+
+// allRules are the rules of the types and fields and those made from the list of provider APIs.
+func allRules() []ruleChecker {
+	rules := typeRules()
+	for _, r := range append(overrideRules(), disabledRules()...) {
+		rules = append(rules, r)
+	}
+	rules = append(rules, providersRule())
+	for _, api := range ProviderAPIs() {
+		listRule := providerListRule
+		listRule.On = []string{"ProvidersSpec." + string(api)}
+		rules = append(rules, listRule)
+	}
+	return rules
 }

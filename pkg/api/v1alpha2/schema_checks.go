@@ -4,134 +4,117 @@ package v1alpha2
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// The checks below are the Go side of the CRD's OpenAPI constraints. Their messages are
-// worded as the API server words them, so `kustomize build` and `kubectl apply` report a
-// bad field the same way (the envtest parity suite holds them to that).
+// The Go side of the CRD's OpenAPI bounds. The bounds themselves are the markers on the types,
+// which controller-gen writes into the CRD and hack/crdpatch into zz_generated.bounds.go; the
+// checks below apply them to a value and word the errors as the API server does, so
+// `kustomize build` and `kubectl apply` report a bad field the same way (TestParitySchemaBounds
+// breaks each bound on a real API server and holds them to that).
 
-// Patterns shared by the CRD markers and the Go checks.
-const (
-	idPattern           = `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`
-	dnsLabelPattern     = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
-	dnsSubdomainPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	providerPattern     = `^((remote|inline)::)?[a-z0-9]([a-z0-9_-]*[a-z0-9])?(::[a-z0-9]([a-z0-9_-]*[a-z0-9])?)?$`
-	secretKeyPattern    = `^[-._a-zA-Z0-9]+$`
-	caKeyPattern        = `^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$`
-	absPathPattern      = `^/`
-	configKeyPattern    = `^[a-z][a-z0-9_]*$`
-	versionPattern      = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
-	hostPattern         = `^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	urlPattern          = `^https?://[^\s@]+$`
-	headerPattern       = `^[A-Za-z0-9-]+$`
-	modulePattern       = `^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(==[A-Za-z0-9.+!_-]+)?$`
-	providerTypePattern = `^(remote|inline)::[a-z0-9][a-z0-9_.-]*$`
-	providerPathPattern = `^/[^:]*$`
-	backendNamePattern  = `^[A-Za-z0-9_-]{1,63}$`
-	tableNamePattern    = `^[A-Za-z_][A-Za-z0-9_]{0,62}$`
-	labelPattern        = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)?$`
-)
-
-// compiled holds the patterns, compiled on first use (not when every llsd command starts).
-var compiled = sync.OnceValue(func() map[string]*regexp.Regexp {
-	m := map[string]*regexp.Regexp{}
-	for _, p := range []string{idPattern, dnsLabelPattern, dnsSubdomainPattern, providerPattern, secretKeyPattern, caKeyPattern, absPathPattern, configKeyPattern, versionPattern, labelPattern, hostPattern,
-		urlPattern, headerPattern, modulePattern, providerTypePattern, providerPathPattern, backendNamePattern, tableNamePattern} {
-		m[p] = regexp.MustCompile(p)
-	}
-	return m
-})
-
-// checks accumulates errors; each method is one OpenAPI keyword.
+// checks accumulates errors.
 type checks struct{ errs field.ErrorList }
 
 func (c *checks) add(err *field.Error) { c.errs = append(c.errs, err) }
 
-func (c *checks) required(p *field.Path, value string) bool {
-	if value == "" {
-		c.add(field.Required(p, ""))
-		return false
+// patterns holds the compiled patterns of the bounds, each compiled on first use (not when
+// every llsd command starts).
+var patterns sync.Map
+
+func matches(pattern, value string) bool {
+	re, ok := patterns.Load(pattern)
+	if !ok {
+		re, _ = patterns.LoadOrStore(pattern, regexp.MustCompile(pattern))
 	}
-	return true
+	return re.(*regexp.Regexp).MatchString(value)
 }
 
-// str checks an optional string: set strings must fit the length bounds and pattern.
-func (c *checks) str(p *field.Path, value string, minLen, maxLen int, pattern string) {
-	if value == "" && minLen > 0 && pattern == "" {
-		return // unset: Go cannot tell an omitted field from an empty one
+// str checks a string that is set against its length, pattern and enum.
+func (c *checks) str(p *field.Path, value string, b *bounds) {
+	if b.minLength != nil && int64(len(value)) < *b.minLength {
+		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be at least %d chars long", p, *b.minLength)))
 	}
-	switch {
-	case len(value) < minLen:
-		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be at least %d chars long", p, minLen)))
-	case maxLen > 0 && len(value) > maxLen:
-		c.add(field.TooLong(p, value, maxLen))
-	case pattern != "" && !compiled()[pattern].MatchString(value):
-		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should match '%s'", p, pattern)))
+	if b.maxLength != nil && int64(len(value)) > *b.maxLength {
+		c.add(field.TooLong(p, value, int(*b.maxLength)))
 	}
-}
-
-// optStr is str for an omitempty field: the empty string means unset.
-func (c *checks) optStr(p *field.Path, value string, maxLen int, pattern string) {
-	if value != "" {
-		c.str(p, value, 1, maxLen, pattern)
+	if b.pattern != "" && !matches(b.pattern, value) {
+		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should match '%s'", p, b.pattern)))
 	}
-}
-
-func (c *checks) minimum(p *field.Path, value *int32, minimum int64) {
-	if value != nil && int64(*value) < minimum {
-		c.add(field.Invalid(p, *value, fmt.Sprintf("%s in body should be greater than or equal to %d", p, minimum)))
+	if len(b.enum) > 0 && !contains(b.enum, value) {
+		c.add(field.NotSupported(p, value, b.enum))
 	}
 }
 
-func (c *checks) maximum(p *field.Path, value *int32, maximum int64) {
-	if value != nil && int64(*value) > maximum {
-		c.add(field.Invalid(p, *value, fmt.Sprintf("%s in body should be less than or equal to %d", p, maximum)))
-	}
-}
-
-func (c *checks) items(p *field.Path, n, maxItems int) {
-	// MinItems=1 is not checked: an empty list is omitted when encoded, so it never reaches
-	// the API server from Go, and the decoder reports explicit empty lists itself.
-	if maxItems > 0 && n > maxItems {
-		c.add(field.TooMany(p, n, maxItems))
-	}
-}
-
-func (c *checks) maxProperties(p *field.Path, n, maximum int) {
-	if n > maximum {
-		c.add(field.TooMany(p, n, maximum))
-	}
-}
-
-// minProperties checks a map that is set (an empty map written as {} decodes as set).
-func (c *checks) minProperties(p *field.Path, set bool, n, minimum int) {
-	if set && n < minimum {
-		c.add(field.Invalid(p, n, fmt.Sprintf("%s in body should have at least %d properties", p, minimum)))
-	}
-}
-
-func (c *checks) enum(p *field.Path, value string, allowed ...string) {
-	if value == "" {
-		return
-	}
-	for _, a := range allowed {
-		if value == a {
-			return
+func contains(values []string, v string) bool {
+	for _, x := range values {
+		if x == v {
+			return true
 		}
 	}
-	c.add(field.NotSupported(p, value, allowed))
+	return false
 }
 
-func (c *checks) uniqueStrings(p *field.Path, values []string) {
-	seen := map[string]bool{}
-	for i, v := range values {
-		if seen[v] {
-			c.add(field.Duplicate(p.Index(i), v))
+// number checks an integer against its minimum and maximum.
+func (c *checks) number(p *field.Path, value int64, b *bounds) {
+	if b.minimum != nil && value < *b.minimum {
+		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be greater than or equal to %d", p, *b.minimum)))
+	}
+	if b.maximum != nil && value > *b.maximum {
+		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be less than or equal to %d", p, *b.maximum)))
+	}
+}
+
+// list checks a list's length, its items against the items' bounds, and the uniqueness its
+// list type asks for. MinItems is not checked: an empty list is omitted when encoded, so it
+// never reaches the API server from Go, and the decoder reports explicit empty lists itself.
+func (c *checks) list(p *field.Path, v reflect.Value, b *bounds) {
+	if b.maxItems != nil && int64(v.Len()) > *b.maxItems {
+		c.add(field.TooMany(p, v.Len(), int(*b.maxItems)))
+	}
+	seen := map[any]bool{}
+	for i := range v.Len() {
+		item := reflect.Indirect(v.Index(i))
+		if b.items != nil && item.Kind() == reflect.String {
+			c.str(p.Index(i), item.String(), b.items)
 		}
-		seen[v] = true
+		key, shown := listKey(item, b)
+		if key == nil {
+			continue
+		}
+		if seen[key] {
+			c.add(field.Duplicate(p.Index(i), shown))
+		}
+		seen[key] = true
+	}
+}
+
+// listKey is what makes an item unique in a set (the item) or a map list (its key fields, shown
+// as the API server shows them); nil for other lists.
+func listKey(item reflect.Value, b *bounds) (key, shown any) {
+	switch b.listType {
+	case "set":
+		return item.Interface(), item.Interface()
+	case "map":
+		fields := map[string]any{}
+		for _, name := range b.listMapKeys {
+			fields[name] = jsonFieldValue(item, name).Interface()
+		}
+		return fmt.Sprint(fields), fields
+	}
+	return nil, nil
+}
+
+// properties checks a map's size.
+func (c *checks) properties(p *field.Path, v reflect.Value, b *bounds) {
+	if b.maxProperties != nil && int64(v.Len()) > *b.maxProperties {
+		c.add(field.TooMany(p, v.Len(), int(*b.maxProperties)))
+	}
+	if b.minProperties != nil && !v.IsNil() && int64(v.Len()) < *b.minProperties { // {} decodes as set
+		c.add(field.Invalid(p, v.Len(), fmt.Sprintf("%s in body should have at least %d properties", p, *b.minProperties)))
 	}
 }

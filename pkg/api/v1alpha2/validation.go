@@ -4,8 +4,10 @@ package v1alpha2
 
 import (
 	"fmt"
-	"maps"
+	"reflect"
 	"slices"
+	"strings"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -60,484 +62,135 @@ func ValidateName(name string) field.ErrorList {
 	return errs
 }
 
-// ValidateSpec validates a spec rooted at path.
+// ValidateSpec validates a spec rooted at path: every field against its bounds in the schema
+// (zz_generated.bounds.go), every value against the rules on its type or field (rules.go,
+// cel.go), in the order of the fields.
 func ValidateSpec(spec *LlamaStackDistributionSpec, path *field.Path) field.ErrorList {
 	c := &checks{}
-	c.distribution(&spec.Distribution, path.Child("distribution"))
-	c.providers(spec.Providers, path.Child("providers"))
-	c.resources(spec.Resources, path.Child("resources"))
-	if vs := spec.VectorStores; vs != nil {
-		c.optStr(path.Child("vectorStores", "defaultEmbeddingModel"), vs.DefaultEmbeddingModel, 253, "")
-		c.optStr(path.Child("vectorStores", "defaultProvider"), vs.DefaultProvider, 63, idPattern)
-	}
-	c.storage(spec.Storage, path.Child("storage"))
-	c.disabled(spec, path)
-	c.networking(spec.Networking, path.Child("networking"))
-	c.workload(spec.Workload, path.Child("workload"))
-	c.telemetry(spec.Telemetry, path.Child("telemetry"))
-	c.monitoring(spec.Monitoring, path.Child("monitoring"))
-	c.externalProviders(spec.ExternalProviders, path.Child("externalProviders"))
-	c.overrideConfig(spec, path)
+	c.walk(reflect.ValueOf(spec).Elem(), path, path)
 	return c.errs
 }
 
-func (c *checks) distribution(d *DistributionSpec, p *field.Path) {
-	c.optStr(p.Child("name"), d.Name, 63, "")
-	c.optStr(p.Child("image"), d.Image, 512, "")
-	c.optStr(p.Child("serverVersion"), d.ServerVersion, 16, versionPattern)
-	if b := d.BaseConfig; b != nil {
-		bp := p.Child("baseConfig")
-		if c.required(bp.Child("configMapName"), b.ConfigMapName) {
-			c.str(bp.Child("configMapName"), b.ConfigMapName, 1, 253, "")
+// walk checks a struct of the spec and what it holds. celPath is where the API server reports
+// the rules' errors: it names a map entry [key] there, and .key in the schema's errors (path).
+func (c *checks) walk(v reflect.Value, path, celPath *field.Path) {
+	for _, f := range fieldPlans(v.Type()) {
+		fv := v.Field(f.index)
+		if fv.IsZero() && !f.bounds.required && len(f.rules) == 0 {
+			continue // left out: nothing to check
 		}
-		c.optStr(bp.Child("key"), b.Key, 253, secretKeyPattern)
-	}
-	check(c, p, d, ruleDistributionNotBoth, ruleDistributionNeedsOne)
-}
-
-func (c *checks) providers(ps *ProvidersSpec, p *field.Path) {
-	if ps == nil {
-		return
-	}
-	for _, api := range ps.APIs() {
-		list := api.Providers
-		lp := p.Child(string(api.Name))
-		c.items(lp, len(list), 16)
-		for i := range list {
-			c.provider(&list[i], lp.Index(i))
+		fp := path.Child(f.name)
+		cp := fp // the rules' path: the same, but below a map entry
+		if celPath != path {
+			cp = celPath.Child(f.name)
 		}
-		check(c, lp, list, providerListRule)
-	}
-	check(c, p, ps, providersRule())
-}
-
-func (c *checks) provider(ps *ProviderSpec, p *field.Path) {
-	c.optStr(p.Child("id"), ps.ID, 63, idPattern)
-	if c.required(p.Child("provider"), ps.Provider) {
-		c.str(p.Child("provider"), ps.Provider, 0, 128, providerPattern)
-	}
-	c.optStr(p.Child("endpoint"), ps.Endpoint, 2048, "")
-	c.secret(ps.APIKey, p.Child("apiKey"))
-	c.secretMap(p.Child("secretRefs"), ps.SecretRefs, 32, ruleSecretRefKeys)
-	c.settings(p.Child("settings"), ps.Settings)
-	if cc := ps.ClientCertificate; cc != nil {
-		cp := p.Child("clientCertificate")
-		if c.required(cp.Child("secretName"), cc.SecretName) {
-			c.str(cp.Child("secretName"), cc.SecretName, 1, 253, "")
-		}
-		c.optStr(cp.Child("certificateKey"), cc.CertificateKey, 253, secretKeyPattern)
-		c.optStr(cp.Child("privateKeyKey"), cc.PrivateKeyKey, 253, secretKeyPattern)
-	}
-}
-
-// secretMap checks a map of Secret references: its size, its keys (keyRule) and each reference.
-func (c *checks) secretMap(p *field.Path, refs map[string]SecretKeySource, maxProperties int, keyRule rule[map[string]SecretKeySource]) {
-	c.maxProperties(p, len(refs), maxProperties)
-	check(c, p, refs, keyRule)
-	for _, k := range slices.Sorted(maps.Keys(refs)) {
-		ref := refs[k]
-		c.secret(&ref, p.Child(k)) // the API server names a map entry .key in schema errors
-	}
-}
-
-// settings checks that a provider's settings are an object.
-func (c *checks) settings(p *field.Path, settings *apiextensionsv1.JSON) {
-	if settings != nil && len(settings.Raw) > 0 && settings.Raw[0] != '{' {
-		c.add(field.Invalid(p, field.OmitValueType{}, "settings must be an object of provider config keys"))
-	}
-}
-
-func (c *checks) secret(s *SecretKeySource, p *field.Path) {
-	if s == nil {
-		return
-	}
-	ref := p.Child("secretKeyRef")
-	if s.SecretKeyRef == (SecretKeyRef{}) {
-		c.add(field.Required(ref, "")) // Go cannot tell a secretKeyRef left out from an empty one
-		return
-	}
-	if c.required(ref.Child("name"), s.SecretKeyRef.Name) {
-		c.str(ref.Child("name"), s.SecretKeyRef.Name, 1, 253, "")
-	}
-	if c.required(ref.Child("key"), s.SecretKeyRef.Key) {
-		c.str(ref.Child("key"), s.SecretKeyRef.Key, 1, 253, secretKeyPattern)
-	}
-}
-
-func (c *checks) resources(r *ResourcesSpec, p *field.Path) {
-	if r == nil {
-		return
-	}
-	mp := p.Child("models")
-	c.items(mp, len(r.Models), 64)
-	for i := range r.Models {
-		c.model(&r.Models[i], mp.Index(i))
-	}
-	check(c, mp, r.Models, ruleUniqueModelNames)
-	sp := p.Child("mcpServers")
-	c.items(sp, len(r.MCPServers), 32)
-	for i, m := range r.MCPServers {
-		if c.required(sp.Index(i).Child("id"), m.ID) {
-			c.str(sp.Index(i).Child("id"), m.ID, 1, 63, idPattern)
-		}
-		if c.required(sp.Index(i).Child("url"), m.URL) {
-			c.str(sp.Index(i).Child("url"), m.URL, 1, 2048, urlPattern)
-		}
-		c.optStr(sp.Index(i).Child("label"), m.Label, 63, "")
-	}
-	check(c, sp, r.MCPServers, ruleUniqueMCPServerIDs)
-	for _, list := range []struct {
-		name   string
-		values []string
-	}{{"tools", r.Tools}, {"shields", r.Shields}} {
-		lp := p.Child(list.name)
-		c.items(lp, len(list.values), 64)
-		for i, v := range list.values {
-			c.str(lp.Index(i), v, 1, 253, "")
-		}
-		c.uniqueStrings(lp, list.values)
-	}
-}
-
-func (c *checks) model(m *ModelSpec, p *field.Path) {
-	if c.required(p.Child("name"), m.Name) {
-		c.str(p.Child("name"), m.Name, 1, 253, "")
-	}
-	c.optStr(p.Child("provider"), m.Provider, 63, idPattern)
-	c.optStr(p.Child("providerModelId"), m.ProviderModelID, 253, "")
-	c.enum(p.Child("modelType"), m.ModelType, "llm", "embedding", "rerank")
-	c.minimum(p.Child("embeddingDimension"), m.EmbeddingDimension, 1)
-	c.minimum(p.Child("contextLength"), m.ContextLength, 1)
-	c.optStr(p.Child("quantization"), m.Quantization, 63, "")
-	check(c, p, m, ruleEmbeddingNeedsDimension, ruleDimensionOnlyForEmbedding)
-}
-
-func (c *checks) storage(s *StateStorageSpec, p *field.Path) {
-	if s == nil {
-		return
-	}
-	check(c, p, s, ruleStorageNeedsBackends, ruleStorageFormsNotMixed, ruleStoresNeedBackends)
-	c.backends(s.Backends, p.Child("backends"))
-	c.stores(s.Stores, p.Child("stores"))
-	if kv := s.KV; kv != nil {
-		kp := p.Child("kv")
-		c.enum(kp.Child("type"), kv.Type, StorageTypeSQLite, StorageTypeRedis)
-		c.optStr(kp.Child("endpoint"), kv.Endpoint, 2048, "")
-		c.secret(kv.Password, kp.Child("password"))
-		check(c, kp, kv, ruleRedisNeedsEndpoint, ruleEndpointOnlyForRedis, rulePasswordOnlyForRedis)
-	}
-	if sql := s.SQL; sql != nil {
-		sp := p.Child("sql")
-		c.enum(sp.Child("type"), sql.Type, StorageTypeSQLite, StorageTypePostgres)
-		c.secret(sql.ConnectionString, sp.Child("connectionString"))
-		check(c, sp, sql, rulePostgresNeedsConnectionString, ruleConnectionStringOnlyForPostgres)
-	}
-}
-
-func (c *checks) backends(backends map[string]StorageBackendSpec, p *field.Path) {
-	c.minProperties(p, backends != nil, len(backends), 1)
-	c.maxProperties(p, len(backends), 16)
-	check(c, p, backends, ruleBackendNames)
-	for _, name := range slices.Sorted(maps.Keys(backends)) {
-		// The API server names a map entry .name in schema errors and [name] in CEL errors.
-		c.backend(backends[name], p.Child(name), p.Key(name))
-	}
-}
-
-func (c *checks) backend(b StorageBackendSpec, p, celPath *field.Path) {
-	if c.required(p.Child("type"), b.Type) {
-		c.enum(p.Child("type"), b.Type, StorageTypeKVPostgres, StorageTypeSQLPostgres)
-	}
-	c.optStr(p.Child("host"), b.Host, 253, "")
-	c.minimum(p.Child("port"), b.Port, 1)
-	c.maximum(p.Child("port"), b.Port, 65535)
-	c.optStr(p.Child("db"), b.DB, 63, "")
-	if c.required(p.Child("user"), b.User) {
-		c.str(p.Child("user"), b.User, 1, 63, "")
-	}
-	c.secret(b.Password, p.Child("password"))
-	c.enum(p.Child("sslMode"), b.SSLMode, "disable", "allow", "prefer", "require", "verify-ca", "verify-full")
-	c.optStr(p.Child("caCertPath"), b.CACertPath, 4096, "")
-	c.optStr(p.Child("tableName"), b.TableName, 0, tableNamePattern)
-	c.minimum(p.Child("poolSize"), b.PoolSize, 1)
-	c.minimum(p.Child("maxOverflow"), b.MaxOverflow, 0)
-	c.minimum(p.Child("commandTimeout"), b.CommandTimeout, 1)
-	c.minimum(p.Child("poolRecycle"), b.PoolRecycle, -1)
-	check(c, celPath, &b, ruleTableNameOnlyForKV, ruleCommandTimeoutOnlyForKV, rulePoolRecycleOnlyForSQL, rulePoolPrePingOnlyForSQL)
-}
-
-func (c *checks) stores(s *StorageStoresSpec, p *field.Path) {
-	if s == nil {
-		return
-	}
-	if m := s.Metadata; m != nil {
-		c.storeBackend(p.Child("metadata"), m.Backend)
-		if c.required(p.Child("metadata", "namespace"), m.Namespace) {
-			c.str(p.Child("metadata", "namespace"), m.Namespace, 1, 253, "")
-		}
-	}
-	if i := s.Inference; i != nil {
-		c.storeBackend(p.Child("inference"), i.Backend)
-		c.tableName(p.Child("inference", "tableName"), i.TableName)
-		c.minimum(p.Child("inference", "maxWriteQueueSize"), i.MaxWriteQueueSize, 1)
-		c.minimum(p.Child("inference", "numWriters"), i.NumWriters, 1)
-	}
-	if r := s.Responses; r != nil {
-		c.storeBackend(p.Child("responses"), r.Backend)
-		c.optStr(p.Child("responses", "tableName"), r.TableName, 0, tableNamePattern)
-		c.minimum(p.Child("responses", "maxWriteQueueSize"), r.MaxWriteQueueSize, 1)
-		c.minimum(p.Child("responses", "numWriters"), r.NumWriters, 1)
-	}
-	for _, store := range []struct {
-		name string
-		ref  *SQLStoreRef
-	}{{"conversations", s.Conversations}, {"prompts", s.Prompts}, {"connectors", s.Connectors}, {"vectorStores", s.VectorStores}} {
-		if store.ref != nil {
-			c.storeBackend(p.Child(store.name), store.ref.Backend)
-			c.tableName(p.Child(store.name, "tableName"), store.ref.TableName)
-		}
-	}
-}
-
-func (c *checks) tableName(p *field.Path, name string) {
-	if c.required(p, name) {
-		c.str(p, name, 1, 0, tableNamePattern)
-	}
-}
-
-func (c *checks) storeBackend(p *field.Path, backend string) {
-	if c.required(p.Child("backend"), backend) {
-		c.str(p.Child("backend"), backend, 1, 63, "")
-	}
-}
-
-func (c *checks) disabled(spec *LlamaStackDistributionSpec, p *field.Path) {
-	dp := p.Child("disabled")
-	c.items(dp, len(spec.Disabled), 16)
-	names := make([]string, len(spec.Disabled))
-	allowed := make([]string, len(AllAPINames))
-	for i, n := range AllAPINames {
-		allowed[i] = string(n)
-	}
-	for i, d := range spec.Disabled {
-		names[i] = string(d)
-		c.enum(dp.Index(i), string(d), allowed...)
-	}
-	c.uniqueStrings(dp, names)
-	check(c, p, spec, disabledRules()...)
-}
-
-func (c *checks) networking(n *NetworkingSpec, p *field.Path) {
-	if n == nil {
-		return
-	}
-	c.minimum(p.Child("port"), n.Port, 1)
-	c.maximum(p.Child("port"), n.Port, 65535)
-	if e := n.Egress; e != nil {
-		c.cidrs(p.Child("egress", "cidrs"), e.CIDRs)
-	}
-	if t := n.TLS; t != nil {
-		tp := p.Child("tls")
-		c.optStr(tp.Child("secretName"), t.SecretName, 253, "")
-		c.optStr(tp.Child("certificateKey"), t.CertificateKey, 253, secretKeyPattern)
-		c.optStr(tp.Child("privateKeyKey"), t.PrivateKeyKey, 253, secretKeyPattern)
-		check(c, tp, t, ruleTLSNeedsSecret, ruleSecretNeedsTLS)
-		c.items(tp.Child("caBundles"), len(t.CABundles), 8)
-		for _, ref := range t.Bundles() {
-			b, bp := ref.CABundleSpec, ref.Path
-			if c.required(bp.Child("configMapName"), b.ConfigMapName) {
-				c.str(bp.Child("configMapName"), b.ConfigMapName, 1, 253, "")
-			}
-			c.optStr(bp.Child("configMapNamespace"), b.ConfigMapNamespace, 63, "")
-			c.items(bp.Child("configMapKeys"), len(b.ConfigMapKeys), 50)
-			for i, k := range b.ConfigMapKeys {
-				c.str(bp.Child("configMapKeys").Index(i), k, 0, 253, caKeyPattern)
+		if c.value(fv, fp, cp, &f.bounds) {
+			for _, r := range f.rules {
+				r.checkValue(c, cp, fv)
 			}
 		}
 	}
-	if e := n.Expose; e != nil {
-		ep := p.Child("expose")
-		c.optStr(ep.Child("hostname"), e.Hostname, 253, hostPattern)
-		c.optStr(ep.Child("className"), e.ClassName, 253, "")
-		c.optStr(ep.Child("tlsSecretName"), e.TLSSecretName, 253, dnsSubdomainPattern)
-		c.minProperties(ep.Child("annotations"), e.Annotations != nil, len(e.Annotations), 1)
-		if len(e.Annotations) > 64 {
-			c.add(field.TooMany(ep.Child("annotations"), len(e.Annotations), 64))
-		}
-		check(c, ep, e, ruleHostnameNeedsExpose, ruleRouteHasNoClass, ruleRouteHasNoTLSSecret, ruleExposeAnnotationsNotOurs)
+	c.rules(v.Type().Name(), v, celPath)
+}
+
+// fieldPlan is what walk needs of one field of a struct: where it is, its JSON name, its bounds
+// and the rules on it.
+type fieldPlan struct {
+	index  int
+	name   string
+	bounds bounds
+	rules  []ruleChecker
+}
+
+var plans sync.Map // reflect.Type -> []fieldPlan
+
+// fieldPlans is the plan of a struct type's fields, made once per type.
+func fieldPlans(t reflect.Type) []fieldPlan {
+	if plan, ok := plans.Load(t); ok {
+		return plan.([]fieldPlan)
 	}
-	if a := n.AllowedFrom; a != nil {
-		ap := p.Child("allowedFrom")
-		for i, ns := range a.Namespaces {
-			c.str(ap.Child("namespaces").Index(i), ns, 1, 63, "")
+	var plan []fieldPlan
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
 		}
-		for i, l := range a.Labels {
-			c.str(ap.Child("labels").Index(i), l, 1, 317, labelPattern)
+		key := t.Name() + "." + name
+		plan = append(plan, fieldPlan{index: i, name: name, bounds: schemaBounds[key], rules: rulesOn()[key]})
+	}
+	plans.Store(t, plan)
+	return plan
+}
+
+// value checks one field's value against its bounds and descends into it. It reports whether
+// the value is there to check further (a required field left out is not).
+func (c *checks) value(v reflect.Value, path, celPath *field.Path, b *bounds) bool {
+	// Go cannot tell a required field left out from an empty one: a struct whose type has rules
+	// is left to them (they say what it needs), a number to its minimum.
+	if b.required && v.IsZero() && !isNumber(v) && len(rulesOn()[v.Type().Name()]) == 0 {
+		c.add(field.Required(path, ""))
+		return false
+	}
+	explicit := v.Kind() == reflect.Pointer // a pointer set to "" was written as ""
+	if explicit {
+		if v.IsNil() {
+			return false
 		}
-		c.cidrs(ap.Child("cidrs"), a.CIDRs)
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if v.String() != "" || explicit {
+			c.str(path, v.String(), b)
+		}
+	case reflect.Int32, reflect.Int64:
+		c.number(path, v.Int(), b)
+	case reflect.Slice:
+		c.list(path, v, b)
+		for i := range v.Len() {
+			c.descend(v.Index(i), path.Index(i), celPath.Index(i))
+		}
+	case reflect.Map:
+		c.properties(path, v, b)
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for _, k := range keys {
+			entry := reflect.New(v.Type().Elem()).Elem()
+			entry.Set(v.MapIndex(k))
+			c.descend(entry, path.Child(k.String()), celPath.Key(k.String()))
+		}
+	case reflect.Struct:
+		c.descend(v, path, celPath)
+	}
+	return true
+}
+
+// descend walks a struct of ours; the fields of Kubernetes' own types are theirs to check.
+func (c *checks) descend(v reflect.Value, path, celPath *field.Path) {
+	if v.Kind() == reflect.Struct && v.Type().PkgPath() == ownPackage {
+		c.walk(v, path, celPath)
+	}
+	if v.Type() == jsonType {
+		if raw := v.Interface().(apiextensionsv1.JSON).Raw; len(raw) > 0 && raw[0] != '{' {
+			c.add(field.Invalid(path, field.OmitValueType{}, "settings must be an object of provider config keys"))
+		}
 	}
 }
 
-// cidrs checks a list of networks: at most 32, each a CIDR (the CEL rule reports the list once).
-func (c *checks) cidrs(p *field.Path, cidrs []string) {
-	c.items(p, len(cidrs), 32)
-	for i, cidr := range cidrs {
-		c.str(p.Index(i), cidr, 0, 43, "")
-	}
-	check(c, p, cidrs, ruleCIDRs)
-}
+// isNumber reports an integer: its zero is checked as a value (against the minimum), since Go
+// cannot tell it from one left out.
+func isNumber(v reflect.Value) bool { return v.Kind() == reflect.Int32 || v.Kind() == reflect.Int64 }
 
-func (c *checks) workload(w *WorkloadSpec, p *field.Path) {
-	if w == nil {
-		return
-	}
-	c.minimum(p.Child("replicas"), w.Replicas, 0)
-	c.minimum(p.Child("workers"), w.Workers, 1)
-	if a := w.Autoscaling; a != nil {
-		ap := p.Child("autoscaling")
-		c.minimum(ap.Child("minReplicas"), a.MinReplicas, 1)
-		c.minimum(ap.Child("maxReplicas"), &a.MaxReplicas, 1)
-		for _, target := range []struct {
-			name  string
-			value *int32
-		}{
-			{"targetCPUUtilizationPercentage", a.TargetCPUUtilizationPercentage},
-			{"targetMemoryUtilizationPercentage", a.TargetMemoryUtilizationPercentage},
-		} {
-			c.minimum(ap.Child(target.name), target.value, 1)
-			c.maximum(ap.Child(target.name), target.value, 100)
-		}
-		check(c, ap, a, ruleMaxAtLeastMin)
-	}
-	if s := w.Storage; s != nil {
-		sp := p.Child("storage")
-		c.optStr(sp.Child("mountPath"), s.MountPath, 1024, absPathPattern)
-		if s.StorageClassName != nil {
-			c.str(sp.Child("storageClassName"), *s.StorageClassName, 0, 253, "")
-		}
-		c.items(sp.Child("accessModes"), len(s.AccessModes), 2)
-		modes := make([]string, len(s.AccessModes))
-		for i, m := range s.AccessModes {
-			modes[i] = string(m)
-			c.enum(sp.Child("accessModes").Index(i), string(m), "ReadWriteOnce", "ReadWriteMany", "ReadWriteOncePod")
-		}
-		c.uniqueStrings(sp.Child("accessModes"), modes)
-	}
-	c.pod(w.Pod, p.Child("pod"))
-	if b := w.PodDisruptionBudget; b != nil {
-		check(c, p.Child("podDisruptionBudget"), b, ruleBudgetNotBoth, ruleBudgetNeedsOne)
-	}
-	if o := w.Overrides; o != nil {
-		op := p.Child("overrides")
-		c.optStr(op.Child("serviceAccountName"), o.ServiceAccountName, 253, "")
-		seen := map[string]bool{}
-		for i, e := range o.Env {
-			if seen[e.Name] {
-				c.add(field.Duplicate(op.Child("env").Index(i), map[string]any{"name": e.Name}))
-			}
-			seen[e.Name] = true
-		}
-		if o.TerminationGracePeriodSeconds != nil && *o.TerminationGracePeriodSeconds < 0 {
-			c.add(field.Invalid(op.Child("terminationGracePeriodSeconds"), *o.TerminationGracePeriodSeconds,
-				fmt.Sprintf("%s in body should be greater than or equal to 0", op.Child("terminationGracePeriodSeconds"))))
-		}
-	}
-}
+var jsonType = reflect.TypeFor[apiextensionsv1.JSON]()
 
-func (c *checks) pod(ps *PodSettings, p *field.Path) {
-	if ps == nil {
-		return
-	}
-	c.maxProperties(p.Child("labels"), len(ps.Labels), 64)
-	c.maxProperties(p.Child("annotations"), len(ps.Annotations), 64)
-	c.maxProperties(p.Child("nodeSelector"), len(ps.NodeSelector), 32)
-	c.items(p.Child("imagePullSecrets"), len(ps.ImagePullSecrets), 16)
-	c.items(p.Child("tolerations"), len(ps.Tolerations), 32)
-	c.optStr(p.Child("priorityClassName"), ps.PriorityClassName, 253, "")
-	cp := p.Child("resourceClaims")
-	c.items(cp, len(ps.ResourceClaims), 8)
-	seen := map[string]bool{}
-	for i := range ps.ResourceClaims {
-		rc := &ps.ResourceClaims[i]
-		if c.required(cp.Index(i).Child("name"), rc.Name) {
-			c.str(cp.Index(i).Child("name"), rc.Name, 1, 63, dnsLabelPattern)
+var ownPackage = reflect.TypeFor[LlamaStackDistributionSpec]().PkgPath()
+
+// jsonFieldValue is the field of a struct named name in JSON.
+func jsonFieldValue(v reflect.Value, name string) reflect.Value {
+	for i := range v.NumField() {
+		if n, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); n == name {
+			return v.Field(i)
 		}
-		c.optStr(cp.Index(i).Child("resourceClaimName"), rc.ResourceClaimName, 253, "")
-		c.optStr(cp.Index(i).Child("resourceClaimTemplateName"), rc.ResourceClaimTemplateName, 253, "")
-		check(c, cp.Index(i), rc, ruleOneClaimSource)
-		if seen[rc.Name] {
-			c.add(field.Duplicate(cp.Index(i), map[string]any{"name": rc.Name}))
-		}
-		seen[rc.Name] = true
 	}
-	check(c, p, ps, rulePodLabelsNotOurs, rulePodAnnotationsNotOurs)
-}
-
-func (c *checks) monitoring(m *MonitoringSpec, p *field.Path) {
-	if m == nil {
-		return
-	}
-	c.minimum(p.Child("port"), m.Port, 1)
-	c.maximum(p.Child("port"), m.Port, 65535)
-	sp := p.Child("scraperNamespaces")
-	c.items(sp, len(m.ScraperNamespaces), 8)
-	for i, ns := range m.ScraperNamespaces {
-		c.str(sp.Index(i), ns, 0, 63, dnsLabelPattern)
-	}
-	c.uniqueStrings(sp, m.ScraperNamespaces)
-}
-
-func (c *checks) telemetry(t *TelemetrySpec, p *field.Path) {
-	if t == nil {
-		return
-	}
-	if c.required(p.Child("endpoint"), t.Endpoint) {
-		c.str(p.Child("endpoint"), t.Endpoint, 0, 2048, urlPattern)
-	}
-	c.enum(p.Child("protocol"), t.Protocol, "grpc", "http/protobuf", "http/json")
-	c.optStr(p.Child("serviceName"), t.ServiceName, 253, "")
-	c.minimum(p.Child("samplingPercent"), t.SamplingPercent, 0)
-	c.maximum(p.Child("samplingPercent"), t.SamplingPercent, 100)
-	c.secretMap(p.Child("headers"), t.Headers, 16, ruleHeaderNames)
-}
-
-func (c *checks) externalProviders(e *ExternalProvidersSpec, p *field.Path) {
-	if e == nil {
-		return
-	}
-	for _, list := range e.APIs() {
-		lp := p.Child(string(list.Name))
-		c.items(lp, len(list.Providers), 16)
-		for i := range list.Providers {
-			c.externalProvider(&list.Providers[i], lp.Index(i))
-		}
-		check(c, lp, list.Providers, ruleUniqueExternalProviderIDs)
-	}
-}
-
-func (c *checks) externalProvider(ref *ExternalProviderRef, p *field.Path) {
-	if c.required(p.Child("providerId"), ref.ProviderID) {
-		c.str(p.Child("providerId"), ref.ProviderID, 0, 63, idPattern)
-	}
-	if c.required(p.Child("image"), ref.Image) {
-		c.str(p.Child("image"), ref.Image, 1, 512, "")
-	}
-	c.optStr(p.Child("module"), ref.Module, 253, modulePattern)
-	c.optStr(p.Child("providerType"), ref.ProviderType, 128, providerTypePattern)
-	c.optStr(p.Child("path"), ref.Path, 1024, providerPathPattern)
-	c.secretMap(p.Child("secretRefs"), ref.SecretRefs, 32, ruleSecretRefKeys)
-	c.settings(p.Child("settings"), ref.Settings)
-}
-
-func (c *checks) overrideConfig(spec *LlamaStackDistributionSpec, p *field.Path) {
-	o := spec.OverrideConfig
-	if o == nil {
-		return
-	}
-	op := p.Child("overrideConfig")
-	if c.required(op.Child("configMapName"), o.ConfigMapName) {
-		c.str(op.Child("configMapName"), o.ConfigMapName, 1, 253, "")
-	}
-	c.optStr(op.Child("key"), o.Key, 253, secretKeyPattern)
-	check(c, p, spec, overrideRules()...)
+	return reflect.Value{}
 }
