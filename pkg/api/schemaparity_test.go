@@ -14,6 +14,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 )
 
@@ -283,7 +284,7 @@ func TestParitySchemaBounds(t *testing.T) {
 		var obj map[string]any
 		var at slot
 		for _, base := range bases {
-			copied := deepCopy(base).(map[string]any)
+			copied := runtime.DeepCopyJSON(base)
 			if s, ok := find(copied, b.path); ok {
 				obj, at = copied, s
 				break
@@ -346,22 +347,4 @@ func serverMessages(err error, path string) []string {
 		}
 	}
 	return out
-}
-
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }
