@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"maps"
 	"path"
+	"reflect"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -118,15 +119,7 @@ func Render(in Input) (Output, field.ErrorList) {
 		out.ConfigMapName, out.ConfigHash = cm.Name, hash
 		out.Objects = append(out.Objects, cm)
 	}
-	if cm := trustedCAConfigMap(m, in.Object); cm != nil {
-		out.Objects = append(out.Objects, cm)
-	}
-	if sa := serviceAccount(m, in.Object); sa != nil {
-		out.Objects = append(out.Objects, sa)
-	}
-	if claim := pvc(m, in.Object); claim != nil {
-		out.Objects = append(out.Objects, claim)
-	}
+	out.Objects = appendRendered(out.Objects, trustedCAConfigMap(m, in.Object), serviceAccount(m, in.Object), pvc(m, in.Object))
 	d := deployment(m, in, out.ConfigMapName, out.ConfigHash)
 	volumeErrs, volumeWarnings := addUserVolumes(&d.Spec.Template.Spec, overrides(in.Object))
 	podErrs, podWarnings := checkPod(in, &d.Spec.Template)
@@ -135,29 +128,21 @@ func Render(in Input) (Output, field.ErrorList) {
 		return Output{}, podErrs
 	}
 	out.Warnings = append(append(out.Warnings, podWarnings...), tokenWarnings(in, tokenOf(in))...)
-	out.Objects = append(out.Objects, d, service(m, in.Object))
-	if ing := ingress(m, in.Object, in.Options); ing != nil {
-		out.Objects = append(out.Objects, ing)
-	}
-	if r := route(m, in.Object, in.Options); r != nil {
-		out.Objects = append(out.Objects, r)
-	}
-	if np := networkPolicy(m, in.Object, in.Options); np != nil {
-		out.Objects = append(out.Objects, np)
-	}
-	if h := hpa(m, in.Object); h != nil {
-		out.Objects = append(out.Objects, h)
-	}
-	if b := pdb(m, in.Object); b != nil {
-		out.Objects = append(out.Objects, b)
-	}
-	if s := serviceMonitor(m, in.Object); s != nil {
-		out.Objects = append(out.Objects, s)
-	}
-	if r := prometheusRule(m, in.Object); r != nil {
-		out.Objects = append(out.Objects, r)
-	}
+	out.Objects = appendRendered(out.Objects, d, service(m, in.Object),
+		ingress(m, in.Object, in.Options), route(m, in.Object, in.Options), networkPolicy(m, in.Object, in.Options),
+		hpa(m, in.Object), pdb(m, in.Object), serviceMonitor(m, in.Object), prometheusRule(m, in.Object))
 	return out, nil
+}
+
+// appendRendered appends the objects the spec calls for: each builder returns a nil pointer
+// for an object it does not.
+func appendRendered(objects []Object, rendered ...Object) []Object {
+	for _, o := range rendered {
+		if o != nil && !reflect.ValueOf(o).IsNil() { // every builder returns a pointer
+			objects = append(objects, o)
+		}
+	}
+	return objects
 }
 
 // meta builds the metadata every rendered object shares.
