@@ -2,7 +2,7 @@
 
 // Command crdpatch adds what controller-gen cannot express to the generated CRD: webhook
 // conversion through llsd's companion controller, the rules of metadata.name, and the v1alpha2
-// rules made from the list of provider APIs (v1alpha2.SpecRules, ProvidersRules); and writes
+// CEL rules (v1alpha2.Rules, each wherever its type or field occurs); and writes
 // the v1alpha2 fields' bounds as Go for the render-time checks. Usage: crdpatch IN OUT BOUNDS_GO.
 package main
 
@@ -61,11 +61,6 @@ func patch(in, out, boundsOut string) error {
 			if err := writeBounds(&spec, boundsOut); err != nil {
 				return err
 			}
-			addRules(root, "spec", v1alpha2.SpecRules())
-			addRules(root, "spec.providers", v1alpha2.ProvidersRules())
-			for _, api := range v1alpha2.ProviderAPIs() {
-				addRules(root, "spec.providers."+string(api), v1alpha2.ProviderListRules())
-			}
 		}
 	}
 	crd.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{
@@ -101,12 +96,12 @@ func addNameRules(root *apiextensionsv1.JSONSchemaProps) {
 	root.Properties["metadata"] = metadata
 }
 
-// addTypeRules writes each of v1alpha2.TypeRules into the schema of every field whose Go type
+// addTypeRules writes each of v1alpha2.Rules into the schema of every field whose Go type
 // (or whose field of a type) the rule is on: a rule is written once in Go and lands wherever
 // its type occurs. A rule that lands nowhere (its type or field renamed) is an error.
 func addTypeRules(spec *apiextensionsv1.JSONSchemaProps) error {
 	rules := map[string][]apiextensionsv1.ValidationRule{}
-	for _, r := range v1alpha2.TypeRules() {
+	for _, r := range v1alpha2.Rules() {
 		for _, on := range r.On {
 			rules[on] = append(rules[on], r.ValidationRule)
 		}
@@ -122,7 +117,7 @@ func addTypeRules(spec *apiextensionsv1.JSONSchemaProps) error {
 	})
 	for _, on := range slices.Sorted(maps.Keys(rules)) {
 		if !placed[on] {
-			return fmt.Errorf("a rule of v1alpha2.TypeRules is on %s, which the spec's schema does not have", on)
+			return fmt.Errorf("a rule of v1alpha2.Rules is on %s, which the spec's schema does not have", on)
 		}
 	}
 	return nil
@@ -177,25 +172,6 @@ func fieldsOf(t reflect.Type, node *apiextensionsv1.JSONSchemaProps) func(yield 
 			}
 		}
 	}
-}
-
-// addRules appends rules to the x-kubernetes-validations of the field at path.
-func addRules(root *apiextensionsv1.JSONSchemaProps, path string, rules []apiextensionsv1.ValidationRule) {
-	names := strings.Split(path, ".")
-	var at func(node *apiextensionsv1.JSONSchemaProps, names []string)
-	at = func(node *apiextensionsv1.JSONSchemaProps, names []string) {
-		if len(names) == 0 {
-			node.XValidations = append(node.XValidations, rules...)
-			return
-		}
-		child, ok := node.Properties[names[0]]
-		if !ok {
-			panic("crdpatch: the schema has no field " + path)
-		}
-		at(&child, names[1:])
-		node.Properties[names[0]] = child
-	}
-	at(root, names)
 }
 
 // embeddedTypes are the fields, per version, that embed core Kubernetes types (Volume,

@@ -12,8 +12,8 @@ import (
 )
 
 // The CEL rules that are made from the list of provider APIs (ProvidersSpec.APIs) rather
-// than written once per API: hack/crdpatch writes them into the CRD, and the Go checks
-// (Validate) give the same messages. A new provider section gets its rules without a new marker.
+// than written once per API; they are placed like the others, by On. A new provider section
+// gets its rules without a new marker.
 
 // ProviderAPIs are the sections of spec.providers, in the order of ProvidersSpec.APIs.
 func ProviderAPIs() []APIName {
@@ -52,8 +52,7 @@ func overrideExclusiveMessage(other string) string {
 	return fmt.Sprintf("overrideConfig and %[1]s are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove %[1]s or remove overrideConfig", other)
 }
 
-// onSpec places a rule on the spec. hack/crdpatch places the rules of this file by path, not
-// by On; Validate by On, as all others.
+// onSpec places a rule on the spec.
 var onSpec = []string{"LlamaStackDistributionSpec"}
 
 // overrideRules are the rules on spec that keep overrideConfig alone.
@@ -87,11 +86,6 @@ var disabledRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 	return rules
 })
 
-// SpecRules are the CEL of the rules on spec, for the CRD.
-func SpecRules() []apiextensionsv1.ValidationRule {
-	return append(celOf(overrideRules()), celOf(disabledRules())...)
-}
-
 // providerListRule is the rule on each list of spec.providers: with more than one provider,
 // each has an id.
 var providerListRule = rule[[]ProviderSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
@@ -101,11 +95,6 @@ var providerListRule = rule[[]ProviderSpec]{Rule: Rule{ValidationRule: apiextens
 }}, holds: func(list []ProviderSpec) bool {
 	return len(list) <= 1 || !slices.ContainsFunc(list, func(p ProviderSpec) bool { return p.ID == "" })
 }}
-
-// ProviderListRules are the CEL of providerListRule, for the CRD.
-func ProviderListRules() []apiextensionsv1.ValidationRule {
-	return celOf([]rule[[]ProviderSpec]{providerListRule})
-}
 
 // providersRule is the rule on spec.providers: provider ids (given, or derived from the
 // provider's name as EffectiveID does) are unique across all APIs.
@@ -127,11 +116,6 @@ var providersRule = sync.OnceValue(func() rule[*ProvidersSpec] {
 		}}
 })
 
-// ProvidersRules are the CEL of providersRule, for the CRD.
-func ProvidersRules() []apiextensionsv1.ValidationRule {
-	return celOf([]rule[*ProvidersSpec]{providersRule()})
-}
-
 // firstDuplicateID is the first provider id used twice across the APIs, or "".
 func firstDuplicateID(ps *ProvidersSpec) string {
 	var all []ProviderSpec
@@ -139,15 +123,6 @@ func firstDuplicateID(ps *ProvidersSpec) string {
 		all = append(all, api.Providers...)
 	}
 	return firstDuplicate(all, ProviderSpec.EffectiveID)
-}
-
-// celOf is the CEL half of rules.
-func celOf[T any](rules []rule[T]) []apiextensionsv1.ValidationRule {
-	out := make([]apiextensionsv1.ValidationRule, len(rules))
-	for i, r := range rules {
-		out[i] = r.ValidationRule
-	}
-	return out
 }
 
 func ptrTo[T any](v T) *T { return &v }

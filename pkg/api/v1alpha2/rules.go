@@ -16,7 +16,7 @@ import (
 
 // The CEL rules of the v1alpha2 schema, each written once with the Go check that decides it.
 // hack/crdpatch writes each rule's CEL into the CRD's x-kubernetes-validations at every field
-// where its type (or its field of a type) occurs; Validate's walk runs its Go check on every
+// where its type (or its field of a type) occurs (Rules); Validate's walk runs its Go check on every
 // value On names and reports a broken rule as the API server does (Rule.errorAt). The parity suite
 // (pkg/api/parity_test.go) proves on a real API server that the two halves of each entry agree.
 // The rules made from the list of provider APIs are in cel.go.
@@ -49,12 +49,21 @@ type ruleChecker interface {
 
 func (r rule[T]) base() Rule { return r.Rule }
 
-// checkValue checks v, a value of T or (for a rule on a struct type) the struct T points to.
+// checkValue adds the rule's error when v breaks it. v is a value of T or, for a rule on a
+// struct type, the struct T points to.
 func (r rule[T]) checkValue(c *checks, p *field.Path, v reflect.Value) {
 	if reflect.TypeFor[T]().Kind() == reflect.Pointer && v.Kind() != reflect.Pointer {
 		v = v.Addr()
 	}
-	check(c, p, v.Interface().(T), r)
+	self := v.Interface().(T)
+	if r.holds(self) {
+		return
+	}
+	message := r.Message
+	if r.detail != nil {
+		message = r.detail(self)
+	}
+	c.add(r.errorAt(p, schemaType(self), message))
 }
 
 // rulesOn are the rules by the type or field they are on (Rule.On).
@@ -72,20 +81,6 @@ var rulesOn = sync.OnceValue(func() map[string][]ruleChecker {
 func (c *checks) rules(on string, v reflect.Value, p *field.Path) {
 	for _, r := range rulesOn()[on] {
 		r.checkValue(c, p, v)
-	}
-}
-
-// check adds the error of each rule that self breaks.
-func check[T any](c *checks, p *field.Path, self T, rules ...rule[T]) {
-	for _, r := range rules {
-		if r.holds(self) {
-			continue
-		}
-		message := r.Message
-		if r.detail != nil {
-			message = r.detail(self)
-		}
-		c.add(r.errorAt(p, schemaType(self), message))
 	}
 }
 
@@ -488,9 +483,10 @@ func typeRules() []ruleChecker {
 	}
 }
 
-// TypeRules are the CEL of typeRules, for the CRD.
-func TypeRules() []Rule {
-	rules := typeRules()
+// Rules are every rule's CEL and where it is on, for hack/crdpatch to place in the CRD, in
+// the order the CRD lists them.
+func Rules() []Rule {
+	rules := allRules()
 	out := make([]Rule, len(rules))
 	for i, r := range rules {
 		out[i] = r.base()
