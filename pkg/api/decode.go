@@ -164,7 +164,7 @@ func checkTypeMeta(doc map[string]any) field.ErrorList {
 func decodeV1alpha2(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
 	if spec, ok := doc["spec"].(map[string]any); ok {
 		expandShorthand(spec)
-		if errs := checkExplicitEmpties(spec, field.NewPath("spec")); len(errs) > 0 {
+		if errs := v1alpha2.ValidateWritten(spec, field.NewPath("spec")); len(errs) > 0 {
 			return nil, errs
 		}
 	}
@@ -259,44 +259,6 @@ func expandShorthand(spec map[string]any) {
 			networking["expose"] = map[string]any{"enabled": enabled}
 		}
 	}
-}
-
-// embeddedPaths hold core Kubernetes types, label and annotation maps or free-form settings,
-// where empty values are legitimate (an EnvVar with value "", a nodeSelector on a role label
-// such as node-role.kubernetes.io/worker: "").
-var embeddedPaths = lazyre.New(`^spec\.(providers\.[a-zA-Z]+\[\d+\]\.settings|workload\.(resources|topologySpreadConstraints|pod\.(affinity|tolerations|imagePullSecrets|nodeSelector|labels|annotations)|overrides\.(env|volumes|volumeMounts)\[\d+\])|networking\.expose\.annotations)`)
-
-// checkExplicitEmpties reports "" strings, [] lists and {} secretRefs the CRD rejects. A
-// typed Go object cannot tell them from omitted fields, so the raw document is checked.
-func checkExplicitEmpties(node any, path *field.Path) field.ErrorList {
-	where := path.String()
-	if embeddedPaths().MatchString(where) {
-		return nil
-	}
-	var errs field.ErrorList
-	switch v := node.(type) {
-	case string:
-		if v == "" {
-			errs = append(errs, field.Invalid(path, "", fmt.Sprintf("%s in body should be at least 1 chars long", path)))
-		}
-	case []any:
-		if len(v) == 0 {
-			errs = append(errs, field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least 1 items", path)))
-		}
-		for i, item := range v {
-			errs = append(errs, checkExplicitEmpties(item, path.Index(i))...)
-		}
-	case map[string]any:
-		secretRefs := strings.HasSuffix(where, ".secretRefs") // a map keyed by config field names
-		if len(v) == 0 && secretRefs {
-			errs = append(errs, field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least 1 properties", path)))
-		}
-		for _, key := range slices.Sorted(maps.Keys(v)) {
-			// The API server names a map entry .key in schema errors, as a field.
-			errs = append(errs, checkExplicitEmpties(v[key], path.Child(key))...)
-		}
-	}
-	return errs
 }
 
 var (

@@ -189,7 +189,11 @@ func breakBound(s slot, b bound) bool {
 		delete(s.parent.(map[string]any), s.key.(string))
 		return true
 	case "maxLength":
-		for _, pad := range []string{str[len(str)-1:], "a", "0"} {
+		pads := []string{"a", "0"}
+		if str != "" {
+			pads = append([]string{str[len(str)-1:]}, pads...)
+		}
+		for _, pad := range pads {
 			long := str + strings.Repeat(pad, int(*b.schema.MaxLength)+1-len(str))
 			patternOK := b.schema.Pattern == "" || regexp.MustCompile(b.schema.Pattern).MatchString(long)
 			if patternOK {
