@@ -162,18 +162,28 @@ func checkTypeMeta(doc map[string]any) field.ErrorList {
 }
 
 func decodeV1alpha2(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
+	var written field.ErrorList
 	if spec, ok := doc["spec"].(map[string]any); ok {
 		expandShorthand(spec)
-		if errs := v1alpha2.ValidateWritten(spec, field.NewPath("spec")); len(errs) > 0 {
-			return nil, errs
-		}
+		written = v1alpha2.ValidateWritten(spec, field.NewPath("spec"))
 	}
 	obj := &v1alpha2.LlamaStackDistribution{}
 	if errs := strictDecode(doc, obj); len(errs) > 0 {
-		return nil, errs
+		return nil, append(written, errs...)
 	}
 	if errs := v1alpha1.CheckHubAnnotations(obj); len(errs) > 0 {
-		return nil, errs
+		return nil, append(written, errs...)
+	}
+	if len(written) > 0 {
+		// What the author wrote is held to the other rules too, so one run reports every
+		// problem; a field the written spec already reports on is not reported twice.
+		v1alpha2.Default(obj)
+		for _, e := range v1alpha2.Validate(obj) {
+			if !slices.ContainsFunc(written, func(w *field.Error) bool { return w.Field == e.Field }) {
+				written = append(written, e)
+			}
+		}
+		return nil, written
 	}
 	return obj, nil
 }

@@ -127,7 +127,7 @@ func fieldPlans(t reflect.Type) []fieldPlan {
 func (c *checks) value(v reflect.Value, path, celPath *field.Path, b *bounds) bool {
 	// Go cannot tell a required field left out from an empty one: a struct whose type has rules
 	// is left to them (they say what it needs), a number to its minimum.
-	if b.required && v.IsZero() && !isNumber(v) && len(rulesOn()[v.Type().Name()]) == 0 {
+	if b.required && v.IsZero() && !isNumber(v) && !hasTypeRules(v.Type()) {
 		c.add(field.Required(path, ""))
 		return false
 	}

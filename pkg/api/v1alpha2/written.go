@@ -11,9 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// ValidateWritten checks what a decoded spec no longer shows: the empty strings, lists and
-// maps its author wrote, which the schema's bounds refuse ("" below a minLength or off a
-// pattern, [] below a minItems, {} below a minProperties). spec is the spec as written, in JSON
+// ValidateWritten checks what a decoded spec no longer shows: the required fields its author
+// left out, and the empty strings, lists and maps the author wrote, which the schema's bounds
+// refuse ("" below a minLength or off a pattern, [] below a minItems, {} below a minProperties). spec is the spec as written, in JSON
 // values; the fields of Kubernetes' own types and free-form settings are theirs to check.
 func ValidateWritten(spec map[string]any, path *field.Path) field.ErrorList {
 	c := &checks{}
@@ -23,10 +23,23 @@ func ValidateWritten(spec map[string]any, path *field.Path) field.ErrorList {
 
 func (c *checks) written(t reflect.Type, raw map[string]any, path *field.Path) {
 	for _, f := range fieldPlans(t) {
-		if v, ok := raw[f.name]; ok {
+		v, ok := raw[f.name]
+		switch {
+		case ok:
 			c.writtenValue(t.Field(f.index).Type, v, path.Child(f.name), &f.bounds)
+		case f.bounds.required && !hasTypeRules(t.Field(f.index).Type):
+			c.add(field.Required(path.Child(f.name), ""))
 		}
 	}
+}
+
+// hasTypeRules reports a struct type with rules of its own, which say what a value of it
+// needs better than "Required value" (Validate leaves such a field to them).
+func hasTypeRules(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct && len(rulesOn()[t.Name()]) > 0
 }
 
 func (c *checks) writtenValue(t reflect.Type, v any, path *field.Path, b *bounds) {
