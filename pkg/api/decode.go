@@ -177,13 +177,18 @@ func decodeV1alpha2(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field
 	if len(written) > 0 {
 		// What the author wrote is held to the other rules too, so one run reports every
 		// problem; a field the written spec already reports on is not reported twice.
+		reported := map[string]bool{}
+		for _, w := range written {
+			reported[w.Field] = true
+		}
 		v1alpha2.Default(obj)
+		errs := written
 		for _, e := range v1alpha2.Validate(obj) {
-			if !slices.ContainsFunc(written, func(w *field.Error) bool { return w.Field == e.Field }) {
-				written = append(written, e)
+			if !reported[e.Field] {
+				errs = append(errs, e)
 			}
 		}
-		return nil, written
+		return nil, errs
 	}
 	return obj, nil
 }

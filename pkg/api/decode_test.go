@@ -239,6 +239,28 @@ metadata: {name: s}
 	}, got)
 }
 
+// An empty value the schema refuses is reported together with every other problem of the
+// object, each once, and two problems of one field both.
+func TestDecodeReportsEmptyValuesWithTheOtherProblems(t *testing.T) {
+	doc := header + `spec:
+  distribution: {name: starter}
+  providers:
+    inference: [{provider: remote::vllm, endpoint: ""}]
+  resources: {models: [llama3]}
+  overrideConfig: {configMapName: mine}
+`
+	_, errs := api.Decode([]byte(doc))
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Field+": "+e.ErrorBody())
+	}
+	assert.ElementsMatch(t, []string{
+		`spec.providers.inference[0].endpoint: Invalid value: "": spec.providers.inference[0].endpoint in body should be at least 1 chars long`,
+		"spec.overrideConfig: Forbidden: overrideConfig and providers are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove providers or remove overrideConfig",
+		"spec.overrideConfig: Forbidden: overrideConfig and resources are mutually exclusive: overrideConfig replaces the whole config.yaml, so remove resources or remove overrideConfig",
+	}, got)
+}
+
 // A credential written where an object belongs is named by its type, never shown.
 func TestAMisplacedCredentialIsNotShown(t *testing.T) {
 	doc := header + `spec:
