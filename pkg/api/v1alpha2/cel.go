@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/utils/ptr"
 )
 
 // The CEL rules that are made from the list of provider APIs (ProvidersSpec.APIs) rather
@@ -62,7 +63,7 @@ var overrideRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{On: onSpec, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!(has(self.overrideConfig) && has(self.%s))", other.field),
 			FieldPath: ".overrideConfig",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   overrideExclusiveMessage(other.field),
 		}}, holds: func(s *LlamaStackDistributionSpec) bool { return s.OverrideConfig == nil || !other.set(s) }})
 	}
@@ -76,7 +77,7 @@ var disabledRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{On: onSpec, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!(has(self.providers) && has(self.providers.%[1]s) && has(self.disabled) && '%[1]s' in self.disabled)", api),
 			FieldPath: ".providers." + string(api),
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   disabledWithProvidersMessage(api),
 		}}, holds: func(s *LlamaStackDistributionSpec) bool {
 			return !slices.Contains(s.Disabled, api) ||
@@ -90,7 +91,7 @@ var disabledRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 // each has an id.
 var providerListRule = rule[[]ProviderSpec]{Rule: Rule{ValidationRule: apiextensionsv1.ValidationRule{
 	Rule:    "self.size() <= 1 || self.all(p, has(p.id))",
-	Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+	Reason:  ptr.To(apiextensionsv1.FieldValueRequired),
 	Message: "each provider needs an id when more than one is listed: add id to every entry",
 }}, holds: func(list []ProviderSpec) bool {
 	return len(list) <= 1 || !slices.ContainsFunc(list, func(p ProviderSpec) bool { return p.ID == "" })
@@ -124,5 +125,3 @@ func firstDuplicateID(ps *ProvidersSpec) string {
 	}
 	return firstDuplicate(all, ProviderSpec.EffectiveID)
 }
-
-func ptrTo[T any](v T) *T { return &v }

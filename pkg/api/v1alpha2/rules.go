@@ -12,6 +12,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
 )
 
 // The CEL rules of the v1alpha2 schema, each written once with the Go check that decides it.
@@ -90,16 +91,13 @@ func (r Rule) errorAt(p *field.Path, schemaType any, message string) *field.Erro
 	for _, name := range strings.Split(r.FieldPath, ".")[1:] {
 		p = p.Child(name)
 	}
-	switch {
-	case r.Reason == nil:
-		return field.Invalid(p, schemaType, message)
-	case *r.Reason == apiextensionsv1.FieldValueForbidden:
+	switch ptr.Deref(r.Reason, apiextensionsv1.FieldValueInvalid) {
+	case apiextensionsv1.FieldValueForbidden:
 		return field.Forbidden(p, message)
-	case *r.Reason == apiextensionsv1.FieldValueRequired:
+	case apiextensionsv1.FieldValueRequired:
 		return field.Required(p, message)
-	default:
-		return field.Invalid(p, schemaType, message)
 	}
+	return field.Invalid(p, schemaType, message)
 }
 
 // schemaType is the OpenAPI type of a Go value of the spec: lists are arrays, structs and
@@ -164,7 +162,7 @@ var (
 	ruleDistributionNotBoth = rule[*DistributionSpec]{
 		Rule: Rule{On: []string{"DistributionSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "!(has(self.name) && has(self.image))",
-			Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:  ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message: "name and image are mutually exclusive: set name for a distribution from the catalog, or image for your own",
 		}},
 		holds: func(d *DistributionSpec) bool { return d.Name == "" || d.Image == "" },
@@ -172,7 +170,7 @@ var (
 	ruleDistributionNeedsOne = rule[*DistributionSpec]{
 		Rule: Rule{On: []string{"DistributionSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "has(self.name) || has(self.image)",
-			Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+			Reason:  ptr.To(apiextensionsv1.FieldValueRequired),
 			Message: "one of name or image is required: set name (for example starter) or image",
 		}},
 		holds: func(d *DistributionSpec) bool { return d.Name != "" || d.Image != "" },
@@ -202,7 +200,7 @@ var (
 		Rule: Rule{On: []string{"ModelSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.modelType) || self.modelType != 'embedding' || has(self.embeddingDimension)",
 			FieldPath: ".embeddingDimension",
-			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Reason:    ptr.To(apiextensionsv1.FieldValueRequired),
 			Message:   "embeddingDimension is required for embedding models: set it to the size of the vectors the model returns (for example 768)",
 		}},
 		holds: func(m *ModelSpec) bool { return m.ModelType != "embedding" || m.EmbeddingDimension != nil },
@@ -211,7 +209,7 @@ var (
 		Rule: Rule{On: []string{"ModelSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.embeddingDimension) || (has(self.modelType) && self.modelType == 'embedding')",
 			FieldPath: ".embeddingDimension",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   "embeddingDimension is only valid for embedding models: set modelType: embedding or remove embeddingDimension",
 		}},
 		holds: func(m *ModelSpec) bool { return m.EmbeddingDimension == nil || m.ModelType == "embedding" },
@@ -220,7 +218,7 @@ var (
 		Rule: Rule{On: []string{"TLSSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!(has(self.enabled) && self.enabled) || has(self.secretName)",
 			FieldPath: ".secretName",
-			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Reason:    ptr.To(apiextensionsv1.FieldValueRequired),
 			Message:   "secretName is required when TLS is enabled: name a kubernetes.io/tls Secret",
 		}},
 		holds: func(t *TLSSpec) bool { return !t.Enabled || t.SecretName != "" },
@@ -229,7 +227,7 @@ var (
 		Rule: Rule{On: []string{"TLSSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.secretName) || (has(self.enabled) && self.enabled)",
 			FieldPath: ".secretName",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   "secretName is only valid when TLS is enabled: set enabled: true or remove secretName",
 		}},
 		holds: func(t *TLSSpec) bool { return t.SecretName == "" || t.Enabled },
@@ -238,7 +236,7 @@ var (
 		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.hostname) || !has(self.enabled) || self.enabled",
 			FieldPath: ".hostname",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   "hostname is only valid when expose is enabled: remove enabled: false or remove hostname",
 		}},
 		holds: func(e *ExposeSpec) bool { return e.Hostname == "" || e.Enabled == nil || *e.Enabled },
@@ -247,7 +245,7 @@ var (
 		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.route) || !self.route || !has(self.className)",
 			FieldPath: ".className",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   "className is an Ingress class and route makes a Route: remove className, or route",
 		}},
 		holds: func(e *ExposeSpec) bool { return e.Route == nil || !*e.Route || e.ClassName == "" },
@@ -256,7 +254,7 @@ var (
 		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.route) || !self.route || !has(self.tlsSecretName)",
 			FieldPath: ".tlsSecretName",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   "tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route",
 		}},
 		holds: func(e *ExposeSpec) bool { return e.Route == nil || !*e.Route || e.TLSSecretName == "" },
@@ -265,7 +263,7 @@ var (
 		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
 			FieldPath: ".annotations",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   "llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key",
 		}},
 		holds: func(e *ExposeSpec) bool { return noKey(e.Annotations, isLlamaStackKey) },
@@ -283,7 +281,7 @@ var (
 		Rule: Rule{On: []string{"PodSettings"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.labels) || !self.labels.exists(k, k == 'app' || k.startsWith('app.kubernetes.io/'))",
 			FieldPath: ".labels",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   "app and app.kubernetes.io/* labels are llsd's: they select the pods and name the distribution; use another key",
 		}},
 		holds: func(ps *PodSettings) bool {
@@ -294,7 +292,7 @@ var (
 		Rule: Rule{On: []string{"PodSettings"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
 			FieldPath: ".annotations",
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   "llamastack.io/* annotations are llsd's: they roll the pods when the config changes; use another key",
 		}},
 		holds: func(ps *PodSettings) bool { return noKey(ps.Annotations, isLlamaStackKey) },
@@ -319,7 +317,7 @@ var (
 	ruleBudgetNotBoth = rule[*PodDisruptionBudgetSpec]{
 		Rule: Rule{On: []string{"PodDisruptionBudgetSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "!(has(self.minAvailable) && has(self.maxUnavailable))",
-			Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:  ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message: "minAvailable and maxUnavailable are mutually exclusive: set one",
 		}},
 		holds: func(b *PodDisruptionBudgetSpec) bool { return b.MinAvailable == nil || b.MaxUnavailable == nil },
@@ -327,7 +325,7 @@ var (
 	ruleBudgetNeedsOne = rule[*PodDisruptionBudgetSpec]{
 		Rule: Rule{On: []string{"PodDisruptionBudgetSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "has(self.minAvailable) || has(self.maxUnavailable)",
-			Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+			Reason:  ptr.To(apiextensionsv1.FieldValueRequired),
 			Message: "set one of minAvailable or maxUnavailable (maxUnavailable: 1 keeps node drains working with one replica)",
 		}},
 		holds: func(b *PodDisruptionBudgetSpec) bool { return b.MinAvailable != nil || b.MaxUnavailable != nil },
@@ -351,7 +349,7 @@ var (
 	ruleStorageNeedsBackends = rule[*StateStorageSpec]{
 		Rule: Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "has(self.kv) || has(self.sql) || has(self.backends)",
-			Reason:  ptrTo(apiextensionsv1.FieldValueRequired),
+			Reason:  ptr.To(apiextensionsv1.FieldValueRequired),
 			Message: "storage needs kv or sql, or named backends: set one of them, or remove storage to keep the distribution's storage",
 		}},
 		holds: func(s *StateStorageSpec) bool { return s.KV != nil || s.SQL != nil || len(s.Backends) > 0 },
@@ -359,7 +357,7 @@ var (
 	ruleStorageFormsNotMixed = rule[*StateStorageSpec]{
 		Rule: Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "!((has(self.kv) || has(self.sql)) && (has(self.backends) || has(self.stores)))",
-			Reason:  ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:  ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message: "kv and sql cannot be mixed with backends and stores: write one of the two forms",
 		}},
 		holds: func(s *StateStorageSpec) bool {
@@ -370,7 +368,7 @@ var (
 		Rule: Rule{On: []string{"StateStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.stores) || has(self.backends)",
 			FieldPath: ".stores",
-			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Reason:    ptr.To(apiextensionsv1.FieldValueRequired),
 			Message:   "stores need backends: define the backends the stores name in storage.backends",
 		}},
 		holds: func(s *StateStorageSpec) bool { return s.Stores == nil || len(s.Backends) > 0 },
@@ -378,7 +376,7 @@ var (
 	ruleBackendNames = rule[map[string]StorageBackendSpec]{
 		Rule: Rule{On: []string{"StateStorageSpec.backends"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "self.all(name, name.matches('" + backendNamePattern + "'))",
-			Reason:  ptrTo(apiextensionsv1.FieldValueInvalid),
+			Reason:  ptr.To(apiextensionsv1.FieldValueInvalid),
 			Message: "backend names are 1 to 63 letters, digits, '_' or '-'",
 		}},
 		holds: keysMatch[StorageBackendSpec](backendNamePattern),
@@ -387,7 +385,7 @@ var (
 		Rule: Rule{On: []string{"KVStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!(has(self.type) && self.type == 'redis') || has(self.endpoint)",
 			FieldPath: ".endpoint",
-			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Reason:    ptr.To(apiextensionsv1.FieldValueRequired),
 			Message:   "endpoint is required when type is redis: set it to host:port or redis://host:port",
 		}},
 		holds: func(kv *KVStorageSpec) bool { return kv.Type != StorageTypeRedis || kv.Endpoint != "" },
@@ -398,7 +396,7 @@ var (
 		Rule: Rule{On: []string{"SQLStorageSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!(has(self.type) && self.type == 'postgres') || has(self.connectionString)",
 			FieldPath: ".connectionString",
-			Reason:    ptrTo(apiextensionsv1.FieldValueRequired),
+			Reason:    ptr.To(apiextensionsv1.FieldValueRequired),
 			Message:   "connectionString is required when type is postgres: point it at a Secret key holding postgresql://user:password@host:port/db",
 		}},
 		holds: func(sql *SQLStorageSpec) bool { return sql.Type != StorageTypePostgres || sql.ConnectionString != nil },
@@ -418,7 +416,7 @@ func onlyWhenTypeIs[T any](on, fieldName, typeName string, typeOf func(T) string
 		Rule: Rule{On: []string{on}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!has(self.%s) || (has(self.type) && self.type == '%s')", fieldName, typeName),
 			FieldPath: "." + fieldName,
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   fmt.Sprintf("%[1]s is only valid when type is %[2]s: remove it or set type: %[2]s", fieldName, typeName),
 		}},
 		holds: func(self T) bool { return !set(self) || typeOf(self) == typeName },
@@ -435,7 +433,7 @@ func backendFieldOnlyFor(fieldName, backendType string, set func(*StorageBackend
 		Rule: Rule{On: []string{"StorageBackendSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!has(self.%s) || self.type == '%s'", fieldName, backendType),
 			FieldPath: "." + fieldName,
-			Reason:    ptrTo(apiextensionsv1.FieldValueForbidden),
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
 			Message:   fmt.Sprintf("%s is only valid for %s backends: %s", fieldName, backendType, fix),
 		}},
 		holds: func(b *StorageBackendSpec) bool { return !set(b) || b.Type == backendType },

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -45,18 +46,9 @@ func (c *checks) str(p *field.Path, value string, b *bounds) {
 	if b.pattern != "" && !matches(b.pattern, value) {
 		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should match '%s'", p, b.pattern)))
 	}
-	if len(b.enum) > 0 && !contains(b.enum, value) {
+	if len(b.enum) > 0 && !slices.Contains(b.enum, value) {
 		c.add(field.NotSupported(p, value, b.enum))
 	}
-}
-
-func contains(values []string, v string) bool {
-	for _, x := range values {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // number checks an integer against its minimum and maximum.
@@ -101,8 +93,10 @@ func listKey(item reflect.Value, b *bounds) (key, shown any) {
 		return item.Interface(), item.Interface()
 	case "map":
 		fields := map[string]any{}
-		for _, name := range b.listMapKeys {
-			fields[name] = jsonFieldValue(item, name).Interface()
+		for _, f := range fieldPlans(item.Type()) {
+			if slices.Contains(b.listMapKeys, f.name) {
+				fields[f.name] = item.Field(f.index).Interface()
+			}
 		}
 		return fmt.Sprint(fields), fields
 	}
@@ -114,7 +108,14 @@ func (c *checks) properties(p *field.Path, v reflect.Value, b *bounds) {
 	if b.maxProperties != nil && int64(v.Len()) > *b.maxProperties {
 		c.add(field.TooMany(p, v.Len(), int(*b.maxProperties)))
 	}
-	if b.minProperties != nil && !v.IsNil() && int64(v.Len()) < *b.minProperties { // {} decodes as set
-		c.add(field.Invalid(p, v.Len(), fmt.Sprintf("%s in body should have at least %d properties", p, *b.minProperties)))
+	if !v.IsNil() { // {} decodes as set
+		c.tooFew(p, v.Len(), b.minProperties, "properties")
+	}
+}
+
+// tooFew checks a list's or map's n items or properties against its minimum.
+func (c *checks) tooFew(p *field.Path, n int, minimum *int64, what string) {
+	if minimum != nil && int64(n) < *minimum {
+		c.add(field.Invalid(p, n, fmt.Sprintf("%s in body should have at least %d %s", p, *minimum, what)))
 	}
 }

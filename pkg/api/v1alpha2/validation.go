@@ -184,13 +184,3 @@ func isNumber(v reflect.Value) bool { return v.Kind() == reflect.Int32 || v.Kind
 var jsonType = reflect.TypeFor[apiextensionsv1.JSON]()
 
 var ownPackage = reflect.TypeFor[LlamaStackDistributionSpec]().PkgPath()
-
-// jsonFieldValue is the field of a struct named name in JSON.
-func jsonFieldValue(v reflect.Value, name string) reflect.Value {
-	for i := range v.NumField() {
-		if n, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); n == name {
-			return v.Field(i)
-		}
-	}
-	return reflect.Value{}
-}

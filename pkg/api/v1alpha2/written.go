@@ -3,7 +3,6 @@
 package v1alpha2
 
 import (
-	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -13,8 +12,9 @@ import (
 
 // ValidateWritten checks what a decoded spec no longer shows: the required fields its author
 // left out, and the empty strings, lists and maps the author wrote, which the schema's bounds
-// refuse ("" below a minLength or off a pattern, [] below a minItems, {} below a minProperties). spec is the spec as written, in JSON
-// values; the fields of Kubernetes' own types and free-form settings are theirs to check.
+// refuse ("" below a minLength or off a pattern, [] below a minItems, {} below a
+// minProperties). spec is the spec as written, in JSON values; the fields of Kubernetes' own
+// types and free-form settings are theirs to check.
 func ValidateWritten(spec map[string]any, path *field.Path) field.ErrorList {
 	c := &checks{}
 	c.written(reflect.TypeFor[LlamaStackDistributionSpec](), spec, path)
@@ -52,9 +52,7 @@ func (c *checks) writtenValue(t reflect.Type, v any, path *field.Path, b *bounds
 			c.str(path, v, b)
 		}
 	case []any:
-		if len(v) == 0 && b.minItems != nil && *b.minItems > 0 {
-			c.add(field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least %d items", path, *b.minItems)))
-		}
+		c.tooFew(path, len(v), b.minItems, "items")
 		if t.Kind() != reflect.Slice {
 			return
 		}
@@ -66,9 +64,7 @@ func (c *checks) writtenValue(t reflect.Type, v any, path *field.Path, b *bounds
 			c.writtenValue(t.Elem(), item, path.Index(i), items)
 		}
 	case map[string]any:
-		if len(v) == 0 && b.minProperties != nil && *b.minProperties > 0 {
-			c.add(field.Invalid(path, 0, fmt.Sprintf("%s in body should have at least %d properties", path, *b.minProperties)))
-		}
+		c.tooFew(path, len(v), b.minProperties, "properties")
 		switch {
 		case t.Kind() == reflect.Map:
 			for _, k := range slices.Sorted(maps.Keys(v)) {
