@@ -30,11 +30,10 @@ func writeBounds(spec *apiextensionsv1.JSONSchemaProps, out string) error {
 			if prev, seen := entries[key]; seen && prev != literal {
 				conflict = fmt.Errorf("%s has different bounds where it occurs", key)
 			}
-			if literal != "{}" {
-				entries[key] = literal
-			}
+			entries[key] = literal
 		}
 	})
+	maps.DeleteFunc(entries, func(_, literal string) bool { return literal == "{}" }) // no bounds
 	if conflict != nil {
 		return conflict
 	}
