@@ -20,7 +20,10 @@ func kptPath(t *testing.T) string {
 	return toolOnPath(t, "KPT", "kpt", "install kpt 1.0.0-beta.56 or set KPT")
 }
 
-func kptPackage(t *testing.T) string {
+func kptPackage(t *testing.T) string { return kptPackageOf(t, fmt.Sprintf(stackLLSD, "")) }
+
+// kptPackageOf is a kpt package whose pipeline runs llsd on llsd.yaml.
+func kptPackageOf(t *testing.T, llsd string) string {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"Kptfile": fmt.Sprintf(`apiVersion: kpt.dev/v1
@@ -31,7 +34,7 @@ pipeline:
   mutators:
     - exec: %s
 `, llsdBinary),
-		"llsd.yaml": fmt.Sprintf(stackLLSD, ""),
+		"llsd.yaml": llsd,
 	})
 	return dir
 }
@@ -97,7 +100,6 @@ func TestKptEvalMatchesRender(t *testing.T) {
 // changes nothing.
 func TestKptKeepsTheSource(t *testing.T) {
 	kpt := kptPath(t)
-	dir := t.TempDir()
 	source := `# The chat server of the team.
 apiVersion: llamastack.io/v1alpha2
 kind: LlamaStackDistribution
@@ -122,17 +124,7 @@ spec:
   server:
     distribution: {name: starter}
 `
-	writeFiles(t, dir, map[string]string{
-		"Kptfile": fmt.Sprintf(`apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: stack
-pipeline:
-  mutators:
-    - exec: %s
-`, llsdBinary),
-		"llsd.yaml": source,
-	})
+	dir := kptPackageOf(t, source)
 	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
 	after := packageFiles(t, dir)["llsd.yaml"]
 	for _, kept := range []string{"# The chat server of the team.", "name: chat # the Service becomes chat-service",
