@@ -4,7 +4,6 @@ package configyaml
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 )
@@ -37,7 +36,13 @@ func WalkStrings(tree any, visit func(path Path, s string)) {
 func walkStrings(v any, path Path, visit func(Path, string)) {
 	switch t := v.(type) {
 	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(t)) {
+		var buf [16]string // a config's maps are small: sorting their keys here allocates nothing
+		keys := buf[:0]
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			walkStrings(t[k], append(path, k), visit)
 		}
 	case []any:
