@@ -3,6 +3,7 @@
 package v1beta1
 
 import (
+	"iter"
 	"reflect"
 	"strings"
 
@@ -28,17 +29,8 @@ type Entry struct {
 // Entries lists the providers of p in the order the successor writes them: by API, remote
 // before inline, the typed providers in their declared order, then the custom ones.
 func Entries(p *ProvidersSpec) []Entry {
-	if p == nil {
-		return nil
-	}
 	var out []Entry
-	apis := reflect.ValueOf(p).Elem()
-	for i := range apis.NumField() {
-		api := apis.Field(i)
-		if api.IsNil() {
-			continue
-		}
-		apiField := apis.Type().Field(i)
+	for apiField, api := range givenAPIs(p) {
 		path := specPath.Child("providers", jsonName(apiField))
 		for _, place := range []string{"Remote", "Inline"} {
 			group := api.Elem().FieldByName(place)
@@ -49,6 +41,22 @@ func Entries(p *ProvidersSpec) []Entry {
 		}
 	}
 	return out
+}
+
+// givenAPIs yields the APIs p gives providers to (its fields that are set), in declared order,
+// each with its value: the field's tag api is the server's name of the API.
+func givenAPIs(p *ProvidersSpec) iter.Seq2[reflect.StructField, reflect.Value] {
+	return func(yield func(reflect.StructField, reflect.Value) bool) {
+		if p == nil {
+			return
+		}
+		apis := reflect.ValueOf(p).Elem()
+		for i := range apis.NumField() {
+			if !apis.Field(i).IsNil() && !yield(apis.Type().Field(i), apis.Field(i)) {
+				return
+			}
+		}
+	}
 }
 
 // groupEntries are the entries of one remote or inline group.

@@ -133,15 +133,9 @@ func validateDisabled(s *OGXServerSpec) field.ErrorList {
 
 // providerAPIs are the server names of the APIs spec.providers gives providers to.
 func providerAPIs(p *ProvidersSpec) []string {
-	if p == nil {
-		return nil
-	}
 	var out []string
-	v := reflect.ValueOf(p).Elem()
-	for i := range v.NumField() {
-		if !v.Field(i).IsNil() {
-			out = append(out, v.Type().Field(i).Tag.Get("api"))
-		}
+	for f := range givenAPIs(p) {
+		out = append(out, f.Tag.Get("api"))
 	}
 	return out
 }
