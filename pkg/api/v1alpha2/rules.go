@@ -241,24 +241,10 @@ var (
 		}},
 		holds: func(e *ExposeSpec) bool { return e.Hostname == "" || e.Enabled == nil || *e.Enabled },
 	}
-	ruleRouteHasNoClass = rule[*ExposeSpec]{
-		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.route) || !self.route || !has(self.className)",
-			FieldPath: ".className",
-			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
-			Message:   "className is an Ingress class and route makes a Route: remove className, or route",
-		}},
-		holds: func(e *ExposeSpec) bool { return e.Route == nil || !*e.Route || e.ClassName == "" },
-	}
-	ruleRouteHasNoTLSSecret = rule[*ExposeSpec]{
-		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.route) || !self.route || !has(self.tlsSecretName)",
-			FieldPath: ".tlsSecretName",
-			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
-			Message:   "tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route",
-		}},
-		holds: func(e *ExposeSpec) bool { return e.Route == nil || !*e.Route || e.TLSSecretName == "" },
-	}
+	ruleRouteHasNoClass = notWithRoute("className", func(e *ExposeSpec) bool { return e.ClassName != "" },
+		"className is an Ingress class and route makes a Route: remove className, or route")
+	ruleRouteHasNoTLSSecret = notWithRoute("tlsSecretName", func(e *ExposeSpec) bool { return e.TLSSecretName != "" },
+		"tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route")
 	ruleExposeAnnotationsNotOurs = rule[*ExposeSpec]{
 		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
@@ -437,6 +423,20 @@ func backendFieldOnlyFor(fieldName, backendType string, set func(*StorageBackend
 			Message:   fmt.Sprintf("%s is only valid for %s backends: %s", fieldName, backendType, fix),
 		}},
 		holds: func(b *StorageBackendSpec) bool { return !set(b) || b.Type == backendType },
+	}
+}
+
+// notWithRoute is the rule that an Ingress's field of expose is forbidden when route makes a
+// Route instead.
+func notWithRoute(fieldName string, set func(*ExposeSpec) bool, message string) rule[*ExposeSpec] {
+	return rule[*ExposeSpec]{
+		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      fmt.Sprintf("!has(self.route) || !self.route || !has(self.%s)", fieldName),
+			FieldPath: "." + fieldName,
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
+			Message:   message,
+		}},
+		holds: func(e *ExposeSpec) bool { return e.Route == nil || !*e.Route || !set(e) },
 	}
 }
 
