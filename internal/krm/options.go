@@ -118,11 +118,7 @@ type RegistryOptions struct {
 // metadata (name, file annotations) of like, the document they came from.
 func OptionsObject(o RenderOptions, like *fn.KubeObject) (*fn.KubeObject, error) {
 	o.APIVersion, o.Kind = OptionsAPIVersion, OptionsKind
-	data, err := yaml.Marshal(o)
-	if err != nil {
-		return nil, err
-	}
-	obj, err := fn.ParseKubeObject(data)
+	obj, err := ManifestObject(o)
 	if err != nil {
 		return nil, err
 	}
