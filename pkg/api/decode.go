@@ -27,8 +27,6 @@ import (
 // Group is the API group of LlamaStackDistribution.
 const Group = "llamastack.io"
 
-// misspelledGroups are groups people write for this API by mistake (llamastack.ai, llama.meta.com).
-var misspelledGroups = []string{"llamastack.ai", "llama.meta.com"}
 
 // Decode reads one LlamaStackDistribution (YAML or JSON) of either version, in canonical
 // or shorthand form, and returns it as defaulted canonical v1alpha2. It does not run
@@ -147,18 +145,29 @@ func checkTypeMeta(doc map[string]any) field.ErrorList {
 	if kind != v1alpha2.Kind {
 		return field.ErrorList{field.Invalid(field.NewPath("kind"), kind, "expected kind LlamaStackDistribution")}
 	}
-	group, version, _ := strings.Cut(apiVersion, "/")
-	for _, wrong := range misspelledGroups {
-		if group == wrong {
-			return field.ErrorList{field.Invalid(field.NewPath("apiVersion"), apiVersion,
-				fmt.Sprintf("the API group of LlamaStackDistribution is %s: write apiVersion: %s/%s", Group, Group, version))}
-		}
+	if group, version, _ := strings.Cut(apiVersion, "/"); group != Group {
+		return field.ErrorList{field.Invalid(field.NewPath("apiVersion"), apiVersion,
+			fmt.Sprintf("the API group of LlamaStackDistribution is %s: write apiVersion: %s/%s", Group, Group, servedVersion(version, doc)))}
 	}
 	if apiVersion != v1alpha1.GroupVersion.String() && apiVersion != v1alpha2.GroupVersion.String() {
 		return field.ErrorList{field.NotSupported(field.NewPath("apiVersion"), apiVersion,
 			[]string{v1alpha2.GroupVersion.String(), v1alpha1.GroupVersion.String()})}
 	}
 	return nil
+}
+
+// servedVersion is the version to write beside the right group: the one written when llsd
+// serves it, else the one the spec's shape is written for (v1alpha1 has spec.server). Objects
+// are published under groups of their authors' making (llamastack.ai, llama-stack.io,
+// llamastack.rhoai.opendatahub.io), with the operators' versions or versions of their own.
+func servedVersion(version string, doc map[string]any) string {
+	if version == v1alpha1.GroupVersion.Version || version == v1alpha2.GroupVersion.Version {
+		return version
+	}
+	if spec, _ := doc["spec"].(map[string]any); spec["server"] != nil {
+		return v1alpha1.GroupVersion.Version
+	}
+	return v1alpha2.GroupVersion.Version
 }
 
 func decodeV1alpha2(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {

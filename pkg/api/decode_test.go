@@ -127,6 +127,38 @@ metadata: {name: s}
 spec: {distribution: {name: starter}}`,
 			field: "apiVersion", detail: "write apiVersion: llamastack.io/v1alpha2",
 		},
+		"a group of the author's making, an operator's version": {
+			reason: "READMEs and tests publish llama-stack.io and llamastack.rhoai.opendatahub.io too: any other group gets the right one",
+			doc: `apiVersion: llamastack.rhoai.opendatahub.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec: {server: {distribution: {name: starter}}}`,
+			field: "apiVersion", detail: "the API group of LlamaStackDistribution is llamastack.io: write apiVersion: llamastack.io/v1alpha1",
+		},
+		"a group and a version of the author's making, a v1alpha1 spec": {
+			reason: "the version to write is the one the spec is shaped for: spec.server is v1alpha1's",
+			doc: `apiVersion: llama.ai/v1
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec: {server: {distribution: {name: starter}}}`,
+			field: "apiVersion", detail: "write apiVersion: llamastack.io/v1alpha1",
+		},
+		"a group and a version of the author's making, a v1alpha2 spec": {
+			reason: "without spec.server the spec is v1alpha2's",
+			doc: `apiVersion: llama-stack.io/v1
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec: {distribution: {name: starter}}`,
+			field: "apiVersion", detail: "write apiVersion: llamastack.io/v1alpha2",
+		},
+		"the right group, a version llsd does not serve": {
+			reason: "the versions served are listed",
+			doc: `apiVersion: llamastack.io/v1beta1
+kind: LlamaStackDistribution
+metadata: {name: s}
+spec: {distribution: {name: starter}}`,
+			field: "apiVersion", detail: `supported values: "llamastack.io/v1alpha2", "llamastack.io/v1alpha1"`,
+		},
 		"unknown provider field": {
 			reason: "a config key next to provider belongs under settings or secretRefs",
 			doc: header + `spec:
