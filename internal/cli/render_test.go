@@ -180,6 +180,14 @@ func TestRenderRejectsTheSameLLSDTwice(t *testing.T) {
 	assertRefused(t, dir, "LlamaStackDistribution ai/my-stack appears twice ("+filepath.Join(dir, "a.yaml")+" and "+filepath.Join(dir, "b.yaml")+")")
 }
 
+func TestRenderRejectsAnOGXServerWithTheNameOfAnLLSD(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.yaml", stack)
+	writeFile(t, dir, "b.yaml", "apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: my-stack, namespace: ai}\nspec: {distribution: {name: starter}}\n")
+	assertRefused(t, dir, "LlamaStackDistribution ai/my-stack and OGXServer ai/my-stack have one namespace and name ("+
+		filepath.Join(dir, "a.yaml")+" and "+filepath.Join(dir, "b.yaml")+"): both would generate the same objects")
+}
+
 func TestRenderRejectsACABundleFromAnotherNamespace(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "stack.yaml", strings.Replace(stack, "spec:\n",

@@ -247,6 +247,7 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 	if len(errs) > 0 {
 		return nil, fieldResults(item, errs, nil) // decoding reports the fields as the user wrote them
 	}
+	opts.Distribution.OGXServer = decoded.Consumed
 	res, errs := pipeline.Render(decoded.Object, opts)
 	if len(errs) > 0 {
 		return nil, ObjectResults(item, decoded, errs, nil)
@@ -379,16 +380,20 @@ func unknownKindResult(o *fn.KubeObject) *fn.Result {
 		Severity: fn.Error, ResourceRef: ref(o), File: file(o)}
 }
 
-// duplicateResult rejects a second LLSD of the same namespace and name: both would generate
-// the same objects.
+// duplicateResult rejects a second LLSD (or OGXServer) of the same namespace and name: both
+// would generate the same objects.
 func duplicateResult(first, again *fn.KubeObject) *fn.Result {
 	where := ""
 	if first.PathAnnotation() != "" && again.PathAnnotation() != "" {
 		where = fmt.Sprintf(" (%s and %s)", first.PathAnnotation(), again.PathAnnotation())
 	}
+	name := strings.TrimPrefix(key(again), "/")
+	what := fmt.Sprintf("%s %s appears twice%s", again.GetKind(), name, where)
+	if first.GetKind() != again.GetKind() {
+		what = fmt.Sprintf("%s %s and %s %s have one namespace and name%s", first.GetKind(), name, again.GetKind(), name, where)
+	}
 	return &fn.Result{
-		Message: fmt.Sprintf("LlamaStackDistribution %s appears twice%s: both would generate the same objects; "+
-			"give one another name or namespace", strings.TrimPrefix(key(again), "/"), where),
+		Message: what + ": both would generate the same objects; give one another name or namespace",
 		Severity: fn.Error, ResourceRef: ref(again), File: file(again),
 	}
 }
