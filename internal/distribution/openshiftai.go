@@ -20,8 +20,9 @@ import (
 
 // RHDev is the distribution name OpenShift AI (RHOAI) and Open Data Hub (ODH) give their own
 // build of the server: their operator fork accepts it (and, where the platform sets
-// RELATED_IMAGE_RH_DISTRIBUTION, nothing else) and maps it to the release's image.
-const RHDev = "rh-dev"
+// RELATED_IMAGE_RH_DISTRIBUTION, nothing else) and maps it to the release's image. (An
+// OGXServer's rh, Open Data Hub's other name for it, is read as rh-dev: api.RHAlias.)
+const RHDev = api.RHDev
 
 // Release is one OpenShift AI or Open Data Hub release's rh-dev: its image, the server it runs
 // and how the image runs it. Where the facts come from is in Evidence; the image's config,
@@ -50,6 +51,11 @@ type Release struct {
 // DefaultRelease is the release rh-dev renders for without the render option: the newest
 // whose operator still reconciles LlamaStackDistributions.
 const DefaultRelease = "3.4"
+
+// DefaultOGXServerRelease is the release an OGXServer's rh-dev renders for without the render
+// option: the newest generally available release whose operator reconciles OGXServers.
+const DefaultOGXServerRelease = "3.5"
+
 
 // The images' layouts (the distributions' Containerfiles of each release): user 1001 with
 // HOME /opt/app-root/src, the state under ~/.llama/distributions/rh (~/.ogx/... for OGX),
@@ -239,14 +245,18 @@ func releaseImage(spec v1alpha2.DistributionSpec, opts Options) (v1alpha2.Distri
 	return spec, opts
 }
 
-// openShiftAIRelease picks the release of a render: the option's, else DefaultRelease with a
-// warning that names the option.
+// openShiftAIRelease picks the release of a render: the option's, else the default (an
+// OGXServer's is DefaultOGXServerRelease) with a warning that names the option.
 func openShiftAIRelease(opts Options) (Release, string, *field.Error) {
 	if opts.OpenShiftAIRelease == "" {
-		r, _ := ReleaseNamed(DefaultRelease)
+		name, reconciled := DefaultRelease, "LlamaStackDistributions"
+		if opts.OGXServer {
+			name, reconciled = DefaultOGXServerRelease, "OGXServers"
+		}
+		r, _ := ReleaseNamed(name)
 		return r, fmt.Sprintf("%s is OpenShift AI's and Open Data Hub's distribution: llsd renders it for %s, the newest release whose "+
-			"operator reconciles LlamaStackDistributions; name the release your cluster runs with the render option openshiftAI.release "+
-			"(LLSD_OPENSHIFT_AI_RELEASE; one of %s)", RHDev, r.describe(), strings.Join(ReleaseNames(), ", ")), nil
+			"operator reconciles %s; name the release your cluster runs with the render option openshiftAI.release "+
+			"(LLSD_OPENSHIFT_AI_RELEASE; one of %s)", RHDev, r.describe(), reconciled, strings.Join(ReleaseNames(), ", ")), nil
 	}
 	r, ok := ReleaseNamed(opts.OpenShiftAIRelease)
 	if !ok {

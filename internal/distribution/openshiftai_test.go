@@ -88,6 +88,16 @@ func TestRHDevResolution(t *testing.T) {
 		assert.Contains(t, res.Warnings[0], "llsd renders it for OpenShift AI 3.4 (llama-stack 0.7.1, image registry.redhat.io/rhoai/odh-llama-stack-core-rhel9@sha256:be82f455")
 		assert.Contains(t, res.Warnings[0], "render option openshiftAI.release (LLSD_OPENSHIFT_AI_RELEASE")
 	})
+	t.Run("an OGXServer's, without the option: the newest release whose operator reconciles OGXServers", func(t *testing.T) {
+		res, ferr := distribution.Resolve(rhDev, distribution.Options{OGXServer: true})
+		require.Nil(t, ferr)
+		r, _ := distribution.ReleaseNamed(distribution.DefaultOGXServerRelease)
+		assert.Equal(t, r.Image, res.Image)
+		assert.Equal(t, distribution.Version("1.2"), res.Version)
+		require.NotEmpty(t, res.Warnings)
+		assert.Contains(t, res.Warnings[0], "llsd renders it for OpenShift AI 3.5 (OGX 1.2.4")
+		assert.Contains(t, res.Warnings[0], "the newest release whose operator reconciles OGXServers")
+	})
 	t.Run("a release the option names: no warning", func(t *testing.T) {
 		res, ferr := distribution.Resolve(rhDev, distribution.Options{OpenShiftAIRelease: "3.5"})
 		require.Nil(t, ferr)

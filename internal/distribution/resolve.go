@@ -39,8 +39,12 @@ type Options struct {
 	// id (read by the pipeline: oci.ProviderReader); copied into Resolved.
 	ProviderPackages map[string]*oci.ProviderPackage
 	// OpenShiftAIRelease is the OpenShift AI or Open Data Hub release distribution.name rh-dev
-	// renders for (render option openshiftAI.release); "" means DefaultRelease.
+	// renders for (render option openshiftAI.release); "" means DefaultRelease, or
+	// DefaultOGXServerRelease for an OGXServer.
 	OpenShiftAIRelease string
+	// OGXServer: the spec is an OGXServer's, whose rh-dev defaults to a release whose operator
+	// reconciles OGXServers.
+	OGXServer bool
 }
 
 // BaseConfigData is the content of spec.distribution.baseConfig's ConfigMap key.

@@ -3,6 +3,7 @@
 package pipeline_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/internal/testenv"
@@ -77,11 +80,21 @@ func assertOGXServersStart(t *testing.T, r wildRender) {
 		if config == nil {
 			continue // the user's own config, checked only as far as warnings go
 		}
-		image := dep.Spec.Template.Spec.Containers[0].Image
-		version := strings.Join(strings.SplitN(image[strings.LastIndex(image, ":")+1:], ".", 3)[:2], ".")
-		checkServerStarts(t, version, config, dep, r.warnings)
+		checkServerStarts(t, imageVersion(t, dep.Spec.Template.Spec.Containers[0].Image), config, dep, r.warnings)
 	}
 	require.NotZero(t, deployments, "nothing rendered")
+}
+
+// imageVersion is the server version (major.minor) an image runs: its tag's, or for an
+// OpenShift AI image by digest the version of the release that pins it.
+func imageVersion(t *testing.T, image string) string {
+	for _, r := range distribution.Releases {
+		if r.Image == image {
+			return string(r.Version())
+		}
+	}
+	require.NotContains(t, image, "@", "an image by digest that no release pins")
+	return strings.Join(strings.SplitN(image[strings.LastIndex(image, ":")+1:], ".", 3)[:2], ".")
 }
 
 // mountedConfig is the config.yaml of the generated ConfigMap a Deployment mounts, or nil.
@@ -227,4 +240,63 @@ func mountPaths(container map[string]any) []string {
 		out = append(out, m.(map[string]any)["mountPath"].(string))
 	}
 	return out
+}
+
+// An OGXServer's rh-dev (or rh, Open Data Hub's other name for it) renders for a release whose
+// operator reconciles OGXServers, not for the newest that reconciles LlamaStackDistributions,
+// and never with the successor's pin of the upstream names (OGX 1.3), which OpenShift AI's
+// images do not run.
+func TestOGXServerOnOpenShiftAI(t *testing.T) {
+	const server = `apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: {name: %s}
+  providers: {inference: {remote: {vllm: [{endpoint: "http://vllm.models:8000/v1"}]}}}
+  storage: {sql: {type: postgres, connectionString: {name: state-db, key: dsn}}}
+`
+	release35, _ := distribution.ReleaseNamed("3.5")
+	odh35, _ := distribution.ReleaseNamed("odh-3.5")
+	for _, tc := range []struct {
+		reason, name, release string
+		image                 string
+		warnings, notWarnings []string
+	}{
+		{reason: "rh-dev without the render option: OpenShift AI 3.5, with a warning that names the option",
+			name: "rh-dev", image: release35.Image,
+			warnings:    []string{"llsd renders it for OpenShift AI 3.5 (OGX 1.2.4", "the newest release whose operator reconciles OGXServers"},
+			notWarnings: []string{"reads rh as rh-dev"}},
+		{reason: "rh is read as rh-dev, with a warning that OpenShift AI's operator accepts only rh-dev",
+			name: "rh", image: release35.Image,
+			warnings: []string{"spec.distribution.name: llsd reads rh as rh-dev, as Open Data Hub's operator does; OpenShift AI's operator accepts only rh-dev: write rh-dev"}},
+		{reason: "the release the render option names",
+			name: "rh", release: "odh-3.5", image: odh35.Image,
+			notWarnings: []string{"newest release"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			options := fn.NewEmptyKubeObject()
+			if tc.release != "" {
+				var err error
+				options, err = fn.ParseKubeObject(fmt.Appendf(nil, "apiVersion: %s\nkind: %s\nmetadata: {name: llsd}\nspec: {openshiftAI: {release: %s}}\n",
+					krm.OptionsAPIVersion, krm.OptionsKind, tc.release))
+				require.NoError(t, err)
+			}
+			got := renderWildWith(t, fmt.Appendf(nil, server, tc.name), nil, options)
+			require.Empty(t, got.errors)
+			for _, o := range got.items {
+				if o.GetKind() == "Deployment" {
+					dep := &appsv1.Deployment{}
+					require.NoError(t, yaml.Unmarshal([]byte(o.String()), dep))
+					assert.Equal(t, tc.image, dep.Spec.Template.Spec.Containers[0].Image)
+				}
+			}
+			for _, want := range tc.warnings {
+				assert.True(t, mentions(got.warnings, want), "no warning says %q; warnings:\n%s", want, strings.Join(got.warnings, "\n"))
+			}
+			for _, unwanted := range tc.notWarnings {
+				assert.False(t, mentions(got.warnings, unwanted), "a warning says %q", unwanted)
+			}
+			assertOGXServersStart(t, got)
+		})
+	}
 }

@@ -78,6 +78,11 @@ type wildRender struct {
 }
 
 func renderWild(t *testing.T, data []byte, fix map[string]json.RawMessage) wildRender {
+	return renderWildWith(t, data, fix, fn.NewEmptyKubeObject())
+}
+
+// renderWildWith is renderWild with a function config (RenderOptions).
+func renderWildWith(t *testing.T, data []byte, fix map[string]json.RawMessage, functionConfig *fn.KubeObject) wildRender {
 	items, err := fn.ParseKubeObjects(data)
 	require.NoError(t, err)
 	patched := 0
@@ -95,7 +100,7 @@ func renderWild(t *testing.T, data []byte, fix map[string]json.RawMessage) wildR
 		patched++
 	}
 	require.Equal(t, len(fix), patched, "every fix names a LlamaStackDistribution or OGXServer of the file")
-	rl := &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject(), Items: items}
+	rl := &fn.ResourceList{FunctionConfig: functionConfig, Items: items}
 	_, _ = krm.Processor{Version: "test", Standalone: true}.Process(rl)
 	out := wildRender{items: rl.Items}
 	for _, r := range rl.Results {

@@ -118,7 +118,7 @@ func DecodeObject(data []byte) (*Decoded, field.ErrorList) {
 		d.restored = hasAnnotation(doc, v1alpha1.V1alpha2FieldsAnnotation)
 	case ogx.GroupVersion.String():
 		d.Consumed = true
-		d.Object, d.paths, errs = decodeOGX(doc)
+		d.Object, d.paths, d.Warnings, errs = decodeOGX(doc)
 	default:
 		d.Object, errs = decodeV1alpha2(doc)
 	}
@@ -233,25 +233,25 @@ func RestoresMessage(added []string) string {
 }
 
 // decodeOGX reads an OGXServer strictly, holds it to the successor's own rules, and converts it.
-func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, field.ErrorList) {
+func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, []Warning, field.ErrorList) {
 	o := &ogx.OGXServer{}
 	if errs := strictDecode(doc, o); len(errs) > 0 {
-		return nil, nil, errs
+		return nil, nil, nil, errs
 	}
 	if errs := ogx.Validate(o); len(errs) > 0 {
-		return nil, nil, errs
+		return nil, nil, nil, errs
 	}
-	hub, paths, errs := ogxToLLSD(o)
-	if len(errs) > 0 {
+	c := ogxToLLSD(o)
+	if len(c.errs) > 0 {
 		// What converted is held to llsd's rules too, so one run reports every problem.
-		for _, e := range v1alpha2.Validate(hub) {
+		for _, e := range v1alpha2.Validate(c.obj) {
 			written := *e
-			written.Field, written.Detail = paths.written(e.Field), paths.text(e.Detail)
-			errs = append(errs, &written)
+			written.Field, written.Detail = c.paths.written(e.Field), c.paths.text(e.Detail)
+			c.errs = append(c.errs, &written)
 		}
-		return nil, nil, errs
+		return nil, nil, nil, c.errs
 	}
-	return hub, paths, nil
+	return c.obj, c.paths, c.warnings, nil
 }
 
 func hasAnnotation(doc map[string]any, key string) bool {

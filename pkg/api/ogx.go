@@ -22,6 +22,15 @@ import (
 // the successor operator's newest release seen pins (v0.14.0: docker.io/ogxai/distribution-*:1.3.0).
 const OGXServerVersion = "1.3"
 
+// The names OpenShift AI's and Open Data Hub's operators map to their platform release's own
+// image: RHDev (both platforms, every release), RHAlias (Open Data Hub's OGX operator too; from
+// 3.5-ea.2 the image calls itself rh). The successor's pin of the upstream names does not
+// apply to them: the platform release decides the server.
+const (
+	RHDev   = "rh-dev"
+	RHAlias = "rh"
+)
+
 // ogxResources are the container's resources as the successor sets them (its
 // resolveContainerResources): a CPU request of one core per worker and 1Gi of memory where the
 // OGXServer sets none, which an HPA on utilization needs; with workers set, limits equal to the
@@ -62,13 +71,13 @@ func withDefaults(list, defaults corev1.ResourceList) corev1.ResourceList {
 // state at /.ogx, 10Gi of storage, requests of a core per worker and 1Gi. What llsd cannot render as the
 // successor would (Praxis mode, a client certificate from a ConfigMap,
 // NetworkPolicy rules with pod selectors) is an error that says why and what to write instead.
-// paths maps the LLSD's field paths back to the OGXServer's, for messages.
-func ogxToLLSD(o *ogx.OGXServer) (*v1alpha2.LlamaStackDistribution, *pathMap, field.ErrorList) {
+// Its paths map the LLSD's field paths back to the OGXServer's, for messages.
+func ogxToLLSD(o *ogx.OGXServer) *ogxConversion {
 	s := &o.Spec
 	paths := &pathMap{}
 	paths.serverAPINames()
 	paths.ogxAdvice()
-	c := ogxConversion{paths: paths}
+	c := &ogxConversion{paths: paths}
 	monitoring := ogxMonitoring(s.Monitoring)
 	if monitoring != nil {
 		c.metricsPort = *monitoring.Port // the NetworkPolicy's rules for it are Prometheus's
@@ -94,14 +103,18 @@ func ogxToLLSD(o *ogx.OGXServer) (*v1alpha2.LlamaStackDistribution, *pathMap, fi
 		paths.add(field.NewPath("spec", "overrideConfig", "configMapName"), field.NewPath("spec", "overrideConfig", "name"))
 	}
 	c.refuse(s)
-	obj := &v1alpha2.LlamaStackDistribution{ObjectMeta: *o.ObjectMeta.DeepCopy(), Spec: spec}
-	obj.APIVersion, obj.Kind = v1alpha2.GroupVersion.String(), v1alpha2.Kind
-	return obj, paths, c.errs
+	c.obj = &v1alpha2.LlamaStackDistribution{ObjectMeta: *o.ObjectMeta.DeepCopy(), Spec: spec}
+	c.obj.APIVersion, c.obj.Kind = v1alpha2.GroupVersion.String(), v1alpha2.Kind
+	return c
 }
 
+// ogxConversion is an OGXServer converted: the LLSD, the paths back, and what was refused or
+// read otherwise than written.
 type ogxConversion struct {
-	paths *pathMap
-	errs  field.ErrorList
+	obj      *v1alpha2.LlamaStackDistribution
+	paths    *pathMap
+	errs     field.ErrorList
+	warnings []Warning
 	// metricsPort is the port of the metrics endpoint (0: monitoring off); scrapers are the
 	// namespaces the NetworkPolicy's rules admit to it alone.
 	metricsPort int32
@@ -110,7 +123,13 @@ type ogxConversion struct {
 
 func (c *ogxConversion) distribution(s *ogx.OGXServerSpec) v1alpha2.DistributionSpec {
 	d := v1alpha2.DistributionSpec{Name: s.Distribution.Name, Image: s.Distribution.Image}
-	if d.Name != "" {
+	if d.Name == RHAlias {
+		d.Name = RHDev
+		c.warnings = append(c.warnings, Warning{Field: "spec.distribution.name", Message: fmt.Sprintf(
+			"llsd reads %s as %s, as Open Data Hub's operator does; OpenShift AI's operator accepts only %s: write %s, which both accept",
+			RHAlias, RHDev, RHDev, RHDev)})
+	}
+	if d.Name != "" && d.Name != RHDev {
 		d.ServerVersion = OGXServerVersion // the operator's pin for a name; an image's tag says its own
 	}
 	// Messages name the base config where an OGXServer has it, also in a fix that asks for one.
