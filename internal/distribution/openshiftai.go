@@ -56,7 +56,6 @@ const DefaultRelease = "3.4"
 // option: the newest generally available release whose operator reconciles OGXServers.
 const DefaultOGXServerRelease = "3.5"
 
-
 // The images' layouts (the distributions' Containerfiles of each release): user 1001 with
 // HOME /opt/app-root/src, the state under ~/.llama/distributions/rh (~/.ogx/... for OGX),
 // where the operator fork mounts its volume (DefaultMountPath since rhoai-2.23, 666bac2).

@@ -393,7 +393,7 @@ func duplicateResult(first, again *fn.KubeObject) *fn.Result {
 		what = fmt.Sprintf("%s %s and %s %s have one namespace and name%s", first.GetKind(), name, again.GetKind(), name, where)
 	}
 	return &fn.Result{
-		Message: what + ": both would generate the same objects; give one another name or namespace",
+		Message:  what + ": both would generate the same objects; give one another name or namespace",
 		Severity: fn.Error, ResourceRef: ref(again), File: file(again),
 	}
 }

@@ -27,7 +27,6 @@ import (
 // Group is the API group of LlamaStackDistribution.
 const Group = "llamastack.io"
 
-
 // Decode reads one LlamaStackDistribution (YAML or JSON) of either version, in canonical
 // or shorthand form, and returns it as defaulted canonical v1alpha2. It does not run
 // v1alpha2.Validate; callers do, so they can tell decoding from validation errors.
