@@ -3,7 +3,9 @@
 package krm
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -100,7 +102,7 @@ func WriteResourceList(w io.Writer, rl *fn.ResourceList, entries *Entries) error
 	if len(rl.Items) < parallelWriteMin*workers {
 		workers = 1
 	}
-	chunks := make([][]byte, workers)
+	chunks := make([][][]byte, workers)
 	errs := make([]error, workers)
 	size := (len(rl.Items) + workers - 1) / workers
 	var wg sync.WaitGroup
@@ -109,25 +111,25 @@ func WriteResourceList(w io.Writer, rl *fn.ResourceList, entries *Entries) error
 		wg.Go(func() { chunks[i], errs[i] = encodeItems(part, entries) })
 	}
 	wg.Wait()
-	if _, err := io.WriteString(w, resourceListHeader+"items:\n"); err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	for i := range workers {
-		if errs[i] != nil {
-			return errs[i]
+	// The entries are written as they are, not joined first: a thousand LLSDs' 18 MB would be
+	// copied into buffers that double as they grow.
+	out := bufio.NewWriterSize(w, 64<<10)
+	out.WriteString(resourceListHeader + "items:\n")
+	for _, chunk := range chunks {
+		for _, text := range chunk {
+			out.Write(text)
 		}
-		if _, err := w.Write(chunks[i]); err != nil {
-			return err
-		}
-		chunks[i] = nil
 	}
-	_, err = w.Write(rest[len(resourceListHeader):])
-	return err
+	out.Write(rest[len(resourceListHeader):])
+	return out.Flush()
 }
 
-// encodeItems writes items as the entries of the ResourceList's items sequence.
-func encodeItems(items fn.KubeObjects, entries *Entries) ([]byte, error) {
-	var out bytes.Buffer
+// encodeItems writes items as the entries of the ResourceList's items sequence, one text each.
+func encodeItems(items fn.KubeObjects, entries *Entries) ([][]byte, error) {
+	out := make([][]byte, 0, len(items))
 	for _, item := range items {
 		text, ok := entries.lookup(item)
 		if !ok {
@@ -136,9 +138,9 @@ func encodeItems(items fn.KubeObjects, entries *Entries) ([]byte, error) {
 				return nil, err
 			}
 		}
-		out.Write(text)
+		out = append(out, text)
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
 
 // encodeEntry writes a node as an entry of the items sequence: by fastcodec.WriteEntry when it knows
