@@ -116,14 +116,15 @@ func WriteResourceList(w io.Writer, rl *fn.ResourceList, entries *Entries) error
 	}
 	// The entries are written as they are, not joined first: a thousand LLSDs' 18 MB would be
 	// copied into buffers that double as they grow.
+	// A bufio.Writer keeps its first error, which Flush returns.
 	out := bufio.NewWriterSize(w, 64<<10)
-	out.WriteString(resourceListHeader + "items:\n")
+	_, _ = out.WriteString(resourceListHeader + "items:\n")
 	for _, chunk := range chunks {
 		for _, text := range chunk {
-			out.Write(text)
+			_, _ = out.Write(text)
 		}
 	}
-	out.Write(rest[len(resourceListHeader):])
+	_, _ = out.Write(rest[len(resourceListHeader):])
 	return out.Flush()
 }
 
