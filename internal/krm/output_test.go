@@ -4,6 +4,7 @@ package krm
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -138,4 +139,16 @@ items:
 		require.NoError(t, WriteDocuments(&got, nodes(), clear))
 		assert.Equal(t, want.String(), got.String(), name)
 	}
+}
+
+// failingWriter refuses every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestWriteResourceListReportsAWriteError(t *testing.T) {
+	rl, err := fn.ParseResourceList([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+		"- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}, data: {k: v}}\n"))
+	require.NoError(t, err)
+	assert.EqualError(t, WriteResourceList(failingWriter{}, rl, nil), "broken pipe")
 }
