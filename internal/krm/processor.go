@@ -247,8 +247,7 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 	if len(errs) > 0 {
 		return nil, fieldResults(item, errs, nil) // decoding reports the fields as the user wrote them
 	}
-	opts.Distribution.OGXServer = decoded.Consumed
-	res, errs := pipeline.Render(decoded.Object, opts)
+	res, errs := pipeline.RenderDecoded(decoded, opts)
 	if len(errs) > 0 {
 		return nil, ObjectResults(item, decoded, errs, nil)
 	}

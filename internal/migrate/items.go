@@ -44,7 +44,7 @@ func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results
 	if decoded.Consumed { // an OGXServer: its LLSD is what it converts to
 		migrated = decoded.Object
 	} else {
-		res, errs := pipeline.Render(decoded.Object, opts)
+		res, errs := pipeline.RenderDecoded(decoded, opts)
 		if len(errs) > 0 {
 			return nil, krm.ObjectResults(item, decoded, errs, nil)
 		}

@@ -132,7 +132,7 @@ func renderAll(items fn.KubeObjects, opts pipeline.Options) (map[string]rendered
 		decoded, errs := api.DecodeObject([]byte(item.String()))
 		if len(errs) == 0 {
 			var res *pipeline.Result
-			if res, errs = pipeline.Render(decoded.Object, opts); len(errs) == 0 {
+			if res, errs = pipeline.RenderDecoded(decoded, opts); len(errs) == 0 {
 				r := rendered{}
 				for _, o := range res.Objects {
 					switch v := o.(type) {

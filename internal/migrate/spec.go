@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 
+	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/pkg/api"
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -29,7 +30,12 @@ func (m *migration) distribution() ogx.DistributionSpec {
 	if d.Name != "" && version == api.OGXServerVersion { // an OGXServer's name resolves as the LLSD's did
 		return ogx.DistributionSpec{Name: d.Name}
 	}
-	if d.Name != "" {
+	switch {
+	case d.Name == api.RHDev:
+		m.warn(specPath.Child("distribution", "name"), "%s runs %s (server %s): the OGXServer keeps that image, which llsd reads as the "+
+			"release that ships it, since an OGXServer's %s stands for the image of the release its render names (without the render option "+
+			"openshiftAI.release, %s); name %s again when you move to that release", d.Name, image, version, api.RHDev, distribution.DefaultOGXServerRelease, api.RHDev)
+	case d.Name != "":
 		m.warn(specPath.Child("distribution", "name"), "%s runs %s (server %s): the OGXServer keeps that image, since its distribution names "+
 			"stand for OGX %s; name the distribution again when you move to OGX %s", d.Name, image, version, api.OGXServerVersion, api.OGXServerVersion)
 	}

@@ -183,7 +183,7 @@ spec:
 		t.Run(tc.reason, func(t *testing.T) {
 			decoded, errs := api.DecodeObject([]byte(header + tc.spec))
 			require.Empty(t, errs)
-			res, errs := pipeline.Render(decoded.Object, pipeline.Options{RendererVersion: "test"})
+			res, errs := pipeline.RenderDecoded(decoded, pipeline.Options{RendererVersion: "test"})
 			require.Empty(t, errs)
 			objects := map[string]map[string]any{}
 			config := ""

@@ -125,6 +125,14 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 	return res, errs
 }
 
+// RenderDecoded renders a decoded object as Render does, an OGXServer by the successor's
+// defaults where they differ from a LlamaStackDistribution's (the OpenShift AI release of its
+// rh-dev).
+func RenderDecoded(d *api.Decoded, opts Options) (*Result, field.ErrorList) {
+	opts.Distribution.OGXServer = d.Consumed
+	return Render(d.Object, opts)
+}
+
 // renderValid renders obj unless errs (found by Render) hold an error of its spec.
 func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
 	if slices.ContainsFunc(errs, func(e *field.Error) bool { return strings.HasPrefix(e.Field, "spec") }) {
