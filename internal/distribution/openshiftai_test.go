@@ -78,26 +78,33 @@ func TestRHDevBasesStart(t *testing.T) {
 
 func TestRHDevResolution(t *testing.T) {
 	rhDev := v1alpha2.DistributionSpec{Name: distribution.RHDev}
-	t.Run("without the option: the default release, with a warning that names the option", func(t *testing.T) {
-		res, ferr := distribution.Resolve(rhDev, distribution.Options{})
-		require.Nil(t, ferr)
-		r, _ := distribution.ReleaseNamed(distribution.DefaultRelease)
-		assert.Equal(t, r.Image, res.Image)
-		assert.Equal(t, distribution.Version("0.7"), res.Version)
-		require.NotEmpty(t, res.Warnings)
-		assert.Contains(t, res.Warnings[0], "llsd renders it for OpenShift AI 3.4 (llama-stack 0.7.1, image registry.redhat.io/rhoai/odh-llama-stack-core-rhel9@sha256:be82f455")
-		assert.Contains(t, res.Warnings[0], "render option openshiftAI.release (LLSD_OPENSHIFT_AI_RELEASE")
-	})
-	t.Run("an OGXServer's, without the option: the newest release whose operator reconciles OGXServers", func(t *testing.T) {
-		res, ferr := distribution.Resolve(rhDev, distribution.Options{OGXServer: true})
-		require.Nil(t, ferr)
-		r, _ := distribution.ReleaseNamed(distribution.DefaultOGXServerRelease)
-		assert.Equal(t, r.Image, res.Image)
-		assert.Equal(t, distribution.Version("1.2"), res.Version)
-		require.NotEmpty(t, res.Warnings)
-		assert.Contains(t, res.Warnings[0], "llsd renders it for OpenShift AI 3.5 (OGX 1.2.4")
-		assert.Contains(t, res.Warnings[0], "the newest release whose operator reconciles OGXServers")
-	})
+	for _, tc := range []struct {
+		reason  string
+		opts    distribution.Options
+		release string
+		version distribution.Version
+		says    []string
+	}{
+		{reason: "without the option: the default release, with a warning that names the option",
+			release: distribution.DefaultRelease, version: "0.7",
+			says: []string{"llsd renders it for OpenShift AI 3.4 (llama-stack 0.7.1, image registry.redhat.io/rhoai/odh-llama-stack-core-rhel9@sha256:be82f455",
+				"the newest release whose operator reconciles LlamaStackDistributions", "render option openshiftAI.release (LLSD_OPENSHIFT_AI_RELEASE"}},
+		{reason: "an OGXServer's, without the option: the newest release whose operator reconciles OGXServers",
+			opts: distribution.Options{OGXServer: true}, release: distribution.DefaultOGXServerRelease, version: "1.2",
+			says: []string{"llsd renders it for OpenShift AI 3.5 (OGX 1.2.4", "the newest release whose operator reconciles OGXServers"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			res, ferr := distribution.Resolve(rhDev, tc.opts)
+			require.Nil(t, ferr)
+			r, _ := distribution.ReleaseNamed(tc.release)
+			assert.Equal(t, r.Image, res.Image)
+			assert.Equal(t, tc.version, res.Version)
+			require.NotEmpty(t, res.Warnings)
+			for _, want := range tc.says {
+				assert.Contains(t, res.Warnings[0], want)
+			}
+		})
+	}
 	t.Run("a release the option names: no warning", func(t *testing.T) {
 		res, ferr := distribution.Resolve(rhDev, distribution.Options{OpenShiftAIRelease: "3.5"})
 		require.Nil(t, ferr)
