@@ -204,6 +204,10 @@ func normalizePod(r rendered, defaulted bool) string {
 			pod.Spec.Volumes[i].ConfigMap.Name = ""
 		}
 	}
+	// An OGXServer's pod has its config also where the successor mounts it (/etc/ogx), the same
+	// file: what a command written for the successor names.
+	pod.Spec.Volumes = slices.DeleteFunc(pod.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == "ogx-config" })
+	c.VolumeMounts = slices.DeleteFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.Name == "ogx-config" })
 	if defaulted {
 		c.Resources = corev1.ResourceRequirements{}
 	}

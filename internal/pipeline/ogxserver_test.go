@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/distribution"
@@ -298,5 +299,53 @@ spec:
 			}
 			assertOGXServersStart(t, got)
 		})
+	}
+}
+
+// OpenShift AI 3.5's dashboard writes its playground as an OGXServer that runs a ConfigMap of
+// its own with ogx run /etc/ogx/config.yaml, where the successor mounts the config: the pod
+// has the file there, and llsd checks it as the config the server runs.
+func TestOpenShiftAIDashboardOGXServer(t *testing.T) {
+	got := renderWild(t, []byte(`apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: lsd-genai-playground, namespace: proj}
+spec:
+  distribution: {name: rh-dev}
+  overrideConfig: {name: playground-config, key: run.yaml}
+  network: {port: 8321}
+  workload: {overrides: {command: [ogx, run, /etc/ogx/config.yaml, --insecure]}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: playground-config, namespace: proj}
+data:
+  run.yaml: |
+    version: 2
+    distro_name: rh
+    apis: [inference]
+    providers:
+      inference:
+      - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm.models:8000/v1"}}
+    models: []
+    server: {port: 8321}
+`), nil)
+	require.Empty(t, got.errors)
+	assert.True(t, mentions(got.warnings, "ignores the top-level key models"), "the key the command runs is checked: %s", strings.Join(got.warnings, "\n"))
+	assert.False(t, mentions(got.warnings, "which is no key of ConfigMap"), strings.Join(got.warnings, "\n"))
+	for _, o := range got.items {
+		if o.GetKind() != "Deployment" {
+			continue
+		}
+		dep := &appsv1.Deployment{}
+		require.NoError(t, yaml.Unmarshal([]byte(o.String()), dep))
+		pod := dep.Spec.Template.Spec
+		assert.Contains(t, pod.Containers[0].VolumeMounts, corev1.VolumeMount{Name: "ogx-config", MountPath: "/etc/ogx", ReadOnly: true})
+		assert.Contains(t, pod.Volumes, corev1.Volume{Name: "ogx-config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: "playground-config"},
+			Items:                []corev1.KeyToPath{{Key: "run.yaml", Path: "config.yaml"}},
+		}}})
+	}
+	if testenv.MissingAssets() == "" {
+		assertAccepted(t, got.items)
 	}
 }

@@ -130,13 +130,13 @@ type namedKey struct {
 
 // namedConfigKey finds the key the spec's settings run. One that contradicts
 // spec.overrideConfig.key is an error: the two would name different configs.
-func namedConfigKey(obj *v1alpha2.LlamaStackDistribution) (namedKey, *field.Error) {
+func namedConfigKey(obj *v1alpha2.LlamaStackDistribution, ogxServer bool) (namedKey, *field.Error) {
 	o := obj.Spec.OverrideConfig
 	file, at := render.NamedConfigFile(obj)
 	if file == "" {
 		return namedKey{}, nil
 	}
-	key, ok := render.UserConfigKeyAt(obj, o.ConfigMapName, file)
+	key, ok := render.UserConfigKeyAt(obj, o.ConfigMapName, file, ogxServer)
 	if !ok {
 		return namedKey{warning: &config.Warning{Field: at.String(), Message: fmt.Sprintf("the server runs %s, which is no key of ConfigMap %s "+
 			"(spec.overrideConfig, mounted at %s): llsd checks nothing of it; name %s/<key> to have it checked", file, o.ConfigMapName, config.ConfigDir, config.ConfigDir)}}, nil

@@ -126,10 +126,10 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 }
 
 // RenderDecoded renders a decoded object as Render does, an OGXServer by the successor's
-// defaults where they differ from a LlamaStackDistribution's (the OpenShift AI release of its
-// rh-dev).
+// defaults where they differ from a LlamaStackDistribution's: the OpenShift AI release of its
+// rh-dev, the config also at /etc/ogx/config.yaml.
 func RenderDecoded(d *api.Decoded, opts Options) (*Result, field.ErrorList) {
-	opts.Distribution.OGXServer = d.Consumed
+	opts.Distribution.OGXServer, opts.Render.OGXServer = d.Consumed, d.Consumed
 	return Render(d.Object, opts)
 }
 
@@ -261,7 +261,7 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 		Options:       opts.Render,
 		ConfigMaps:    opts.ConfigMaps,
 	}
-	named, ferr := namedConfigKey(obj)
+	named, ferr := namedConfigKey(obj, opts.Render.OGXServer)
 	if ferr != nil {
 		errs = append(errs, ferr)
 	}

@@ -3,6 +3,7 @@
 package render
 
 import (
+	"cmp"
 	"path"
 	"strings"
 
@@ -48,11 +49,20 @@ func NamedConfigFile(obj *v1alpha2.LlamaStackDistribution) (string, *field.Path)
 	return "", nil
 }
 
+// SuccessorConfigFile is where the successor operator mounts an OGXServer's config (the key of
+// its generated or overrideConfig ConfigMap, as config.yaml). llsd mounts an OGXServer's there
+// too, so that a command written for the successor runs it.
+const SuccessorConfigFile = "/etc/ogx/config.yaml"
+
 // UserConfigKeyAt is the key of the user's ConfigMap that file is, when the pod mounts that
-// ConfigMap there: whole at config.ConfigDir, or through a volume of spec.workload.overrides.
-func UserConfigKeyAt(obj *v1alpha2.LlamaStackDistribution, configMap, file string) (string, bool) {
+// ConfigMap there: whole at config.ConfigDir, as SuccessorConfigFile for an OGXServer
+// (successor), or through a volume of spec.workload.overrides.
+func UserConfigKeyAt(obj *v1alpha2.LlamaStackDistribution, configMap, file string, successor bool) (string, bool) {
 	if key, ok := strings.CutPrefix(file, config.ConfigDir+"/"); ok {
 		return key, true
+	}
+	if successor && file == SuccessorConfigFile && obj.Spec.OverrideConfig != nil {
+		return cmp.Or(obj.Spec.OverrideConfig.Key, v1alpha2.DefaultOverrideConfigKey), true
 	}
 	o := overrides(obj)
 	if o == nil {
@@ -81,8 +91,23 @@ func userRunConfigPath(in Input) bool {
 	if file == "" || !strings.HasSuffix(at.String(), ".value") {
 		return false
 	}
-	_, ok := UserConfigKeyAt(in.Object, in.UserConfig, file)
+	_, ok := UserConfigKeyAt(in.Object, in.UserConfig, file, in.Options.OGXServer)
 	return ok
+}
+
+// successorConfigMount reports whether the pod mounts its config also as SuccessorConfigFile:
+// an OGXServer's, when the server runs a config of llsd's or the user's ConfigMap.
+func (in Input) successorConfigMount() bool {
+	return in.Options.OGXServer && !in.runsImageConfig()
+}
+
+// mountedConfigKey is the key of the config's ConfigMap the server runs: the user's, else the
+// generated config.yaml.
+func (in Input) mountedConfigKey() string {
+	if in.UserConfig != "" {
+		return in.configKey()
+	}
+	return ConfigKey
 }
 
 const runConfigPathEnv = "RUN_CONFIG_PATH"

@@ -41,9 +41,31 @@ spec:
 				return
 			}
 			assert.Equal(t, tc.field, path.String())
-			key, ok := render.UserConfigKeyAt(obj, "mine", file)
+			key, ok := render.UserConfigKeyAt(obj, "mine", file, false)
 			assert.True(t, ok)
 			assert.Equal(t, tc.key, key)
 		})
 	}
+}
+
+// An OGXServer's pod has its config also where the successor operator mounts it: the key of
+// overrideConfig as /etc/ogx/config.yaml, which OpenShift AI 3.5's dashboard runs
+// (ogx run /etc/ogx/config.yaml). A LlamaStackDistribution's pod has nothing there.
+func TestTheSuccessorsConfigFile(t *testing.T) {
+	obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: c}
+spec:
+  distribution: {name: starter}
+  overrideConfig: {configMapName: mine, key: run.yaml}
+  workload: {overrides: {command: [ogx, run, /etc/ogx/config.yaml, --insecure]}}
+`))
+	require.Empty(t, errs)
+	file, _ := render.NamedConfigFile(obj)
+	require.Equal(t, render.SuccessorConfigFile, file)
+	key, ok := render.UserConfigKeyAt(obj, "mine", file, true)
+	assert.True(t, ok)
+	assert.Equal(t, "run.yaml", key, "the successor mounts the key as config.yaml")
+	_, ok = render.UserConfigKeyAt(obj, "mine", file, false)
+	assert.False(t, ok, "a LlamaStackDistribution's pod has no /etc/ogx")
 }

@@ -42,6 +42,8 @@ const (
 	volumeCache     = "cache"
 	volumeCAMerged  = "ca-bundle-merged"
 	volumeProviders = "providers"
+	// volumeOGXConfig is an OGXServer's config again, as the successor operator mounts it.
+	volumeOGXConfig = "ogx-config"
 )
 
 // AnnotationCABundleHash is the pod-template annotation with the content hash of the CA
@@ -345,6 +347,9 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 	if !in.runsImageConfig() {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeConfig, MountPath: config.ConfigDir, ReadOnly: true})
 	}
+	if in.successorConfigMount() {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeOGXConfig, MountPath: path.Dir(SuccessorConfigFile), ReadOnly: true})
+	}
 	mounts = append(mounts,
 		corev1.VolumeMount{Name: volumeStorage, MountPath: mountPath(in)},
 		corev1.VolumeMount{Name: volumeCache, MountPath: in.Distribution.Layout.CacheDir},
@@ -402,6 +407,15 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 		// mount it: commands and RUN_CONFIG_PATH that name /etc/llama-stack/<key> find it.
 		configVolume := &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: configMapName}}
 		vols = append(vols, corev1.Volume{Name: volumeConfig, VolumeSource: corev1.VolumeSource{ConfigMap: configVolume}})
+	}
+	if in.successorConfigMount() {
+		// The config the server runs as /etc/ogx/config.yaml, as the successor mounts an
+		// OGXServer's: a command written for it (OpenShift AI 3.5's dashboard writes
+		// ogx run /etc/ogx/config.yaml) finds it.
+		vols = append(vols, corev1.Volume{Name: volumeOGXConfig, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: configMapName},
+			Items:                []corev1.KeyToPath{{Key: in.mountedConfigKey(), Path: path.Base(SuccessorConfigFile)}},
+		}}})
 	}
 	vols = append(vols,
 		corev1.Volume{Name: volumeStorage, VolumeSource: storage},

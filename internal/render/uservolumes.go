@@ -207,6 +207,8 @@ func volumePurpose(name string) string {
 		return "the CA bundle"
 	case volumeProviders:
 		return "the external providers' packages"
+	case volumeOGXConfig:
+		return "the config, where the successor operator mounts it"
 	}
 	if strings.HasPrefix(name, volumeCABundle+"-") {
 		return "a CA bundle"
