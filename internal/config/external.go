@@ -71,6 +71,7 @@ func (g *generator) externalEntry(api string, ref v1alpha2.ExternalProviderRef, 
 			"name the provider type the module provides, remote::<name> or inline::<name>"))
 	}
 	config := g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, path.Child("settings"))
+	g.checkReferencesInSettings(config, path.Child("settings"))
 	for _, key := range slices.Sorted(maps.Keys(ref.SecretRefs)) {
 		g.secretConfigKey(config, config, key, EnvName(ref.ProviderID, key), ref.SecretRefs[key].SecretKeyRef,
 			path.Child("secretRefs").Key(key))

@@ -87,6 +87,7 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 	before := len(g.errs)
 
 	settings := g.settings(p, path.Child("settings"))
+	g.checkReferencesInSettings(settings, path.Child("settings"))
 	g.checkConfigKeys(api, providerType, fm, settings, p.SecretRefs, path)
 	deepMerge(config, settings)
 	if p.Endpoint != "" {
