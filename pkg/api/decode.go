@@ -335,13 +335,17 @@ var v1alpha1Fields = map[string]string{
 func unknownFieldHint(path string, obj any, doc map[string]any) string {
 	parent, name := splitFieldPath(path)
 	valid := fieldNames(reflect.TypeOf(obj), parent)
+	// The field of that very name a level or more down is what was meant before a field here of
+	// a similar name: secretRefs: {user: {name, key}} lacks secretKeyRef, it is no typo of it.
+	if deeper := deeperField(reflect.TypeOf(obj), parent, name); deeper != "" {
+		// written with the path's own indexes: spec.providers.vectorIo[0].secretRefs.user.secretKeyRef.key
+		if at := strings.LastIndex(path, "."); at >= 0 {
+			deeper = path[:at] + strings.TrimPrefix(deeper, strings.Join(parent, "."))
+		}
+		return "unknown field " + strconv.Quote(name) + " (did you mean " + deeper + "?)"
+	}
 	meant := suggest.DidYouMean(name, valid)
 	hint := "unknown field " + strconv.Quote(name) + meant
-	if meant == "" {
-		if deeper := deeperField(reflect.TypeOf(obj), parent, name); deeper != "" {
-			return hint + " (did you mean " + deeper + "?)"
-		}
-	}
 	if where, ok := v1alpha1Fields[path]; ok && doc["apiVersion"] == v1alpha2.GroupVersion.String() {
 		hint += fmt.Sprintf(": %s is a field of llamastack.io/v1alpha1; in v1alpha2 its content is in %s", path, where)
 		if server, ok := mapValue(doc, "spec", "server"); ok {
@@ -383,13 +387,9 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 // called name: "spec.image" in a v1alpha1 object is spec.server.distribution.image. Empty when
 // there is none or more than one at the nearest level.
 func deeperField(t reflect.Type, parent []string, name string) string {
-	t = elem(t)
-	for _, seg := range parent {
-		f, ok := jsonField(t, seg)
-		if !ok {
-			return ""
-		}
-		t = elem(f.Type)
+	t, ok := typeAt(t, parent)
+	if !ok {
+		return ""
 	}
 	type node struct {
 		t    reflect.Type
@@ -439,15 +439,8 @@ var indexes = lazyre.New(`\[[^]]*\]`)
 // fieldNames lists the JSON field names of the struct at path in t, following pointers,
 // slices and maps.
 func fieldNames(t reflect.Type, path []string) []string {
-	t = elem(t)
-	for _, seg := range path {
-		f, ok := jsonField(t, seg)
-		if !ok {
-			return nil
-		}
-		t = elem(f.Type)
-	}
-	if t.Kind() != reflect.Struct {
+	t, ok := typeAt(t, path)
+	if !ok || t.Kind() != reflect.Struct {
 		return nil
 	}
 	var names []string
@@ -481,6 +474,33 @@ func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
 		}
 	}
 	return reflect.StructField{}, false
+}
+
+// typeAt is the type at a decoder's field path in t (spec.storage.backends.pg.host): fields by
+// JSON name, a map's key skipped, pointers, slices and maps followed.
+func typeAt(t reflect.Type, path []string) (reflect.Type, bool) {
+	key := isMap(t)
+	t = elem(t)
+	for _, seg := range path {
+		if key { // the segment is a key of the map: its value has the type
+			key = false
+			continue
+		}
+		f, ok := jsonField(t, seg)
+		if !ok {
+			return nil, false
+		}
+		key, t = isMap(f.Type), elem(f.Type)
+	}
+	return t, true
+}
+
+// isMap reports whether t, behind pointers and slices, is a map.
+func isMap(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Map
 }
 
 // elem follows pointers, slices and maps to the type they hold.

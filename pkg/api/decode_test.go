@@ -151,6 +151,15 @@ metadata: {name: s}
 spec: {distribution: {name: starter}}`,
 			field: "apiVersion", detail: "write apiVersion: llamastack.io/v1alpha2",
 		},
+		"a typo in a map's value": {
+			reason: "a named backend's fields are suggested like any other's",
+			doc: header + `spec:
+  distribution: {name: starter}
+  storage:
+    backends:
+      kv_default: {type: kv_postgres, hostname: pg, user: u, password: {secretKeyRef: {name: pg, key: p}}}`,
+			field: "spec.storage.backends.kv_default.hostname", detail: `unknown field "hostname" (did you mean host?)`,
+		},
 		"the right group, a version llsd does not serve": {
 			reason: "the versions served are listed",
 			doc: `apiVersion: llamastack.io/v1beta1
@@ -471,4 +480,26 @@ metadata:
 		require.Empty(t, errs, reason)
 		assert.Empty(t, warnings, reason)
 	}
+}
+
+// A Secret reference written as an OGXServer writes one ({name, key}, without secretKeyRef) is
+// told where its fields go, with the path as written.
+func TestDecodeSuggestsTheSecretKeyRefAFieldBelongsIn(t *testing.T) {
+	_, errs := api.Decode([]byte(header + `spec:
+  distribution: {name: starter}
+  providers:
+    vectorIo:
+      provider: pgvector
+      endpoint: pg:5432/db
+      secretRefs:
+        user: {name: pg, key: user}
+        password: {secretKeyRef: {name: pg, key: password}}`))
+	var lines []string
+	for _, e := range errs {
+		lines = append(lines, e.Error())
+	}
+	assert.Contains(t, lines, `spec.providers.vectorIo[0].secretRefs.user.key: Unsupported value: unknown field "key" `+
+		`(did you mean spec.providers.vectorIo[0].secretRefs.user.secretKeyRef.key?)`)
+	assert.Contains(t, lines, `spec.providers.vectorIo[0].secretRefs.user.name: Unsupported value: unknown field "name" `+
+		`(did you mean spec.providers.vectorIo[0].secretRefs.user.secretKeyRef.name?)`)
 }
