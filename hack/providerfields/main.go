@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/servercheck"
@@ -108,7 +109,7 @@ func parse(data []byte) (map[string]map[string][]profile.Field, error) {
 		if m := fieldLine.FindStringSubmatch(line); m != nil && providerType != "" {
 			catalog[api][providerType] = append(catalog[api][providerType], profile.Field{
 				Name: m[1], Required: m[2] == "*", Secret: strings.Contains(m[3], "(password)"), Store: storeKind(m[3]),
-				NullRefused: refusesNull(m[3]),
+				NullRefused: refusesNull(m[3]), Kinds: kinds(m[3]),
 			})
 			continue
 		}
@@ -129,6 +130,41 @@ func refusesNull(fieldType string) bool {
 		return !strings.Contains(fieldType, "| null")
 	}
 	return false
+}
+
+// kinds are the YAML kinds a key takes by its type in the field list, alternatives split on
+// " | ": "string(uri) | null" is string and null, "list[string]" an array, "dict[str,string]"
+// and a config class (NetworkConfig) an object; nil for "any", which takes every value.
+func kinds(fieldType string) []string {
+	kind, _, _ := strings.Cut(fieldType, " = ")
+	var out []string
+	for alt := range strings.SplitSeq(kind, " | ") {
+		alt = strings.TrimSpace(alt)
+		name, _, _ := strings.Cut(alt, "(")
+		name, _, _ = strings.Cut(name, "[")
+		var k string
+		switch name {
+		case "string", "enum":
+			k = "string"
+		case "integer", "number", "boolean", "null":
+			k = name
+		case "list":
+			k = "array"
+		case "dict", "object":
+			k = "object"
+		case "any":
+			return nil
+		default:
+			if name == "" || !unicode.IsUpper(rune(name[0])) {
+				return nil // a type this reading does not know: take every value
+			}
+			k = "object" // a config class
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // storeKind tells a key that references the server's storage by its type in the field list.

@@ -149,6 +149,8 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 			g.errs = append(g.errs, field.Forbidden(path.Child("settings").Key(key), fmt.Sprintf(
 				"%s is a credential, and settings are written into a ConfigMap in clear: put it in secretRefs.%s "+
 					"(or apiKey) to read it from a Secret", key, key)))
+		default:
+			g.checkKind(providerType, fields[i], settings[key], path.Child("settings").Key(key))
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(secretRefs)) {

@@ -49,6 +49,12 @@ func (g *generator) checkReference(v any, path *field.Path, key string, topLevel
 	}
 }
 
+// isReference reports whether a mapping is a Kubernetes reference and nothing else.
+func isReference(m map[string]any) bool {
+	_, ok := referenceKey(m)
+	return ok
+}
+
 // referenceKey is the reference key of a mapping that holds one and nothing else.
 func referenceKey(m map[string]any) (string, bool) {
 	if len(m) != 1 {

@@ -140,6 +140,9 @@ type Field struct {
 	// NullRefused keys are a string, number or boolean that takes no null: a value
 	// ${env.X:=} with X unset gives them null, and the provider does not start.
 	NullRefused bool `json:"nullRefused,omitempty"`
+	// Kinds are the YAML kinds the key takes (string, integer, number, boolean, null, object,
+	// array); none: any value.
+	Kinds []string `json:"kinds,omitempty"`
 }
 
 // ProviderFile is the format of providers/<version>.json, written by hack/providerfields.

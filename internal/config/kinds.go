@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/profile"
+)
+
+// checkKind refuses a settings value of a kind the provider's config key does not take, as the
+// server's pydantic models read config.yaml (lax mode): a mapping or list where a scalar goes,
+// a scalar where a mapping or list goes, a number or boolean where only a string goes.
+//
+//	settings: {api_version: 2024}   # remote::azure's api_version is a string: write "2024"
+func (g *generator) checkKind(providerType string, f profile.Field, v any, path *field.Path) {
+	got, ok := takes(f.Kinds, v)
+	if m, isMap := v.(map[string]any); ok || isMap && isReference(m) {
+		return // a reference is checkReferencesInSettings's
+	}
+	g.errs = append(g.errs, field.Invalid(path, field.OmitValueType{}, fmt.Sprintf(
+		"%s, where %s's %s in %s takes %s: the server would not start; %s", kindName(got), providerType, f.Name, g.prof,
+		strings.Join(kindNames(f.Kinds), " or "), kindFix(f.Kinds, got))))
+}
+
+// kindFix says how to write a value the key takes.
+func kindFix(kinds []string, got string) string {
+	switch {
+	case slices.Contains(kinds, "string") && (got == "integer" || got == "number" || got == "boolean"):
+		return "quote it, so that YAML reads a string"
+	case slices.Contains(kinds, "array"):
+		return "write a list: [...]"
+	case slices.Contains(kinds, "object"):
+		return "write a mapping of its keys: {...}"
+	case slices.Contains(kinds, "integer") || slices.Contains(kinds, "number"):
+		return "write a number"
+	case slices.Contains(kinds, "boolean"):
+		return "write true or false"
+	}
+	return "write a string"
+}
+
+// kindNames are kinds as messages say them: a list, a mapping, null.
+func kindNames(kinds []string) []string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = kindName(k)
+	}
+	return names
+}
+
+func kindName(kind string) string {
+	switch kind {
+	case "null":
+		return "null"
+	case "array", "list":
+		return "a list"
+	case "object", "mapping":
+		return "a mapping"
+	case "integer":
+		return "an integer"
+	}
+	return "a " + kind
+}
+
+// takes reports whether a key of the given kinds takes v, with the kind of v. No kinds: any.
+// A string that reads as a number or boolean is taken where one goes (pydantic converts "8192"
+// and "true"), a ${env.} reference anywhere (its value is not known here); a boolean where a
+// number goes, and a whole number where a boolean or decimal goes, as pydantic converts them.
+func takes(kinds []string, v any) (string, bool) {
+	has := func(k ...string) bool {
+		return slices.ContainsFunc(k, func(k string) bool { return slices.Contains(kinds, k) })
+	}
+	switch t := v.(type) {
+	case nil:
+		return "null", true // nulls: checkNullDefaults
+	case string:
+		return "string", len(kinds) == 0 || strings.Contains(t, "${env.") || has("string") ||
+			has("integer") && isInteger(t) || has("number") && isNumber(t) || has("boolean") && isBoolean(t)
+	case bool:
+		return "boolean", len(kinds) == 0 || has("boolean", "integer", "number")
+	case int64:
+		return "integer", len(kinds) == 0 || has("integer", "number") || (has("boolean") && (t == 0 || t == 1))
+	case float64:
+		return "number", len(kinds) == 0 || has("number") || (has("integer") && t == float64(int64(t)))
+	case map[string]any:
+		return "mapping", len(kinds) == 0 || has("object")
+	case []any:
+		return "list", len(kinds) == 0 || has("array")
+	}
+	return "", true
+}
+
+func isInteger(s string) bool {
+	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return err == nil
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return err == nil
+}
+
+// isBoolean: the strings pydantic reads as a boolean.
+func isBoolean(s string) bool {
+	return slices.Contains([]string{"0", "1", "true", "false", "t", "f", "yes", "no", "y", "n", "on", "off"}, strings.ToLower(strings.TrimSpace(s)))
+}
