@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/servercheck"
+)
+
+// The kinds llsd reads for each provider config key (from the server's field list) are the
+// JSON types the server's own JSON Schema gives that key of that provider's config class, for
+// every provider of every server version that the schema names a class of. Where the field
+// list says "any" (a union of classes), llsd takes any value and checks nothing.
+func TestSettingsKindsAreTheSchemas(t *testing.T) {
+	for _, p := range profile.All() {
+		t.Run(string(p.Version), func(t *testing.T) {
+			doc, err := servercheck.SchemaDocument(p.Upstream.Server)
+			require.NoError(t, err)
+			defs, _ := doc.(map[string]any)["$defs"].(map[string]any)
+			compared := 0
+			for _, api := range p.APIs() {
+				for _, providerType := range p.ProviderTypes(api) {
+					class, ok := defs[api+"__"+strings.ReplaceAll(providerType, "::", "__")+"__Config"].(map[string]any)
+					if !ok {
+						continue // a provider whose config class the schema names otherwise
+					}
+					properties, _ := class["properties"].(map[string]any)
+					fields, _ := p.Fields(api, providerType)
+					for _, f := range fields {
+						property, ok := properties[f.Name]
+						if !ok {
+							continue
+						}
+						if len(f.Kinds) == 0 {
+							continue // llsd takes any value there (the field list says "any"): nothing to compare
+						}
+						want := schemaKinds(property, defs)
+						got := slices.Sorted(slices.Values(f.Kinds))
+						assert.Equal(t, want, got, "%s %s %s", p, providerType, f.Name)
+						compared++
+					}
+				}
+			}
+			require.Greater(t, compared, 100)
+		})
+	}
+}
+
+// schemaKinds are the JSON types a schema takes, sorted; nil when it takes any.
+func schemaKinds(schema any, defs map[string]any) []string {
+	s, _ := schema.(map[string]any)
+	var kinds []string
+	add := func(k ...string) {
+		for _, k := range k {
+			if !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+	}
+	switch t := s["type"].(type) {
+	case string:
+		add(t)
+	case []any:
+		for _, x := range t {
+			add(x.(string))
+		}
+	}
+	values := asList(s["enum"])
+	if c, has := s["const"]; has {
+		values = append(values, c)
+	}
+	for _, v := range values {
+		switch v.(type) {
+		case string:
+			add("string")
+		case nil:
+			add("null")
+		}
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		add(schemaKinds(defs[strings.TrimPrefix(ref, "#/$defs/")], defs)...)
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		for _, alt := range asList(s[key]) {
+			k := schemaKinds(alt, defs)
+			if k == nil {
+				return nil
+			}
+			add(k...)
+		}
+	}
+	if len(kinds) == 0 {
+		return nil
+	}
+	slices.Sort(kinds)
+	return kinds
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
