@@ -168,11 +168,7 @@ func (g *generator) checkOverrideEnvCredentials() {
 	}
 }
 
-// credentialKeyName matches a settings key that holds a credential, at any depth and in the
-// spellings of config keys and HTTP headers (api_key, X-Api-Key, Authorization, client_key).
-var credentialKeyName = lazyre.New(`(?i)(^|[_-])(password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?key|credentials?|authorization|cookie)($|[_-])`)
-
-func isCredentialKey(key string) bool { return key != "" && credentialKeyName().MatchString(key) }
+func isCredentialKey(key string) bool { return redact.IsCredentialKey(key) }
 
 // lastKey is the last map key of a settings path ("" for a list item).
 func lastKey(at configyaml.Path) string {

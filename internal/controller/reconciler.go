@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -176,12 +178,35 @@ func (r *StatusReconciler) checkSecrets(ctx context.Context, obj *v1alpha2.Llama
 			continue
 		}
 		for _, k := range ref.Keys {
-			if _, ok := s.Data[k]; !ok {
+			value, ok := s.Data[k]
+			switch {
+			case !ok:
+				o.MissingSecretKey = true
 				o.SecretProblems = append(o.SecretProblems, fmt.Sprintf("%s: Secret %q has no key %q", ref.Field, ref.Name, k))
+			case ref.Text && readsAsNumberOrBoolean(string(value)):
+				o.SecretProblems = append(o.SecretProblems, fmt.Sprintf("%s: the value of key %q of Secret %q reads as a number or boolean, "+
+					"which the server turns it into after substituting it, and the provider's key takes a string: the server stops at start; "+
+					"give it a value that is not a number", ref.Field, k, ref.Name))
 			}
 		}
 	}
 	return nil
+}
+
+// readsAsNumberOrBoolean reports whether the server reads a substituted value as a boolean, an
+// integer or a decimal (_convert_string_to_proper_type in its core/stack.py: true and false in
+// any case, then Python's int() and float(), which take spaces around, underscores between
+// digits, nan and inf).
+func readsAsNumberOrBoolean(value string) bool {
+	s := strings.TrimSpace(value)
+	if strings.EqualFold(s, "true") || strings.EqualFold(s, "false") {
+		return true
+	}
+	if _, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64); err == nil && s != "" {
+		return true
+	}
+	_, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+	return err == nil && s != ""
 }
 
 func (r *StatusReconciler) now() metav1.Time {

@@ -37,7 +37,10 @@ type observed struct {
 	// missing Secret rather than a missing key.
 	SecretProblems []string
 	MissingSecret  bool
-	SecretCount    int
+	// MissingSecretKey is true when a problem is a missing key; the others are values the
+	// server would misread.
+	MissingSecretKey bool
+	SecretCount      int
 	// CABundleProblems are the same for the CA bundle ConfigMap (networking.tls.caBundle),
 	// which the pod mounts: a missing one keeps it from starting.
 	CABundleProblems []string
@@ -200,8 +203,10 @@ func secretsCondition(o observed) verdict {
 	switch {
 	case len(o.SecretProblems) > 0 && o.MissingSecret:
 		return verdict{false, v1alpha2.ReasonSecretNotFound, problems}
-	case len(o.SecretProblems) > 0:
+	case len(o.SecretProblems) > 0 && o.MissingSecretKey:
 		return verdict{false, v1alpha2.ReasonSecretKeyNotFound, problems}
+	case len(o.SecretProblems) > 0:
+		return verdict{false, v1alpha2.ReasonSecretValueConverted, problems}
 	case o.MissingCABundle:
 		return verdict{false, v1alpha2.ReasonCABundleNotFound, problems}
 	case len(o.CABundleProblems) > 0:

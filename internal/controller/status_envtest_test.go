@@ -152,6 +152,16 @@ func TestStatusLifecycle(t *testing.T) {
 		}
 	})
 	require.NoError(t, k8sClient.Update(context.Background(), secret(ns, "pg", map[string]string{"url": "postgresql://x"})))
+	// An API key of digits: the server would read it as a number, which vLLM's api_token refuses.
+	require.NoError(t, k8sClient.Update(context.Background(), secret(ns, "vllm-creds", map[string]string{"token": "20261127"})))
+	eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
+		cond := hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionFalse, v1alpha2.ReasonSecretValueConverted)
+		if cond != nil {
+			assert.Contains(c, cond.Message, `spec.providers.inference[0].apiKey: the value of key "token" of Secret "vllm-creds" reads as a number or boolean`)
+			assert.NotContains(c, cond.Message, "20261127")
+		}
+	})
+	require.NoError(t, k8sClient.Update(context.Background(), secret(ns, "vllm-creds", map[string]string{"token": "s3cret-value"})))
 	st = eventually(t, ns, "chat", func(c *assert.CollectT, st v1alpha2.LlamaStackDistributionStatus) {
 		hasCondition(c, st, v1alpha2.ConditionSecretsResolved, metav1.ConditionTrue, v1alpha2.ReasonAllSecretsFound)
 	})

@@ -90,7 +90,8 @@ func TestConditionsKeepTheirTransitionTime(t *testing.T) {
 }
 
 // Every Secret key the pod reads is checked: providers', external providers', telemetry
-// headers', storage's and TLS's, in spec order.
+// headers', storage's and TLS's, in spec order; "text" marks those substituted into a config key
+// that takes a string, whose value must not read as a number or boolean.
 func TestSecretRefsAreEveryOneThePodReads(t *testing.T) {
 	for _, tc := range []struct {
 		reason, spec string
@@ -113,9 +114,9 @@ func TestSecretRefsAreEveryOneThePodReads(t *testing.T) {
     tls: {enabled: true, secretName: server-tls}
 `,
 			want: []string{
-				"spec.providers.inference[0].apiKey vllm token",
+				"spec.providers.inference[0].apiKey vllm token text",
 				"spec.providers.inference[0].clientCertificate vllm-client tls.crt,tls.key",
-				"spec.externalProviders.inference[0].secretRefs[api_key] acme key",
+				"spec.externalProviders.inference[0].secretRefs[api_key] acme key text",
 				"spec.telemetry.headers[authorization] otel token",
 				"spec.storage.sql.connectionString pg url",
 				"spec.networking.tls.secretName server-tls tls.crt,tls.key",
@@ -125,7 +126,16 @@ func TestSecretRefsAreEveryOneThePodReads(t *testing.T) {
     backends:
       sql_default: {type: sql_postgres, host: pg, user: ogx, password: {secretKeyRef: {name: pg-sql, key: password}}}
       kv_default: {type: kv_postgres, host: pg, user: ogx, password: {secretKeyRef: {name: pg-kv, key: password}}}
-`, want: []string{"spec.storage.backends.kv_default.password pg-kv password", "spec.storage.backends.sql_default.password pg-sql password"}},
+`, want: []string{"spec.storage.backends.kv_default.password pg-kv password text", "spec.storage.backends.sql_default.password pg-sql password text"}},
+		{reason: "a provider's secretRefs: credentials are strings, other keys may be numbers", spec: `  distribution: {name: starter}
+  providers:
+    vectorIo:
+    - provider: pgvector
+      endpoint: pg:5432/vectors
+      secretRefs:
+        user: {secretKeyRef: {name: pg, key: user}}
+        password: {secretKeyRef: {name: pg, key: password}}
+`, want: []string{"spec.providers.vectorIo[0].secretRefs[password] pg password text", "spec.providers.vectorIo[0].secretRefs[user] pg user"}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			obj, errs := api.Decode([]byte(`apiVersion: llamastack.io/v1alpha2
@@ -136,9 +146,39 @@ spec:
 			require.Empty(t, errs)
 			var got []string
 			for _, r := range secretRefs(obj) {
-				got = append(got, r.Field+" "+r.Name+" "+strings.Join(r.Keys, ","))
+				line := r.Field + " " + r.Name + " " + strings.Join(r.Keys, ",")
+				if r.Text {
+					line += " text"
+				}
+				got = append(got, line)
 			}
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// The values the server reads as a number or boolean after substituting them, as
+// _convert_string_to_proper_type does: true and false in any case, Python's int() and float().
+func TestReadsAsNumberOrBoolean(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  bool
+	}{
+		{"123456", true}, {" 42\n", true}, {"-7", true}, {"1_000", true}, {"1.5", true}, {"1e3", true}, {"nan", true},
+		{"Infinity", true}, {"True", true}, {"false", true},
+		{"s3cret", false}, {"", false}, {"0x10", false}, {"12ab", false}, {"yes", false}, {"sk-123", false},
+	} {
+		assert.Equal(t, tc.want, readsAsNumberOrBoolean(tc.value), "%q", tc.value)
+	}
+}
+
+// A Secret value that would reach a string key as a number fails SecretsResolved with a reason of
+// its own; a missing Secret or key is named first.
+func TestSecretsConditionReasons(t *testing.T) {
+	converted := observed{SecretProblems: []string{"spec.providers.inference[0].apiKey: the value of key ..."}}
+	assert.Equal(t, v1alpha2.ReasonSecretValueConverted, secretsCondition(converted).reason)
+	converted.MissingSecretKey = true
+	assert.Equal(t, v1alpha2.ReasonSecretKeyNotFound, secretsCondition(converted).reason)
+	converted.MissingSecret = true
+	assert.Equal(t, v1alpha2.ReasonSecretNotFound, secretsCondition(converted).reason)
 }

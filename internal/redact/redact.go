@@ -25,6 +25,15 @@ var credentialName = lazyre.New(`(?i)(key|token|secret|pass|pwd|auth|signature|s
 // IsCredentialName reports whether a parameter, header or field name says it holds a credential.
 func IsCredentialName(name string) bool { return credentialName().MatchString(Decoded(name)) }
 
+// credentialKey matches a config key that holds a credential, at any depth and in the
+// spellings of config keys and HTTP headers (api_key, X-Api-Key, Authorization, client_key):
+// narrower than credentialName, as a config key's name is all that decides.
+var credentialKey = lazyre.New(`(?i)(^|[_-])(password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?key|credentials?|authorization|cookie)($|[_-])`)
+
+// IsCredentialKey reports whether a config key holds a credential by its name (password,
+// api_key, X-Api-Key, ...).
+func IsCredentialKey(key string) bool { return key != "" && credentialKey().MatchString(key) }
+
 // URL hides what an endpoint may hold of a secret: all of its user part, up to the last @
 // (also when it does not parse as a URL's user info: a / in a password ends the host part of
 // a URL), and the values of credential-looking query and fragment parameters, whatever

@@ -36,11 +36,14 @@ const (
 	ReasonImageConfig               = "ImageConfig"               // the server runs the image's own config, which llsd cannot check
 
 	// SecretsResolved
-	ReasonAllSecretsFound     = "AllSecretsFound"
-	ReasonSecretNotFound      = "SecretNotFound"
-	ReasonSecretKeyNotFound   = "SecretKeyNotFound"
-	ReasonCABundleNotFound    = "CABundleNotFound"
-	ReasonCABundleKeyNotFound = "CABundleKeyNotFound"
+	ReasonAllSecretsFound   = "AllSecretsFound"
+	ReasonSecretNotFound    = "SecretNotFound"
+	ReasonSecretKeyNotFound = "SecretKeyNotFound"
+	// ReasonSecretValueConverted: a Secret's value that goes where a string goes reads as a
+	// number or boolean, which the server turns it into after substituting it.
+	ReasonSecretValueConverted = "SecretValueConverted"
+	ReasonCABundleNotFound     = "CABundleNotFound"
+	ReasonCABundleKeyNotFound  = "CABundleKeyNotFound"
 
 	// DeploymentUpdated
 	ReasonDeploymentUpToDate = "DeploymentUpToDate"
