@@ -202,11 +202,27 @@ func readsAsNumberOrBoolean(value string) bool {
 	if strings.EqualFold(s, "true") || strings.EqualFold(s, "false") {
 		return true
 	}
-	if _, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64); err == nil && s != "" {
+	if s == "" || !underscoresBetweenDigits(s) {
+		return false
+	}
+	plain := strings.ReplaceAll(s, "_", "")
+	if _, err := strconv.ParseInt(plain, 10, 64); err == nil {
 		return true
 	}
-	_, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
-	return err == nil && s != ""
+	_, err := strconv.ParseFloat(plain, 64)
+	return err == nil
+}
+
+// underscoresBetweenDigits: Python's int() and float() take an underscore only between two
+// digits (1_000, not _1 or 1__0).
+func underscoresBetweenDigits(s string) bool {
+	digit := func(i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	for i := range len(s) {
+		if s[i] == '_' && (!digit(i-1) || !digit(i+1)) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *StatusReconciler) now() metav1.Time {

@@ -167,6 +167,7 @@ func TestReadsAsNumberOrBoolean(t *testing.T) {
 		{"123456", true}, {" 42\n", true}, {"-7", true}, {"1_000", true}, {"1.5", true}, {"1e3", true}, {"nan", true},
 		{"Infinity", true}, {"True", true}, {"false", true},
 		{"s3cret", false}, {"", false}, {"0x10", false}, {"12ab", false}, {"yes", false}, {"sk-123", false},
+		{"_12", false}, {"1__0", false}, {"12_", false},
 	} {
 		assert.Equal(t, tc.want, readsAsNumberOrBoolean(tc.value), "%q", tc.value)
 	}
