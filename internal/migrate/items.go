@@ -3,9 +3,12 @@
 package migrate
 
 import (
+	"fmt"
+
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 
 	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/pkg/api"
@@ -43,6 +46,12 @@ func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results
 	var warnings []config.Warning
 	if decoded.Consumed { // an OGXServer: its LLSD is what it converts to
 		migrated = decoded.Object
+		if decoded.Object.Spec.Distribution.Name == distribution.RHDev && opts.Distribution.OpenShiftAIRelease == "" {
+			warnings = append(warnings, config.Warning{Field: "spec.distribution.name", Message: fmt.Sprintf(
+				"an OGXServer's %s renders for OpenShift AI %s without the render option openshiftAI.release, a LlamaStackDistribution's for %s: "+
+					"render the LlamaStackDistribution with openshiftAI.release: %q to keep the release", distribution.RHDev,
+				distribution.DefaultOGXServerRelease, distribution.DefaultRelease, distribution.DefaultOGXServerRelease)})
+		}
 	} else {
 		res, errs := pipeline.RenderDecoded(decoded, opts)
 		if len(errs) > 0 {

@@ -50,5 +50,6 @@ spec:
 		require.NoError(t, err)
 		assert.Equal(t, distribution.RHDev, name)
 		assert.True(t, mentionsAll(results, "llsd reads rh as rh-dev"), "%v", results)
+		assert.True(t, mentionsAll(results, `render the LlamaStackDistribution with openshiftAI.release: "3.5" to keep the release`), "%v", results)
 	})
 }
