@@ -31,7 +31,7 @@ func (g *generator) checkUserValues() {
 	var topLevel bool // whether a settings value is a config key of its own, which secretRefs can set
 	check := func(path *field.Path, value string, settings bool, key string) {
 		for _, m := range envReference().FindAllStringSubmatch(redact.Decoded(value), -1) {
-			if settings && (g.plainOverride(m[1]) || isCredentialKey(key) && g.secretOverride(m[1])) {
+			if settings && (g.plainOverride(m[1]) || redact.IsCredentialKey(key) && g.secretOverride(m[1])) {
 				continue
 			}
 			fix := "write the value itself"
@@ -143,7 +143,7 @@ func clearCredentialOf(key, value string) clearCredential {
 	switch {
 	case value == "" || envReference().MatchString(value):
 		return noCredential
-	case isCredentialKey(key) && !strings.HasPrefix(value, "/"):
+	case redact.IsCredentialKey(key) && !strings.HasPrefix(value, "/"):
 		return credentialAtKey
 	case redact.HasCredentials(value):
 		return credentialInURL
@@ -167,8 +167,6 @@ func (g *generator) checkOverrideEnvCredentials() {
 		}
 	}
 }
-
-func isCredentialKey(key string) bool { return redact.IsCredentialKey(key) }
 
 // lastKey is the last map key of a settings path ("" for a list item).
 func lastKey(at configyaml.Path) string {
