@@ -58,9 +58,9 @@ func kindName(kind string) string {
 	switch kind {
 	case "null":
 		return "null"
-	case "array", "list":
+	case "array":
 		return "a list"
-	case "object", "mapping":
+	case "object":
 		return "a mapping"
 	case "integer":
 		return "an integer"
@@ -68,7 +68,8 @@ func kindName(kind string) string {
 	return "a " + kind
 }
 
-// takes reports whether a key of the given kinds takes v, with the kind of v. No kinds: any.
+// takes reports whether a key of the given kinds takes v, with the kind of v (in the kinds'
+// own words: object, array, ...). No kinds: any.
 // A string that reads as a number or boolean is taken where one goes (pydantic converts "8192"
 // and "true"), a ${env.} reference anywhere (its value is not known here); a boolean where a
 // number goes, and a whole number where a boolean or decimal goes, as pydantic converts them.
@@ -89,9 +90,9 @@ func takes(kinds []string, v any) (string, bool) {
 	case float64:
 		return "number", len(kinds) == 0 || has("number") || (has("integer") && t == float64(int64(t)))
 	case map[string]any:
-		return "mapping", len(kinds) == 0 || has("object")
+		return "object", len(kinds) == 0 || has("object")
 	case []any:
-		return "list", len(kinds) == 0 || has("array")
+		return "array", len(kinds) == 0 || has("array")
 	}
 	return "", true
 }
