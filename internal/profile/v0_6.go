@@ -3,20 +3,13 @@
 package profile
 
 // v06 is llama-stack 0.6 (tag v0.6.0).
-var v06 = &Profile{
-	Version:           "0.6",
-	Product:           "llama-stack",
-	Release:           "0.6.0",
-	ImageRepositories: []string{"docker.io/llamastack/distribution-"},
-	KVStores:          []string{"metadata", "prompts", "connectors"},
-	Entrypoint:        "/usr/local/bin/llama-stack-entrypoint.sh",
-	StateDir:          "/.llama",
-	PortEnv:           "LLAMA_STACK_PORT",
-	CLI:               CLI{Commands: [][]string{{"llama", "stack", "run"}}, Options: []string{"--port", "--enable-ui", "--providers"}},
-	ModelTypes:        []string{"llm", "embedding"},
-	MultiWorkerHost:   "::",
-	ToolGroups:        map[string]string{"websearch": "builtin::websearch", "rag": "builtin::rag", "wolfram_alpha": "builtin::wolfram_alpha"},
-	Upstream:          Upstream{Configs: "v0.6.0", Server: "v0.6.0"},
+var v06 = llamaStack(&Profile{
+	Version:         "0.6",
+	Release:         "0.6.0",
+	ModelTypes:      []string{"llm", "embedding"},
+	MultiWorkerHost: "::",
+	ToolGroups:      map[string]string{"websearch": "builtin::websearch", "rag": "builtin::rag", "wolfram_alpha": "builtin::wolfram_alpha"},
+	Upstream:        Upstream{Configs: "v0.6.0", Server: "v0.6.0"},
 	Marks: Marks{Evidence: "the agents/post_training APIs or meta-reference/rag-runtime/tgi providers (0.6 and older)",
 		Last: Mark{APIs: []string{"agents", "post_training"}, ProviderTypes: []string{"inline::meta-reference", "inline::rag-runtime", "remote::tgi"}}},
 	Dependencies: withVectorIO(map[string][]string{
@@ -34,4 +27,4 @@ var v06 = &Profile{
 		"scoring inline::braintrust":            {"datasetio", "datasets"},
 		"tool_runtime inline::rag-runtime":      {"vector_io", "inference", "files"},
 	}),
-}
+})

@@ -3,18 +3,11 @@
 package profile
 
 // v07 is llama-stack 0.7 (tag v0.7.1), the last release named llama-stack.
-var v07 = &Profile{
-	Version:           "0.7",
-	Product:           "llama-stack",
-	Release:           "0.7.1",
-	ImageRepositories: []string{"docker.io/llamastack/distribution-"},
-	KVStores:          []string{"metadata", "prompts", "connectors"},
-	Entrypoint:        "/usr/local/bin/llama-stack-entrypoint.sh",
-	StateDir:          "/.llama",
-	PortEnv:           "LLAMA_STACK_PORT",
-	CLI:               CLI{Commands: [][]string{{"llama", "stack", "run"}}, Options: []string{"--port", "--enable-ui", "--providers"}},
-	ModelTypes:        []string{"llm", "embedding", "rerank"},
-	Upstream:          Upstream{Configs: "v0.7.1", Server: "v0.7.1"},
+var v07 = llamaStack(&Profile{
+	Version:    "0.7",
+	Release:    "0.7.1",
+	ModelTypes: []string{"llm", "embedding", "rerank"},
+	Upstream:   Upstream{Configs: "v0.7.1", Server: "v0.7.1"},
 	Marks: Marks{Evidence: "the responses API or builtin/file-search providers (0.7)",
 		First: Mark{APIs: []string{"responses"}, ProviderTypes: []string{"inline::builtin", "inline::file-search"}}},
 	Dependencies: withVectorIO(map[string][]string{
@@ -30,4 +23,4 @@ var v07 = &Profile{
 		"scoring inline::braintrust":       {"datasetio", "datasets"},
 		"tool_runtime inline::file-search": {"vector_io", "inference", "files"},
 	}),
-}
+})

@@ -7,21 +7,14 @@ import "regexp"
 // v08 is OGX 0.8 (tag v0.8.0), the first release after llama-stack renamed itself OGX: the
 // ogx CLI and entrypoint, OGX_PORT, ~/.ogx, the messages and interactions APIs; datasetio,
 // scoring and eval are gone. Registered models are identified by provider_id/model_id.
-var v08 = &Profile{
+var v08 = ogx(&Profile{
 	Version: "0.8",
-	Product: "OGX",
 	Release: "0.8.0",
 	// The OGX operator's catalog names docker.io/ogxai/distribution-*; OGX's docs also name
 	// ogx/distribution-*.
-	ImageRepositories:    []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
-	KVStores:             []string{"metadata", "prompts", "connectors"},
-	Entrypoint:           "/usr/local/bin/ogx-entrypoint.sh",
-	StateDir:             "/.ogx",
-	PortEnv:              "OGX_PORT",
-	CLI:                  CLI{Commands: [][]string{{"ogx", "stack", "run"}}, Options: []string{"--port", "--enable-ui", "--providers"}},
-	ModelTypes:           []string{"llm", "embedding", "rerank"},
-	IdentifiesModelsByID: true,
-	AliasProviderID:      "all",
+	ImageRepositories: []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},
+	KVStores:          []string{"metadata", "prompts", "connectors"},
+	CLI:               CLI{Commands: [][]string{{"ogx", "stack", "run"}}, Options: runOptions()},
 	// The provider fields of main at d1b6632 (0.8.0 plus inline::auto and markitdown file
 	// processors): the schema llsd validates 0.8 configs with is main's too.
 	Upstream: Upstream{Configs: "v0.8.0", Server: "main-d1b6632"},
@@ -36,4 +29,4 @@ var v08 = &Profile{
 		"safety inline::llama-guard":       {"inference"},
 		"tool_runtime inline::file-search": {"vector_io", "inference", "files"},
 	}),
-}
+})

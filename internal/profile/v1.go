@@ -30,15 +30,9 @@ func ogx1Dependencies(skills bool) map[string][]string {
 
 // ogx1 fills what every 1.x profile shares.
 func ogx1(version, release, configs string, repositories []string, p *Profile) *Profile {
+	ogx(p)
 	p.Version, p.Release = Version(version), release
-	p.Product = "OGX"
 	p.ImageRepositories = repositories
-	p.Entrypoint = "/usr/local/bin/ogx-entrypoint.sh"
-	p.StateDir = "/.ogx"
-	p.PortEnv = "OGX_PORT"
-	p.ModelTypes = []string{"llm", "embedding", "rerank"}
-	p.IdentifiesModelsByID = true
-	p.AliasProviderID = "all"
 	p.KVStores = []string{"metadata"}
 	p.MigratedStores = []string{"prompts", "connectors"}
 	p.Upstream = Upstream{Configs: configs, Server: configs}
@@ -63,7 +57,7 @@ func ogx1PostgresBackendKeys(version string) map[string][]string {
 // ogx1CLI: ogx run (src/ogx/cli/run.py) joined ogx stack run in 1.0; --dry-run arrived in 1.1
 // and --insecure in 1.2 (src/ogx/cli/stack/run.py at each tag).
 func ogx1CLI(version string) CLI {
-	options := []string{"--port", "--enable-ui", "--providers"}
+	options := runOptions()
 	if _, minor, _ := Version(version).parts(); minor >= 1 {
 		options = append(options, "--dry-run")
 	}
