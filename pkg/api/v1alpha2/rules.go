@@ -245,15 +245,8 @@ var (
 		"className is an Ingress class and route makes a Route: remove className, or route")
 	ruleRouteHasNoTLSSecret = notWithRoute("tlsSecretName", func(e *ExposeSpec) bool { return e.TLSSecretName != "" },
 		"tlsSecretName is the Ingress's certificate and route makes a Route, which serves the router's certificate (or the server's, re-encrypting): remove tlsSecretName, or route")
-	ruleExposeAnnotationsNotOurs = rule[*ExposeSpec]{
-		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
-			FieldPath: ".annotations",
-			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
-			Message:   "llamastack.io/* annotations are llsd's: they name the LlamaStackDistribution an object was generated from; use another key",
-		}},
-		holds: func(e *ExposeSpec) bool { return noKey(e.Annotations, isLlamaStackKey) },
-	}
+	ruleExposeAnnotationsNotOurs = annotationsNotOurs("ExposeSpec", func(e *ExposeSpec) map[string]string { return e.Annotations },
+		"they name the LlamaStackDistribution an object was generated from")
 	ruleCIDRs = rule[[]string]{
 		Rule: Rule{On: []string{"AllowedFromSpec.cidrs", "EgressSpec.cidrs"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "self.all(c, isCIDR(c))",
@@ -274,15 +267,8 @@ var (
 			return noKey(ps.Labels, func(k string) bool { return k == "app" || strings.HasPrefix(k, "app.kubernetes.io/") })
 		},
 	}
-	rulePodAnnotationsNotOurs = rule[*PodSettings]{
-		Rule: Rule{On: []string{"PodSettings"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
-			FieldPath: ".annotations",
-			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
-			Message:   "llamastack.io/* annotations are llsd's: they roll the pods when the config changes; use another key",
-		}},
-		holds: func(ps *PodSettings) bool { return noKey(ps.Annotations, isLlamaStackKey) },
-	}
+	rulePodAnnotationsNotOurs = annotationsNotOurs("PodSettings", func(ps *PodSettings) map[string]string { return ps.Annotations },
+		"they roll the pods when the config changes")
 	ruleOneClaimSource = rule[*ResourceClaimSpec]{
 		Rule: Rule{On: []string{"ResourceClaimSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "has(self.resourceClaimName) != has(self.resourceClaimTemplateName)",
@@ -437,6 +423,20 @@ func notWithRoute(fieldName string, set func(*ExposeSpec) bool, message string) 
 			Message:   message,
 		}},
 		holds: func(e *ExposeSpec) bool { return e.Route == nil || !*e.Route || !set(e) },
+	}
+}
+
+// annotationsNotOurs forbids llamastack.io/* keys in the annotations of type on: llsd writes
+// them, and why says what for.
+func annotationsNotOurs[T any](on string, annotations func(T) map[string]string, why string) rule[T] {
+	return rule[T]{
+		Rule: Rule{On: []string{on}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.annotations) || !self.annotations.exists(k, k.startsWith('llamastack.io/'))",
+			FieldPath: ".annotations",
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
+			Message:   "llamastack.io/* annotations are llsd's: " + why + "; use another key",
+		}},
+		holds: func(v T) bool { return noKey(annotations(v), isLlamaStackKey) },
 	}
 }
 
