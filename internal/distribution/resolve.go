@@ -102,16 +102,14 @@ var distributionPath = field.NewPath("spec", "distribution")
 //	distribution: {image: docker.io/llamastack/distribution-starter:0.6.0}  # official image: embedded 0.6 base
 //	distribution: {image: registry.example.com/custom:1.0}          # needs overrideConfig (or image labels)
 func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Error) {
-	entries, err := Catalog()
-	if err != nil {
-		return nil, field.InternalError(distributionPath, err)
-	}
 	named := spec.Name
-	spec, opts = releaseImage(spec, opts)
+	spec, opts, entries, ferr := prepare(spec, opts)
+	if ferr != nil {
+		return nil, ferr
+	}
 	if isRHDev(spec, opts) {
 		return resolveRHDev(spec, opts)
 	}
-	spec = mapName(spec, entries, opts)
 	r, ferr := resolve(spec, entries, opts)
 	if r != nil {
 		r.Name, r.ProviderPackages = named, opts.ProviderPackages
@@ -143,6 +141,21 @@ func isRHDev(spec v1alpha2.DistributionSpec, opts Options) bool {
 }
 
 // mapName turns a name of the render option distributions into its image.
+// prepare reads a spec as both resolvers start from it: an OpenShift AI release's image is
+// rh-dev of that release, and a name the render option distributions maps (rh-dev aside) is
+// its image. It returns the catalog with them.
+func prepare(spec v1alpha2.DistributionSpec, opts Options) (v1alpha2.DistributionSpec, Options, map[string]Entry, *field.Error) {
+	entries, err := Catalog()
+	if err != nil {
+		return spec, opts, nil, field.InternalError(distributionPath, err)
+	}
+	spec, opts = releaseImage(spec, opts)
+	if !isRHDev(spec, opts) {
+		spec = mapName(spec, entries, opts)
+	}
+	return spec, opts, entries, nil
+}
+
 func mapName(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) v1alpha2.DistributionSpec {
 	if image, ok := opts.Distributions[spec.Name]; ok && spec.Name != "" {
 		if _, inCatalog := entries[spec.Name]; !inCatalog {
@@ -371,12 +384,11 @@ func officialNames(entries map[string]Entry) []string {
 // and the state directory) is serverVersion's, else an official or catalog image's tag's,
 // else profile.Default.
 func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Error) {
-	entries, err := Catalog()
-	if err != nil {
-		return nil, field.InternalError(distributionPath, err)
-	}
 	named := spec.Name
-	spec, opts = releaseImage(spec, opts)
+	spec, opts, entries, ferr := prepare(spec, opts)
+	if ferr != nil {
+		return nil, ferr
+	}
 	if isRHDev(spec, opts) {
 		r, note, ferr := openShiftAIRelease(opts)
 		if ferr != nil {
@@ -389,7 +401,6 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 		}
 		return res, nil
 	}
-	spec = mapName(spec, entries, opts)
 	image := spec.Image
 	var official bool
 	if image != "" {
