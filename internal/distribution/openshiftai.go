@@ -305,6 +305,21 @@ func resolveRHDev(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *fie
 	return res, nil
 }
 
+// rhDevRuntime resolves rh-dev without a base config (the spec brings its own config.yaml):
+// the release of the render's image, version and layout.
+func rhDevRuntime(opts Options) (*Resolved, *field.Error) {
+	r, note, ferr := openShiftAIRelease(opts)
+	if ferr != nil {
+		return nil, ferr
+	}
+	res := runtimeOf(r)
+	res.ProviderPackages = opts.ProviderPackages
+	if note != "" {
+		res.Warnings = append(res.Warnings, note)
+	}
+	return res, nil
+}
+
 // runtimeOf resolves a release without a base config: its image, version and layout.
 func runtimeOf(r Release) *Resolved {
 	prof := r.Profile()

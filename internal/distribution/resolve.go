@@ -102,15 +102,15 @@ var distributionPath = field.NewPath("spec", "distribution")
 //	distribution: {image: docker.io/llamastack/distribution-starter:0.6.0}  # official image: embedded 0.6 base
 //	distribution: {image: registry.example.com/custom:1.0}          # needs overrideConfig (or image labels)
 func Resolve(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Error) {
-	named := spec.Name
-	spec, opts, entries, ferr := prepare(spec, opts)
+	req, ferr := prepare(spec, opts)
 	if ferr != nil {
 		return nil, ferr
 	}
-	if isRHDev(spec, opts) {
-		return resolveRHDev(spec, opts)
+	if req.rhDev {
+		return resolveRHDev(req.spec, req.opts)
 	}
-	r, ferr := resolve(spec, entries, opts)
+	named, spec, opts := req.named, req.spec, req.opts
+	r, ferr := resolve(spec, req.entries, opts)
 	if r != nil {
 		r.Name, r.ProviderPackages = named, opts.ProviderPackages
 	}
@@ -141,19 +141,28 @@ func isRHDev(spec v1alpha2.DistributionSpec, opts Options) bool {
 }
 
 // mapName turns a name of the render option distributions into its image.
-// prepare reads a spec as both resolvers start from it: an OpenShift AI release's image is
-// rh-dev of that release, and a name the render option distributions maps (rh-dev aside) is
-// its image. It returns the catalog with them.
-func prepare(spec v1alpha2.DistributionSpec, opts Options) (v1alpha2.DistributionSpec, Options, map[string]Entry, *field.Error) {
+// request is a spec as both resolvers start from it, with the catalog.
+type request struct {
+	named   string // the name the user wrote
+	spec    v1alpha2.DistributionSpec
+	opts    Options
+	entries map[string]Entry
+	rhDev   bool
+}
+
+// prepare reads a spec for the resolvers: an OpenShift AI release's image is rh-dev of that
+// release, and a name the render option distributions maps (rh-dev aside) is its image.
+func prepare(spec v1alpha2.DistributionSpec, opts Options) (request, *field.Error) {
 	entries, err := Catalog()
 	if err != nil {
-		return spec, opts, nil, field.InternalError(distributionPath, err)
+		return request{}, field.InternalError(distributionPath, err)
 	}
-	spec, opts = releaseImage(spec, opts)
-	if !isRHDev(spec, opts) {
-		spec = mapName(spec, entries, opts)
+	req := request{named: spec.Name, entries: entries}
+	req.spec, req.opts = releaseImage(spec, opts)
+	if req.rhDev = isRHDev(req.spec, req.opts); !req.rhDev {
+		req.spec = mapName(req.spec, entries, req.opts)
 	}
-	return spec, opts, entries, nil
+	return req, nil
 }
 
 func mapName(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Options) v1alpha2.DistributionSpec {
@@ -384,23 +393,14 @@ func officialNames(entries map[string]Entry) []string {
 // and the state directory) is serverVersion's, else an official or catalog image's tag's,
 // else profile.Default.
 func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *field.Error) {
-	named := spec.Name
-	spec, opts, entries, ferr := prepare(spec, opts)
+	req, ferr := prepare(spec, opts)
 	if ferr != nil {
 		return nil, ferr
 	}
-	if isRHDev(spec, opts) {
-		r, note, ferr := openShiftAIRelease(opts)
-		if ferr != nil {
-			return nil, ferr
-		}
-		res := runtimeOf(r)
-		res.ProviderPackages = opts.ProviderPackages
-		if note != "" {
-			res.Warnings = append(res.Warnings, note)
-		}
-		return res, nil
+	if req.rhDev {
+		return rhDevRuntime(req.opts)
 	}
+	named, spec, opts, entries := req.named, req.spec, req.opts, req.entries
 	image := spec.Image
 	var official bool
 	if image != "" {
