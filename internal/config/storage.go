@@ -60,66 +60,65 @@ func (g *generator) applyStorage() {
 }
 
 func (g *generator) applyKV(kv *v1alpha2.KVStorageSpec) {
-	name := g.backendName("kv_")
-	backends := ensureMap(ensureMap(g.cfg, "storage"), "backends")
-	switch kv.Type {
-	case v1alpha2.StorageTypeSQLite:
-		g.useSQLite(backends, name, "kv_sqlite", "kvstore.db")
-	case v1alpha2.StorageTypeRedis:
-		path := storagePath.Child("kv", "endpoint")
-		host, port, err := parseRedisEndpoint(kv.Endpoint)
-		if err != nil {
-			g.errs = append(g.errs, field.Invalid(path, endpointShown(kv.Endpoint), err.Error()))
-			return
-		}
-		backend := map[string]any{"type": "kv_redis", "host": host, "port": port}
-		if kv.Password != nil {
-			// The server connects to redis://{host}:{port} and has no password field; the
-			// launcher puts ":<password>@" in front of the host, inside the pod.
-			backend["host"] = Placeholder(EnvKVHost)
-			g.addValue(EnvKVEndpoint, host, path)
-			g.addSecret(EnvKVPassword, kv.Password.SecretKeyRef, storagePath.Child("kv", "password"))
-			g.launcher.redis = true
-		}
-		backends[name] = backend
+	name, backends := g.legacyBackend("kv_", kv.Type, "kvstore.db")
+	if kv.Type != v1alpha2.StorageTypeRedis {
+		return
 	}
+	path := storagePath.Child("kv", "endpoint")
+	host, port, err := parseRedisEndpoint(kv.Endpoint)
+	if err != nil {
+		g.errs = append(g.errs, field.Invalid(path, endpointShown(kv.Endpoint), err.Error()))
+		return
+	}
+	backend := map[string]any{"type": "kv_redis", "host": host, "port": port}
+	if kv.Password != nil {
+		// The server connects to redis://{host}:{port} and has no password field; the
+		// launcher puts ":<password>@" in front of the host, inside the pod.
+		backend["host"] = Placeholder(EnvKVHost)
+		g.addValue(EnvKVEndpoint, host, path)
+		g.addSecret(EnvKVPassword, kv.Password.SecretKeyRef, storagePath.Child("kv", "password"))
+		g.launcher.redis = true
+	}
+	backends[name] = backend
 }
 
 func (g *generator) applySQL(sql *v1alpha2.SQLStorageSpec) {
-	name := g.backendName("sql_")
-	backends := ensureMap(ensureMap(g.cfg, "storage"), "backends")
-	switch sql.Type {
-	case v1alpha2.StorageTypeSQLite:
-		g.useSQLite(backends, name, "sql_sqlite", "sql_store.db")
-	case v1alpha2.StorageTypePostgres:
-		// The server takes no connection string: the launcher splits it into these.
-		backends[name] = map[string]any{
-			"type":     "sql_postgres",
-			"host":     Placeholder(EnvSQLHost),
-			"port":     Placeholder(EnvSQLPort),
-			"db":       Placeholder(EnvSQLDB),
-			"user":     Placeholder(EnvSQLUser),
-			"password": Placeholder(EnvSQLPassword),
-		}
-		// The distribution's Postgres key-value backend (postgres-demo's) moves to the same
-		// database: it would otherwise stay on the base's host, localhost by default.
-		for _, other := range slices.Sorted(maps.Keys(backends)) {
-			if b := mapAt(backends, other); b["type"] == "kv_postgres" {
-				b["host"], b["port"], b["db"] = Placeholder(EnvPGHost), Placeholder(EnvPGPort), Placeholder(EnvPGDB)
-				b["user"], b["password"] = Placeholder(EnvPGUser), Placeholder(EnvPGPassword)
-			}
-		}
-		g.addSecret(EnvSQLConnectionString, sql.ConnectionString.SecretKeyRef, storagePath.Child("sql", "connectionString"))
-		g.launcher.postgres = true
+	name, backends := g.legacyBackend("sql_", sql.Type, "sql_store.db")
+	if sql.Type != v1alpha2.StorageTypePostgres {
+		return
 	}
+	// The server takes no connection string: the launcher splits it into these.
+	backends[name] = map[string]any{
+		"type":     "sql_postgres",
+		"host":     Placeholder(EnvSQLHost),
+		"port":     Placeholder(EnvSQLPort),
+		"db":       Placeholder(EnvSQLDB),
+		"user":     Placeholder(EnvSQLUser),
+		"password": Placeholder(EnvSQLPassword),
+	}
+	// The distribution's Postgres key-value backend (postgres-demo's) moves to the same
+	// database: it would otherwise stay on the base's host, localhost by default.
+	for _, other := range slices.Sorted(maps.Keys(backends)) {
+		if b := mapAt(backends, other); b["type"] == "kv_postgres" {
+			b["host"], b["port"], b["db"] = Placeholder(EnvPGHost), Placeholder(EnvPGPort), Placeholder(EnvPGDB)
+			b["user"], b["password"] = Placeholder(EnvPGUser), Placeholder(EnvPGPassword)
+		}
+	}
+	g.addSecret(EnvSQLConnectionString, sql.ConnectionString.SecretKeyRef, storagePath.Child("sql", "connectionString"))
+	g.launcher.postgres = true
 }
 
-// useSQLite makes backend name a sqlite backend of the given type; one that already is
-// stays untouched (with its own path).
-func (g *generator) useSQLite(backends map[string]any, name, backendType, file string) {
-	if current, _ := backends[name].(map[string]any); current == nil || current["type"] != backendType {
-		backends[name] = map[string]any{"type": backendType, "db_path": g.sqliteDir() + "/" + file}
+// legacyBackend returns the backend a kv or sql spec (family "kv_" or "sql_") sets and the
+// config's backends. A sqlite one it makes so itself, its database named file; one that
+// already is stays untouched (with its own path).
+func (g *generator) legacyBackend(family, storageType, file string) (string, map[string]any) {
+	name := g.backendName(family)
+	backends := ensureMap(ensureMap(g.cfg, "storage"), "backends")
+	if current, _ := backends[name].(map[string]any); storageType == v1alpha2.StorageTypeSQLite &&
+		(current == nil || current["type"] != family+"sqlite") {
+		backends[name] = map[string]any{"type": family + "sqlite", "db_path": g.sqliteDir() + "/" + file}
 	}
+	return name, backends
 }
 
 // backendName is the storage backend of a family ("kv_" or "sql_") the server stores use:
