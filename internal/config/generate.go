@@ -65,6 +65,7 @@ type generator struct {
 	// replaced are the base's providers of each unrouted API whose list the spec replaces.
 	replaced map[string][]map[string]any
 	errs     field.ErrorList
+	refused  refusals
 	warnings []Warning
 }
 
@@ -85,10 +86,13 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		env:     envVars{},
 		shipped: shippedTypes(dist.Base),
 	}
-	// A value that reads the pod's variables stops everything: what follows would only repeat it.
-	if g.checkUserValues(); len(g.errs) > 0 {
+	// A value that reads the pod's variables stops everything: what follows would only repeat
+	// it. After a credential in clear, which means what it says, generation goes on so that
+	// every problem is reported at once.
+	if g.checkUserValues(); g.refused.variables {
 		return nil, g.errs
 	}
+	refused := len(g.errs)
 	for _, step := range []func(){
 		g.enableDistributionProviders,
 		g.addDistributionProviders,
@@ -118,7 +122,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		step()
 	}
 	if len(g.errs) > 0 {
-		return nil, g.errs
+		return nil, g.refused.after(g.errs, refused)
 	}
 	out, err := configyaml.Marshal(g.cfg)
 	if err != nil {

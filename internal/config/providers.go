@@ -116,9 +116,8 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 			g.errs = append(g.errs, field.Required(path, fmt.Sprintf("%s needs %s: %s", providerType, r.Key, r.Fix)))
 		}
 	}
-	if len(g.errs) > before {
-		return nil, false
-	}
+	// An entry with errors is still made: the resources naming the provider find it, and do
+	// not report it missing besides its own errors, which fail the generation.
 	entry := map[string]any{"provider_id": id, "provider_type": providerType}
 	if len(config) > 0 {
 		entry["config"] = config

@@ -40,7 +40,8 @@ func (g *generator) checkUserValues() {
 			} else if settings {
 				fix = "set the variable in spec.workload.overrides.env with a plain value (not from a Secret) and name it here, or write the value itself"
 			}
-			g.errs = append(g.errs, field.Invalid(path, value, fmt.Sprintf(
+			g.refused.variables = true
+			g.refuse(path, "", field.Invalid(path, value, fmt.Sprintf(
 				"the server replaces ${env.%s} with the pod's variable, and the pod's variables hold decoded secrets: %s",
 				m[1], fix)))
 			return
@@ -102,6 +103,56 @@ func (g *generator) checkUserValues() {
 	g.checkOverrideEnvCredentials()
 }
 
+// refusals are the user values checkUserValues refused: the fields, and the credentials
+// written in clear among them.
+type refusals struct {
+	paths   []string
+	secrets []string
+	// variables: a value reads the pod's variables. What the config means then is not what the
+	// user meant, and generating it would only report the variables as missing.
+	variables bool
+}
+
+// refuse adds err, the refusal of the value at path; secret is the value when it is a
+// credential, else "".
+func (g *generator) refuse(path *field.Path, secret string, err *field.Error) {
+	g.errs = append(g.errs, err)
+	g.refused.paths = append(g.refused.paths, path.String())
+	if secret != "" {
+		g.refused.secrets = append(g.refused.secrets, secret)
+	}
+}
+
+// after returns the refusals followed by the errors found after them (errs[n:]), less those
+// at or below a refused field, which would only say again what its refusal says, and with a
+// refused credential hidden wherever another error would show it.
+func (r refusals) after(errs field.ErrorList, n int) field.ErrorList {
+	out := errs[:n:n]
+	for _, e := range errs[n:] {
+		if !r.covers(e.Field) {
+			out = append(out, r.hide(e))
+		}
+	}
+	return out
+}
+
+func (r refusals) covers(path string) bool {
+	return slices.ContainsFunc(r.paths, func(p string) bool {
+		return path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
+	})
+}
+
+func (r refusals) hide(e *field.Error) *field.Error {
+	c := *e
+	for _, secret := range r.secrets {
+		c.Detail = strings.ReplaceAll(c.Detail, secret, redact.Mask)
+		if c.BadValue != nil && strings.Contains(fmt.Sprint(c.BadValue), secret) {
+			c.BadValue = field.OmitValueType{}
+		}
+	}
+	return &c
+}
+
 // checkClearCredential refuses a settings value that is a credential: the value of a
 // credential key at any depth (network.headers.Authorization, an external provider's
 // api_key), a URL with user info or a credential-looking parameter (a proxy, base_url), a
@@ -114,14 +165,14 @@ func (g *generator) checkClearCredential(path *field.Path, key, value string, to
 	}
 	switch clearCredentialOf(key, value) {
 	case credentialAtKey:
-		g.errs = append(g.errs, field.Forbidden(path, fmt.Sprintf(
+		g.refuse(path, value, field.Forbidden(path, fmt.Sprintf(
 			"%s is a credential, and settings are written into a ConfigMap in clear: %s", key, fix)))
 	case credentialInURL:
-		g.errs = append(g.errs, field.Invalid(path, redact.URL(value), fmt.Sprintf(
+		g.refuse(path, value, field.Invalid(path, redact.URL(value), fmt.Sprintf(
 			"holds a credential (user info or a token parameter), and settings are written into a ConfigMap in clear: "+
 				"remove it from the URL, and %s", fix)))
 	case privateKey:
-		g.errs = append(g.errs, field.Forbidden(path, "is a private key, and settings are written into a ConfigMap in "+
+		g.refuse(path, value, field.Forbidden(path, "is a private key, and settings are written into a ConfigMap in "+
 			"clear: mount it from a Secret with spec.workload.overrides.volumes and write its file's path here"))
 	case noCredential:
 	}
@@ -161,7 +212,8 @@ func (g *generator) checkOverrideEnvCredentials() {
 	}
 	for i, e := range g.spec.Workload.Overrides.Env {
 		if e.ValueFrom == nil && redact.HasCredentials(e.Value) {
-			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"), redact.URL(e.Value),
+			path := field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value")
+			g.refuse(path, e.Value, field.Invalid(path, redact.URL(e.Value),
 				"holds a credential (user info or a token parameter), which the Deployment would store in clear: remove it "+
 					"from the URL and pass it in another variable with valueFrom.secretKeyRef"))
 		}
