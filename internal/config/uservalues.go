@@ -119,9 +119,19 @@ func (g *generator) refuse(path *field.Path, secret string, err *field.Error) {
 	g.errs = append(g.errs, err)
 	g.refused.paths = append(g.refused.paths, path.String())
 	if secret != "" {
+		// also the parts of a URL that hold the credential, which an error may show alone
 		g.refused.secrets = append(g.refused.secrets, secret)
+		for _, part := range redact.Hidden(secret) {
+			if len(part) >= minHiddenPart {
+				g.refused.secrets = append(g.refused.secrets, part)
+			}
+		}
 	}
 }
+
+// minHiddenPart is the shortest part of a URL masked on its own: a shorter one (a user
+// name "a") would mask ordinary words of the messages.
+const minHiddenPart = 4
 
 // after returns the refusals followed by the errors found after them (errs[n:]), less those
 // at or below a refused field, which would only say again what its refusal says, and with a

@@ -13,8 +13,11 @@ import (
 // reported too, but never about the refused field again, and never with the credential in it.
 func TestRefusalsAfter(t *testing.T) {
 	settings := field.NewPath("spec", "providers", "inference").Index(0).Child("settings")
-	refused := refusals{paths: []string{settings.Key("api_token").String()}, secrets: []string{"sk-sentinel"}}
+	g := &generator{}
 	refusal := field.Forbidden(settings.Key("api_token"), "api_token is a credential")
+	g.refuse(settings.Key("api_token"), "sk-sentinel", refusal)
+	g.refuse(settings.Key("base_url"), "http://u:sk-url-pass@vllm:8000/v1?token=sk-url-token", field.Invalid(settings.Key("base_url"), "", ""))
+	refused := g.refused
 	for _, tc := range []struct {
 		reason string
 		later  *field.Error
@@ -33,6 +36,9 @@ func TestRefusalsAfter(t *testing.T) {
 		{reason: "the credential in a later error's detail is masked",
 			later: field.Invalid(settings, "", "the headers say Bearer sk-sentinel"),
 			want:  field.Invalid(settings, "", "the headers say Bearer xxxxx")},
+		{reason: "so are the user part and the token of a refused URL, shown without the rest",
+			later: field.Invalid(settings, "", "cannot reach u:sk-url-pass@vllm with token sk-url-token"),
+			want:  field.Invalid(settings, "", "cannot reach xxxxx@vllm with token xxxxx")},
 		{reason: "a later error's value that holds the credential is left out",
 			later: field.Invalid(settings, map[string]any{"api_token": "sk-sentinel"}, "must be an object"),
 			want:  field.Invalid(settings, field.OmitValueType{}, "must be an object")},

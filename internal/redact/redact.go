@@ -39,39 +39,55 @@ func IsCredentialKey(key string) bool { return key != "" && credentialKey().Matc
 // a URL), and the values of credential-looking query and fragment parameters, whatever
 // their names' percent-encoding. user:pw@host -> xxxxx@host.
 func URL(endpoint string) string {
+	shown, _ := hideURL(endpoint)
+	return shown
+}
+
+// Hidden are the parts of an endpoint that URL hides: its user part and the values of its
+// credential-looking parameters.
+func Hidden(endpoint string) []string {
+	_, hidden := hideURL(endpoint)
+	return hidden
+}
+
+func hideURL(endpoint string) (shown string, hidden []string) {
 	scheme, rest, hasScheme := strings.Cut(endpoint, "://")
 	if !hasScheme {
 		scheme, rest = "", endpoint
 	}
 	if i := strings.LastIndex(rest, "@"); i >= 0 {
+		hidden = append(hidden, rest[:i])
 		rest = Mask + "@" + rest[i+1:]
 	}
 	if i := strings.IndexAny(rest, "?#;&"); i >= 0 {
-		rest = rest[:i] + parameters(rest[i:])
+		params, values := parameters(rest[i:])
+		rest, hidden = rest[:i]+params, append(hidden, values...)
 	}
 	if hasScheme {
-		return scheme + "://" + rest
+		return scheme + "://" + rest, hidden
 	}
-	return rest
+	return rest, hidden
 }
 
 // parameters hides the values of credential-looking parameters in a query and fragment
-// ("?a=1&api_key=x#access_token=y").
-func parameters(s string) string {
+// ("?a=1&api_key=x#access_token=y"), and returns them.
+func parameters(s string) (string, []string) {
 	var out strings.Builder
+	var hidden []string
 	for s != "" {
 		end := strings.IndexAny(s[1:], "?#&;") + 1
 		if end == 0 {
 			end = len(s)
 		}
 		part := s[:end]
-		if name, _, ok := strings.Cut(part[1:], "="); ok && IsCredentialName(name) {
+		if name, value, ok := strings.Cut(part[1:], "="); ok && IsCredentialName(name) {
 			part = part[:1] + name + "=" + Mask
+			hidden = append(hidden, value)
 		}
 		out.WriteString(part)
 		s = s[end:]
 	}
-	return out.String()
+	return out.String(), hidden
 }
 
 // HasCredentials reports whether an endpoint holds something URL hides.

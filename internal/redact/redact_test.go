@@ -37,6 +37,12 @@ func TestRedact(t *testing.T) {
 			assert.Equal(t, tc.want, got, tc.reason)
 			assert.NotContains(t, got, secret, tc.reason)
 			assert.Equal(t, tc.want != tc.endpoint, HasCredentials(tc.endpoint), tc.reason)
+			// Hidden names what URL hid, each part holding the secret, and nothing else
+			hidden := Hidden(tc.endpoint)
+			assert.Equal(t, HasCredentials(tc.endpoint), len(hidden) > 0, tc.reason)
+			for _, part := range hidden {
+				assert.Contains(t, part, secret, tc.reason)
+			}
 		})
 	}
 }
