@@ -113,11 +113,19 @@ type Result struct {
 }
 
 // Render renders a decoded, defaulted object. Nothing is returned on error: never a partial
-// output. The errors are all that can be found at once: an invalid spec stops before the
-// config is generated (it would mislead), an invalid name does not.
+// output. The errors are all that can be found at once: an invalid spec renders nothing, but
+// is rendered anyway for the errors of its other fields (alsoWrong).
 func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
 	leftoverErrs, leftoverWarnings := v1alpha1Leftovers(obj)
-	errs := append(append(append(v1alpha2.Validate(obj), mountable(obj)...), checkLimits(obj, opts.Limits)...), leftoverErrs...)
+	limitErrs := checkLimits(obj, opts.Limits)
+	errs := slices.Concat(v1alpha2.Validate(obj), mountable(obj), limitErrs, leftoverErrs)
+	if invalid := specErrors(errs); len(invalid) > 0 {
+		if len(limitErrs) > 0 || slices.ContainsFunc(invalid, tooMuch) {
+			return nil, errs // what is over a limit is not worked through
+		}
+		_, more := renderValid(obj, opts, nil)
+		return nil, append(errs, alsoWrong(more, invalid)...)
+	}
 	res, errs := renderValid(obj, opts, errs)
 	if res != nil {
 		res.Warnings = append(leftoverWarnings, res.Warnings...)
@@ -133,11 +141,47 @@ func RenderDecoded(d *api.Decoded, opts Options) (*Result, field.ErrorList) {
 	return Render(d.Object, opts)
 }
 
-// renderValid renders obj unless errs (found by Render) hold an error of its spec.
-func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
-	if slices.ContainsFunc(errs, func(e *field.Error) bool { return strings.HasPrefix(e.Field, "spec") }) {
-		return nil, errs
+// specErrors are the errors of errs about the spec.
+func specErrors(errs field.ErrorList) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range errs {
+		if related(e.Field, "spec") {
+			out = append(out, e)
+		}
 	}
+	return out
+}
+
+// tooMuch reports an error of a list or value over its bound: rendering it anyway would do the
+// work the bound is there to spare.
+func tooMuch(e *field.Error) bool {
+	return e.Type == field.ErrorTypeTooMany || e.Type == field.ErrorTypeTooLong
+}
+
+// alsoWrong are the errors of rendering an invalid spec anyway that are about other fields
+// than those in error (invalid): an error at such a field, inside it or around it (a store
+// missing because its type is misspelt) would only follow from the invalid value.
+func alsoWrong(rendered, invalid field.ErrorList) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range rendered {
+		if !slices.ContainsFunc(invalid, func(i *field.Error) bool { return related(e.Field, i.Field) }) &&
+			!slices.ContainsFunc(out, func(o *field.Error) bool { return o.Error() == e.Error() }) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// related reports whether one field path is the other or holds it.
+func related(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == b || strings.HasPrefix(b, a) && (b[len(a)] == '.' || b[len(a)] == '[')
+}
+
+// renderValid renders obj; errs are the errors found before, which leave nothing rendered.
+func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
 	packages, pkgErrs := providerPackages(obj, opts.Providers)
 	if len(pkgErrs) > 0 {
 		return nil, append(errs, pkgErrs...)
