@@ -109,7 +109,7 @@ func parse(data []byte) (map[string]map[string][]profile.Field, error) {
 		if m := fieldLine.FindStringSubmatch(line); m != nil && providerType != "" {
 			catalog[api][providerType] = append(catalog[api][providerType], profile.Field{
 				Name: m[1], Required: m[2] == "*", Secret: strings.Contains(m[3], "(password)"), Store: storeKind(m[3]),
-				NullRefused: refusesNull(m[3]), Kinds: kinds(m[3]),
+				NullRefused: refusesNull(m[3]), Kinds: kinds(m[3]), URL: strings.Contains(m[3], "string(uri)"),
 			})
 			continue
 		}

@@ -117,6 +117,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.checkNullDefaults,
 		g.checkRequiredEnv,
 		g.warnEnvEndpoints,
+		g.checkEnvURLs,
 		g.warnOllamaModels,
 	} {
 		step()

@@ -3,6 +3,7 @@
 package config
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +17,8 @@ import (
 
 // The kinds llsd reads for each provider config key (from the server's field list) are the
 // JSON types the server's own JSON Schema gives that key of that provider's config class, for
-// every provider of every server version that the schema names a class of. Where the field
+// every provider of every server version that the schema names a class of, and so are its URL
+// keys (pydantic HttpUrl: format uri of at most 2083 characters). Where the field
 // list says "any" (a union of classes), llsd takes any value and checks nothing.
 func TestSettingsKindsAreTheSchemas(t *testing.T) {
 	for _, p := range profile.All() {
@@ -38,6 +40,7 @@ func TestSettingsKindsAreTheSchemas(t *testing.T) {
 						if !ok {
 							continue
 						}
+						assert.Equal(t, isHTTPURL(property), f.URL, "%s %s %s is an http or https URL", p, providerType, f.Name)
 						if len(f.Kinds) == 0 {
 							continue // llsd takes any value there (the field list says "any"): nothing to compare
 						}
@@ -101,6 +104,16 @@ func schemaKinds(schema any, defs map[string]any) []string {
 	}
 	slices.Sort(kinds)
 	return kinds
+}
+
+// isHTTPURL reports a schema of pydantic's HttpUrl, alone or beside null: a string of format
+// uri with HttpUrl's maximum length (AnyUrl has none).
+func isHTTPURL(schema any) bool {
+	s, _ := schema.(map[string]any)
+	if s["format"] == "uri" && fmt.Sprint(s["maxLength"]) == "2083" {
+		return true
+	}
+	return slices.ContainsFunc(asList(s["anyOf"]), isHTTPURL)
 }
 
 func asList(v any) []any {

@@ -91,7 +91,7 @@ func (g *generator) providerEntry(api string, p v1alpha2.ProviderSpec, path *fie
 	g.checkConfigKeys(api, providerType, fm, settings, p.SecretRefs, path)
 	deepMerge(config, settings)
 	if p.Endpoint != "" {
-		g.applyEndpoint(config, settings, providerType, fm, p.Endpoint, path.Child("endpoint"))
+		g.applyEndpoint(config, settings, api, providerType, fm, p.Endpoint, path.Child("endpoint"))
 	}
 	if p.APIKey != nil {
 		g.applyCredential(config, settings, id, providerType, fm, p, path.Child("apiKey"))
@@ -150,6 +150,7 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 					"(or apiKey) to read it from a Secret", key, key)))
 		default:
 			g.checkKind(providerType, fields[i], settings[key], path.Child("settings").Key(key))
+			g.checkURL(providerType, fields[i], settings[key], path.Child("settings").Key(key))
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(secretRefs)) {
@@ -365,7 +366,7 @@ func fromJSON(v any) any {
 	return v
 }
 
-func (g *generator) applyEndpoint(config, settings map[string]any, providerType string, fm fieldMap, endpoint string, path *field.Path) {
+func (g *generator) applyEndpoint(config, settings map[string]any, api, providerType string, fm fieldMap, endpoint string, path *field.Path) {
 	if redact.HasCredentials(endpoint) {
 		g.errs = append(g.errs, field.Invalid(path, redact.URL(endpoint), "an endpoint must not hold credentials "+
 			"(it is stored in a ConfigMap in clear): put them in apiKey or secretRefs"))
@@ -393,6 +394,11 @@ func (g *generator) applyEndpoint(config, settings map[string]any, providerType 
 	}
 	if fm.OpenAIPath {
 		endpoint = g.withOpenAIPath(endpoint, providerType, path)
+	}
+	if fields, ok := g.prof.Fields(api, providerType); ok {
+		if i := slices.IndexFunc(fields, func(f profile.Field) bool { return f.Name == fm.Endpoint }); i >= 0 {
+			g.checkURL(providerType, fields[i], endpoint, path)
+		}
 	}
 	config[fm.Endpoint] = endpoint
 }

@@ -140,6 +140,21 @@ spec:
 		warnings: []string{"spec.server.containerSpec.env[0].value: OLLAMA_URL is the endpoint of provider ollama (remote::ollama)"},
 	},
 	{
+		name:   "env-url-placeholder",
+		reason: "a placeholder left in a variable the config reads as a provider's URL: the server's HttpUrl refuses it at start",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: placeholder-url}
+spec:
+  server:
+    distribution: {name: starter}
+    containerSpec:
+      env:
+      - {name: VLLM_URL, value: REPLACE_WITH_VLLM_URL}
+`,
+		errors: []string{"spec.server.containerSpec.env[0].value: Invalid value: \"REPLACE_WITH_VLLM_URL\": VLLM_URL is the base_url of provider vllm (remote::vllm), an http or https URL with a host, which this is not, and the server would not start: write the server's URL"},
+	},
+	{
 		name:   "namespace-with-capitals",
 		reason: "a namespace name no namespace can have admits nothing",
 		input: `apiVersion: llamastack.io/v1alpha1

@@ -143,6 +143,9 @@ type Field struct {
 	// Kinds are the YAML kinds the key takes (string, integer, number, boolean, null, object,
 	// array); none: any value.
 	Kinds []string `json:"kinds,omitempty"`
+	// URL keys are an http or https URL with a host (pydantic HttpUrl, "string(uri)" in the
+	// field list): any other string stops the provider at start.
+	URL bool `json:"url,omitempty"`
 }
 
 // ProviderFile is the format of providers/<version>.json, written by hack/providerfields.

@@ -5,6 +5,7 @@ package servercheck
 import (
 	"encoding/json"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -126,6 +127,8 @@ func StrictSchema(version string) (*jsonschema.Schema, error) {
 	}
 	url := "file:///" + release + ".strict.schema.json"
 	c := jsonschema.NewCompiler()
+	c.RegisterFormat(httpURL)
+	c.AssertFormat()
 	if err := c.AddResource(url, Strict(doc)); err != nil {
 		return nil, err
 	}
@@ -136,6 +139,26 @@ func StrictSchema(version string) (*jsonschema.Schema, error) {
 	schemaCache[release] = s
 	return s, nil
 }
+
+// httpURL is pydantic's HttpUrl, the one type the servers' schemas give format uri (each such
+// string has HttpUrl's maximum length, 2083): an http or https URL with a host. The schemas'
+// other formats (path, password) assert nothing.
+var httpURL = &jsonschema.Format{Name: "uri", Validate: func(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	u, err := neturl.Parse(s)
+	switch {
+	case err != nil:
+		return err
+	case !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https"):
+		return fmt.Errorf("URL scheme should be 'http' or 'https'")
+	case u.Hostname() == "":
+		return fmt.Errorf("URL is missing a host")
+	}
+	return nil
+}}
 
 // ValidateStrict substitutes env (getenv) into the config tree and validates the result
 // against the strict schema of the server version ("0.6", "0.7"): unknown keys, which the

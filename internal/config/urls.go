@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/redact"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// checkURL refuses a string at a provider's URL key (f.URL: pydantic HttpUrl) that is no http
+// or https URL with a host: the provider does not start with it. A value with a ${env.}
+// reference is taken, its value not known here.
+//
+//	endpoint: vllm:8000/v1          # base_url: write http://vllm:8000/v1
+//	settings: {base_url: ftp://h/}  # http or https only
+func (g *generator) checkURL(providerType string, f profile.Field, v any, path *field.Path) {
+	s, ok := v.(string)
+	if !ok || !f.URL || envReference().MatchString(redact.Decoded(s)) {
+		return
+	}
+	if fix := httpURLFix(s); fix != "" {
+		g.errs = append(g.errs, field.Invalid(path, redact.URL(s), fmt.Sprintf(
+			"%s's %s in %s is an http or https URL with a host, which this is not, and the server would not start: %s",
+			providerType, f.Name, g.prof, fix)))
+	}
+}
+
+// hostAndPath is a host name or address, with a port and a path or not: what an endpoint
+// written without its scheme looks like (vllm.models.svc:8000/v1).
+var hostAndPath = lazyre.New(`^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?(:[0-9]+)?(/\S*)?$`)
+
+// httpURLFix says how to make s an http or https URL with a host; "" when it is one.
+func httpURLFix(s string) string {
+	scheme, _, hasScheme := strings.Cut(s, "://")
+	if !hasScheme && hostAndPath().MatchString(s) {
+		return "write http://" + redact.URL(s) + " (or https://)"
+	}
+	if !hasScheme {
+		return "write the server's URL: http://<host>:<port>/..." // a placeholder, or a name no host has
+	}
+	if scheme = strings.ToLower(scheme); scheme != "http" && scheme != "https" {
+		return fmt.Sprintf("write http:// or https:// instead of %s://", scheme)
+	}
+	if u, err := v1alpha2.ParseEndpoint(s, ""); err != nil || u.Hostname() == "" {
+		return "name the host: http://<host>:<port>/..."
+	}
+	return ""
+}
+
+// checkEnvURLs refuses a plain variable of spec.workload.overrides.env that a provider's URL
+// key reads whole (base_url: ${env.VLLM_URL}) and that is no http or https URL with a host,
+// such as a placeholder left for someone to fill in (VLLM_URL=PLACEHOLDER_VLLM_URL): the
+// server would not start. The distribution's providers count too.
+func (g *generator) checkEnvURLs() {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
+		return
+	}
+	env := g.spec.Workload.Overrides.Env
+	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
+		for _, entry := range providerList(g.cfg, api) {
+			providerType, _ := entry["provider_type"].(string)
+			fields, _ := g.prof.Fields(api, providerType)
+			for _, f := range fields {
+				value, _ := mapAt(entry, "config")[f.Name].(string)
+				m := wholeEnvReference().FindStringSubmatch(value)
+				if !f.URL || m == nil {
+					continue
+				}
+				i := slices.IndexFunc(env, func(e corev1.EnvVar) bool { return e.Name == m[1] && e.ValueFrom == nil })
+				if i < 0 || env[i].Value == "" || strings.Contains(env[i].Value, "$(") {
+					continue // unset, from a Secret, or expanded by the kubelet: not known here
+				}
+				if fix := httpURLFix(env[i].Value); fix != "" {
+					g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"),
+						redact.URL(env[i].Value), fmt.Sprintf("%s is the %s of provider %s (%s), an http or https URL with a host, "+
+							"which this is not, and the server would not start: %s", m[1], f.Name, entryID(entry["provider_id"]), providerType, fix)))
+				}
+			}
+		}
+	}
+}
