@@ -11,6 +11,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -53,6 +55,9 @@ func generate(p *profile.Profile) ([]byte, error) {
 	if file.ConfigKeys, file.RegisteredResources, err = configKeys(p.Upstream.Server); err != nil {
 		return nil, fmt.Errorf("%s schema: %w", p.Upstream.Server, err)
 	}
+	if err := addBounds(catalog, p.Upstream.Server); err != nil {
+		return nil, fmt.Errorf("%s schema: %w", p.Upstream.Server, err)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
@@ -83,7 +88,61 @@ func configKeys(release string) (keys, resources []string, err error) {
 	return slices.Sorted(maps.Keys(schema.Properties)), slices.Sorted(maps.Keys(registered.Properties)), nil
 }
 
+// numberBounds are the bounds of a number in a JSON Schema, as pydantic writes ge, gt and le.
+type numberBounds struct {
+	Minimum          *float64       `json:"minimum"`
+	ExclusiveMinimum *float64       `json:"exclusiveMinimum"`
+	Maximum          *float64       `json:"maximum"`
+	AnyOf            []numberBounds `json:"anyOf"`
+}
+
+// addBounds sets the bounds of each number key from the server's schema, where its config
+// class is <api>__<remote|inline>__<name>__Config (the field list has no bounds).
+func addBounds(catalog map[string]map[string][]profile.Field, release string) error {
+	data, err := os.ReadFile(filepath.Join(servercheck.DataDir(), release, "schema.json"))
+	if err != nil {
+		return err
+	}
+	var schema struct {
+		Defs map[string]struct {
+			Properties map[string]numberBounds `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		return err
+	}
+	for api, providers := range catalog {
+		for providerType, fields := range providers {
+			class := schema.Defs[api+"__"+strings.ReplaceAll(providerType, "::", "__")+"__Config"]
+			for i, f := range fields {
+				for _, b := range append([]numberBounds{class.Properties[f.Name]}, class.Properties[f.Name].AnyOf...) {
+					fields[i].Minimum = cmp.Or(fields[i].Minimum, b.Minimum)
+					fields[i].ExclusiveMinimum = cmp.Or(fields[i].ExclusiveMinimum, b.ExclusiveMinimum)
+					fields[i].Maximum = cmp.Or(fields[i].Maximum, b.Maximum)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// enumValues are the strings of an enum type in the field list: enum["COSINE", "L2"] | null.
+func enumValues(fieldType string) []string {
+	m := enumType.FindStringSubmatch(fieldType)
+	if m == nil {
+		return nil
+	}
+	var values []string
+	for v := range strings.SplitSeq(m[1], ", ") {
+		if s, err := strconv.Unquote(v); err == nil {
+			values = append(values, s)
+		}
+	}
+	return values
+}
+
 var (
+	enumType = regexp.MustCompile(`^enum\[([^\]]*)\]`)
 	// - inference / remote::vllm (VLLMInferenceAdapterConfig):
 	providerLine = regexp.MustCompile(`^- ([a-z_]+) / ([a-z0-9:_-]+) \(\w+\):$`)
 	// base_url: string(uri) | null = null    kvstore*: KVStoreReference
@@ -109,7 +168,7 @@ func parse(data []byte) (map[string]map[string][]profile.Field, error) {
 		if m := fieldLine.FindStringSubmatch(line); m != nil && providerType != "" {
 			catalog[api][providerType] = append(catalog[api][providerType], profile.Field{
 				Name: m[1], Required: m[2] == "*", Secret: strings.Contains(m[3], "(password)"), Store: storeKind(m[3]),
-				NullRefused: refusesNull(m[3]), Kinds: kinds(m[3]), URL: strings.Contains(m[3], "string(uri)"),
+				NullRefused: refusesNull(m[3]), Kinds: kinds(m[3]), URL: strings.Contains(m[3], "string(uri)"), Enum: enumValues(m[3]),
 			})
 			continue
 		}

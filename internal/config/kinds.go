@@ -97,6 +97,28 @@ func takes(kinds []string, v any) (string, bool) {
 	return "", true
 }
 
+// asRead is v as the server's pydantic reads it where a key takes a number or boolean and no
+// string: "8192" is 8192, "true" true. A string that reads as neither, or a ${env.}
+// reference, stays as it is. Written so, config.yaml says what the server understands.
+func asRead(kinds []string, v any) any {
+	s, ok := v.(string)
+	if !ok || slices.Contains(kinds, "string") || strings.Contains(s, "${env.") {
+		return v
+	}
+	t := strings.TrimSpace(s)
+	switch {
+	case slices.Contains(kinds, "integer") && isInteger(t):
+		n, _ := strconv.ParseInt(t, 10, 64)
+		return n
+	case slices.Contains(kinds, "number") && isNumber(t):
+		n, _ := strconv.ParseFloat(t, 64)
+		return n
+	case slices.Contains(kinds, "boolean") && isBoolean(t):
+		return slices.Contains([]string{"1", "true", "t", "yes", "y", "on"}, strings.ToLower(t))
+	}
+	return v
+}
+
 func isInteger(s string) bool {
 	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	return err == nil

@@ -151,6 +151,8 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 		default:
 			g.checkKind(providerType, fields[i], settings[key], path.Child("settings").Key(key))
 			g.checkURL(providerType, fields[i], settings[key], path.Child("settings").Key(key))
+			g.checkAllowed(providerType, fields[i], settings[key], path.Child("settings").Key(key))
+			settings[key] = asRead(fields[i].Kinds, settings[key])
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(secretRefs)) {

@@ -146,6 +146,13 @@ type Field struct {
 	// URL keys are an http or https URL with a host (pydantic HttpUrl, "string(uri)" in the
 	// field list): any other string stops the provider at start.
 	URL bool `json:"url,omitempty"`
+	// Enum are the only strings the key takes (a Literal or an Enum of the server's), exactly
+	// as written: any other stops the provider at start.
+	Enum []string `json:"enum,omitempty"`
+	// Minimum, ExclusiveMinimum and Maximum bound a number key (pydantic's ge, gt and le).
+	Minimum          *float64 `json:"minimum,omitempty"`
+	ExclusiveMinimum *float64 `json:"exclusiveMinimum,omitempty"`
+	Maximum          *float64 `json:"maximum,omitempty"`
 }
 
 // ProviderFile is the format of providers/<version>.json, written by hack/providerfields.

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/redact"
+	"github.com/llamastack/llsd/internal/suggest"
+)
+
+// checkAllowed refuses a settings value the provider's config key does not allow although it
+// is of a kind the key takes: a string an enum lacks (pydantic compares exactly), a number out
+// of the key's bounds. A ${env.} reference is taken, its value not known here.
+//
+//	settings: {distance_metric: cosine}       # remote::pgvector: COSINE, L2, L1 or INNER_PRODUCT
+//	settings: {max_concurrent_batches: 0}     # inline::reference: at least 1
+func (g *generator) checkAllowed(providerType string, f profile.Field, v any, path *field.Path) {
+	if s, ok := v.(string); ok && strings.Contains(redact.Decoded(s), "${env.") {
+		return
+	}
+	if problem := notAllowed(f, v); problem != "" {
+		g.errs = append(g.errs, field.Invalid(path, v, fmt.Sprintf("%s's %s in %s %s: the server would not start",
+			providerType, f.Name, g.prof, problem)))
+	}
+}
+
+// notAllowed says what f allows that v is not ("is one of ...", "is at least 1"); "" when
+// v is allowed, or not a string or number.
+func notAllowed(f profile.Field, v any) string {
+	if s, ok := v.(string); ok && len(f.Enum) > 0 {
+		for _, e := range f.Enum {
+			if s == e {
+				return ""
+			}
+		}
+		return fmt.Sprintf("is one of %s, written exactly so%s", strings.Join(f.Enum, ", "), suggest.DidYouMean(s, f.Enum))
+	}
+	n, ok := number(v)
+	switch {
+	case !ok:
+	case f.Minimum != nil && n < *f.Minimum:
+		return "is at least " + formatNumber(*f.Minimum)
+	case f.ExclusiveMinimum != nil && n <= *f.ExclusiveMinimum:
+		return "is more than " + formatNumber(*f.ExclusiveMinimum)
+	case f.Maximum != nil && n > *f.Maximum:
+		return "is at most " + formatNumber(*f.Maximum)
+	}
+	return ""
+}
+
+// number is v as a number, as pydantic reads it: a number, or a string that reads as one.
+func number(v any) (float64, bool) {
+	switch t := v.(type) {
+	case int64:
+		return float64(t), true
+	case float64:
+		return t, true
+	case string:
+		n, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+func formatNumber(n float64) string { return strconv.FormatFloat(n, 'f', -1, 64) }
