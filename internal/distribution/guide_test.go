@@ -3,8 +3,6 @@
 package distribution_test
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/testenv"
 )
 
 // The OpenShift AI guide's release table says what llsd does with rh-dev per release. Each
@@ -21,9 +20,7 @@ import (
 // config; and the release rh-dev renders for by default is the one set in bold. A release
 // added to Releases, or a server corrected, without the guide fails here.
 func TestTheOpenShiftAIGuideTellsEachRelease(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "openshift-ai.md"))
-	require.NoError(t, err)
-	rows := guideReleaseRows(string(data))
+	rows := guideReleaseRows(testenv.DocTable(t, "openshift-ai.md", 4))
 	require.NotEmpty(t, rows, "docs/openshift-ai.md has its release table")
 	for _, r := range distribution.Releases {
 		t.Run(r.Name, func(t *testing.T) {
@@ -53,15 +50,14 @@ type guideRow struct {
 
 var guideName = regexp.MustCompile("(\\*\\*)?`([^`]+)`")
 
-// guideReleaseRows reads the rows of the table whose first column names releases.
-func guideReleaseRows(doc string) []guideRow {
+// guideReleaseRows reads the rows whose first column names releases.
+func guideReleaseRows(table [][]string) []guideRow {
 	var rows []guideRow
-	for _, line := range strings.Split(doc, "\n") {
-		cols := strings.Split(strings.Trim(line, "|"), "|")
-		if len(cols) != 4 || !strings.HasPrefix(strings.TrimSpace(cols[0]), "`") && !strings.HasPrefix(strings.TrimSpace(cols[0]), "**`") {
+	for _, cols := range table {
+		if !strings.HasPrefix(cols[0], "`") && !strings.HasPrefix(cols[0], "**`") {
 			continue
 		}
-		row := guideRow{names: map[string]bool{}, bold: map[string]bool{}, server: strings.TrimSpace(cols[1]), does: cols[3]}
+		row := guideRow{names: map[string]bool{}, bold: map[string]bool{}, server: cols[1], does: cols[3]}
 		for _, m := range guideName.FindAllStringSubmatch(cols[0], -1) {
 			row.names[m[2]] = true
 			row.bold[m[2]] = m[1] != ""

@@ -3,9 +3,7 @@
 package profile_test
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/testenv"
 )
 
 // docs/configuring.md tells each server version's images, entrypoint, port variable and state
@@ -20,16 +19,13 @@ import (
 // one row per profile, in their order, with the profile's facts; a version added, or a fact
 // of one changed, without the guide fails here.
 func TestTheConfiguringGuideTellsEachProfile(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "configuring.md"))
-	require.NoError(t, err)
 	var rows [][]string
-	for _, line := range strings.Split(string(data), "\n") {
-		cols := strings.Split(strings.Trim(line, "|"), "|")
-		if len(cols) == 6 && (strings.HasPrefix(cols[0], " llama-stack ") || strings.HasPrefix(cols[0], " OGX ")) {
-			for i := range cols {
-				cols[i] = strings.Trim(strings.TrimSpace(cols[i]), "`")
+	for _, cells := range testenv.DocTable(t, "configuring.md", 6) {
+		if strings.HasPrefix(cells[0], "llama-stack ") || strings.HasPrefix(cells[0], "OGX ") {
+			for i := range cells {
+				cells[i] = strings.Trim(cells[i], "`")
 			}
-			rows = append(rows, cols)
+			rows = append(rows, cells)
 		}
 	}
 	profiles := profile.All()

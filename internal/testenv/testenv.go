@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -212,4 +213,35 @@ func FreePort(t interface{ Fatal(...any) }) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// DocTable returns the rows of docs/<doc> that are table rows of the given number of columns,
+// each cell with its spaces trimmed (header and separator rows included: the caller picks its
+// rows; a cell holding an escaped \| is split there), or fails the test when the document
+// cannot be read.
+func DocTable(t interface {
+	Helper()
+	Fatal(...any)
+}, doc string, columns int) [][]string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "docs", doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) != columns {
+			continue
+		}
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		rows = append(rows, cells)
+	}
+	return rows
 }
