@@ -117,7 +117,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.checkNullDefaults,
 		g.checkRequiredEnv,
 		g.warnEnvEndpoints,
-		g.checkEnvURLs,
+		g.checkEnvValues,
 		g.warnOllamaModels,
 	} {
 		step()

@@ -4,11 +4,8 @@ package config
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/lazyre"
@@ -36,8 +33,9 @@ func (g *generator) checkURL(providerType string, f profile.Field, v any, path *
 }
 
 // hostAndPath is a host name or address, with a port and a path or not: what an endpoint
-// written without its scheme looks like (vllm.models.svc:8000/v1).
-var hostAndPath = lazyre.New(`^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?(:[0-9]+)?(/\S*)?$`)
+// written without its scheme looks like (vllm.models.svc:8000/v1); a word in capitals, a
+// placeholder, does not.
+var hostAndPath = lazyre.New(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:[0-9]+)?(/\S*)?$`)
 
 // httpURLFix says how to make s an http or https URL with a host; "" when it is one.
 func httpURLFix(s string) string {
@@ -55,37 +53,4 @@ func httpURLFix(s string) string {
 		return "name the host: http://<host>:<port>/..."
 	}
 	return ""
-}
-
-// checkEnvURLs refuses a plain variable of spec.workload.overrides.env that a provider's URL
-// key reads whole (base_url: ${env.VLLM_URL}) and that is no http or https URL with a host,
-// such as a placeholder left for someone to fill in (VLLM_URL=PLACEHOLDER_VLLM_URL): the
-// server would not start. The distribution's providers count too.
-func (g *generator) checkEnvURLs() {
-	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
-		return
-	}
-	env := g.spec.Workload.Overrides.Env
-	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
-		for _, entry := range providerList(g.cfg, api) {
-			providerType, _ := entry["provider_type"].(string)
-			fields, _ := g.prof.Fields(api, providerType)
-			for _, f := range fields {
-				value, _ := mapAt(entry, "config")[f.Name].(string)
-				m := wholeEnvReference().FindStringSubmatch(value)
-				if !f.URL || m == nil {
-					continue
-				}
-				i := slices.IndexFunc(env, func(e corev1.EnvVar) bool { return e.Name == m[1] && e.ValueFrom == nil })
-				if i < 0 || env[i].Value == "" || strings.Contains(env[i].Value, "$(") {
-					continue // unset, from a Secret, or expanded by the kubelet: not known here
-				}
-				if fix := httpURLFix(env[i].Value); fix != "" {
-					g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"),
-						redact.URL(env[i].Value), fmt.Sprintf("%s is the %s of provider %s (%s), an http or https URL with a host, "+
-							"which this is not, and the server would not start: %s", m[1], f.Name, entryID(entry["provider_id"]), providerType, fix)))
-				}
-			}
-		}
-	}
 }

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +22,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -193,36 +192,14 @@ func (r *StatusReconciler) checkSecrets(ctx context.Context, obj *v1alpha2.Llama
 	return nil
 }
 
-// readsAsNumberOrBoolean reports whether the server reads a substituted value as a boolean, an
-// integer or a decimal (_convert_string_to_proper_type in its core/stack.py: true and false in
-// any case, then Python's int() and float(), which take spaces around, underscores between
-// digits, nan and inf).
+// readsAsNumberOrBoolean reports whether the server reads a substituted value as a boolean or
+// a number, not as the string it is.
 func readsAsNumberOrBoolean(value string) bool {
-	s := strings.TrimSpace(value)
-	if strings.EqualFold(s, "true") || strings.EqualFold(s, "false") {
+	switch configyaml.Substituted(value).(type) {
+	case bool, int64, float64:
 		return true
 	}
-	if s == "" || !underscoresBetweenDigits(s) {
-		return false
-	}
-	plain := strings.ReplaceAll(s, "_", "")
-	if _, err := strconv.ParseInt(plain, 10, 64); err == nil {
-		return true
-	}
-	_, err := strconv.ParseFloat(plain, 64)
-	return err == nil
-}
-
-// underscoresBetweenDigits: Python's int() and float() take an underscore only between two
-// digits (1_000, not _1 or 1__0).
-func underscoresBetweenDigits(s string) bool {
-	digit := func(i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
-	for i := range len(s) {
-		if s[i] == '_' && (!digit(i-1) || !digit(i+1)) {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 func (r *StatusReconciler) now() metav1.Time {

@@ -152,7 +152,7 @@ spec:
       env:
       - {name: VLLM_URL, value: REPLACE_WITH_VLLM_URL}
 `,
-		errors: []string{"spec.server.containerSpec.env[0].value: Invalid value: \"REPLACE_WITH_VLLM_URL\": VLLM_URL is the base_url of provider vllm (remote::vllm), an http or https URL with a host, which this is not, and the server would not start: write the server's URL"},
+		errors: []string{"spec.server.containerSpec.env[0].value: Invalid value: \"REPLACE_WITH_VLLM_URL\": VLLM_URL is the base_url of provider vllm (remote::vllm) in OGX 1.3: an http or https URL with a host, which this is not, and the server would not start: write the server's URL"},
 	},
 	{
 		name:   "namespace-with-capitals",

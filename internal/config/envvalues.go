@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/lazyre"
+	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/internal/redact"
+)
+
+// envValue is a config value that is one pod variable's value, or its default when unset:
+// ${env.X} or ${env.X:=default} (not ${env.X:+value}, which is value).
+var envValue = lazyre.New(`^\$\{env\.([A-Za-z0-9_]+)(?::=[^}]*)?\}$`)
+
+// checkEnvValues refuses a plain variable of spec.workload.overrides.env that a provider's
+// config key reads whole when the server would not start with it, as the server reads it
+// (configyaml.Substituted): a placeholder where the key is a URL (VLLM_URL=PLACEHOLDER), a
+// word where it is a number, a value its enum lacks or out of its bounds, digits where it is
+// a string. The distribution's providers count too.
+func (g *generator) checkEnvValues() {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
+		return
+	}
+	env := g.spec.Workload.Overrides.Env
+	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
+		for _, entry := range providerList(g.cfg, api) {
+			if !started(entry, env) {
+				continue // the server validates the config of the providers it starts only
+			}
+			providerType, _ := entry["provider_type"].(string)
+			fields, _ := g.prof.Fields(api, providerType)
+			for _, f := range fields {
+				value, _ := mapAt(entry, "config")[f.Name].(string)
+				m := envValue().FindStringSubmatch(value)
+				if m == nil {
+					continue
+				}
+				i := slices.IndexFunc(env, func(e corev1.EnvVar) bool { return e.Name == m[1] && e.ValueFrom == nil })
+				if i < 0 || env[i].Value == "" || strings.Contains(env[i].Value, "$(") {
+					continue // unset, from a Secret, or expanded by the kubelet: not known here
+				}
+				if problem := envValueProblem(f, env[i].Value); problem != "" {
+					g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"),
+						redact.URL(env[i].Value), fmt.Sprintf("%s is the %s of provider %s (%s) in %s: %s", m[1], f.Name,
+							entryID(entry["provider_id"]), providerType, g.prof, problem)))
+				}
+			}
+		}
+	}
+}
+
+// started reports whether the server starts a provider entry: its provider_id is literal, or
+// ${env.X:+id} with X set in env (from a Secret counts as set).
+func started(entry map[string]any, env []corev1.EnvVar) bool {
+	if isLiteral(entry["provider_id"]) {
+		return true
+	}
+	id, _ := entry["provider_id"].(string)
+	m := conditionVar().FindStringSubmatch(id)
+	return m != nil && slices.ContainsFunc(env, func(e corev1.EnvVar) bool { return e.Name == m[1] && (e.Value != "" || e.ValueFrom != nil) })
+}
+
+// envValueProblem says why key f cannot take a variable's value raw, "" when it can.
+func envValueProblem(f profile.Field, raw string) string {
+	v := configyaml.Substituted(raw)
+	if got, ok := takes(f.Kinds, v); !ok {
+		return fmt.Sprintf("the server reads this value as %s, and the key takes %s: the server would not start; %s", kindName(got),
+			strings.Join(kindNames(f.Kinds), " or "), envKindFix(f.Kinds, got))
+	}
+	if s, ok := v.(string); ok && f.URL {
+		if fix := httpURLFix(s); fix != "" {
+			return "an http or https URL with a host, which this is not, and the server would not start: " + fix
+		}
+	}
+	if problem := notAllowed(f, v); problem != "" {
+		return "the key " + problem + ": the server would not start"
+	}
+	return ""
+}
+
+// envKindFix says how to pass a value of the kind the key takes through a variable.
+func envKindFix(kinds []string, got string) string {
+	if slices.Contains(kinds, "string") && (got == "integer" || got == "number" || got == "boolean") {
+		return "a variable cannot pass a string that reads as a number or boolean: give the key another value"
+	}
+	return kindFix(kinds, got)
+}
