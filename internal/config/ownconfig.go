@@ -25,8 +25,9 @@ import (
 // the server of prof would, and warns about what the server would silently ignore or get
 // wrong: a top-level key it does not read (models, which moved under registered_resources),
 // a provider type it does not have (it stops at start-up), a provider config key it ignores
-// (url for base_url), a model registered for a provider the config does not have, and a URL
-// that falls back to localhost, where nothing listens in the pod. env is the container's
+// (url for base_url), a value a key does not take (a URL without its scheme, a word where a
+// number goes, a string its enum lacks), a model registered for a provider the config does not
+// have, and a URL that falls back to localhost, where nothing listens in the pod. env is the container's
 // environment: a ${env.OLLAMA_URL:=http://localhost:11434} with OLLAMA_URL set is fine.
 //
 // Only a config that is no YAML mapping is an error: the server cannot start with it. The rest
@@ -129,10 +130,35 @@ func (c *ownConfigCheck) providerKeys(api string, i int, p map[string]any, exter
 		}
 	}
 	for _, f := range fields {
-		if _, set := cfg[f.Name]; f.Required && !set {
+		v, set := cfg[f.Name]
+		if f.Required && !set {
 			c.warn("providers.%s[%d].config: %s needs %s in %s, and stops at start-up without it", api, i, typ, f.Name, in)
 		}
+		if problem := valueProblem(f, v); set && problem != "" {
+			c.warn("providers.%s[%d].config.%s: %s's %s in %s %s", api, i, f.Name, typ, f.Name, in, problem)
+		}
 	}
+}
+
+// valueProblem says why key f does not take v as written in a config, "" when it does or
+// when v holds a ${env.} reference: a kind the key does not take, a string that is no http or
+// https URL where the key is one, a value its enum lacks or out of its bounds.
+func valueProblem(f profile.Field, v any) string {
+	if s, ok := v.(string); ok && strings.Contains(s, "${env.") {
+		return ""
+	}
+	if got, ok := takes(f.Kinds, v); !ok {
+		return fmt.Sprintf("takes %s, not %s, and the server stops at start-up: %s", strings.Join(kindNames(f.Kinds), " or "), kindName(got), kindFix(f.Kinds, got))
+	}
+	if s, ok := v.(string); ok && f.URL {
+		if fix := httpURLFix(s); fix != "" {
+			return "is an http or https URL with a host, which " + redact.URL(s) + " is not, and the server stops at start-up: " + fix
+		}
+	}
+	if problem := notAllowed(f, v); problem != "" {
+		return problem + ", and the server stops at start-up"
+	}
+	return ""
 }
 
 // models: a registered model of a provider the config does not have stops the server.

@@ -148,6 +148,20 @@ providers:
 				"OGX 1.3 has no API safety",
 				"registered_resources.models[0]: provider_id ollama is none of the config's providers (vllm): the server does not start",
 			}, key: "config.yaml"},
+		{reason: "values the keys do not take: a URL without its scheme, a word where a number goes, a metric spelt otherwise",
+			doc: v2("{name: starter, serverVersion: \"1.3\"}", "{configMapName: stack}", ""),
+			data: map[string]string{"config.yaml": `version: 2
+providers:
+  inference:
+  - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: 'vllm.models.svc:8000/v1', max_tokens: lots}}
+  vector_io:
+  - {provider_id: pgvector, provider_type: remote::pgvector, config: {host: pg, distance_metric: cosine}}
+`},
+			want: []string{
+				"providers.inference[0].config.base_url: remote::vllm's base_url in OGX 1.3 is an http or https URL with a host, which vllm.models.svc:8000/v1 is not, and the server stops at start-up: write http://vllm.models.svc:8000/v1",
+				"providers.inference[0].config.max_tokens: remote::vllm's max_tokens in OGX 1.3 takes an integer, not a string, and the server stops at start-up: write a number",
+				"providers.vector_io[0].config.distance_metric: remote::pgvector's distance_metric in OGX 1.3 is one of COSINE, L2, L1, INNER_PRODUCT, written exactly so (did you mean COSINE?), and the server stops at start-up",
+			}, key: "config.yaml"},
 		{reason: "Ollama at localhost, since the pod has no OLLAMA_URL",
 			doc: v2(starter07, "{configMapName: stack}", ""),
 			data: map[string]string{"config.yaml": `version: 2
