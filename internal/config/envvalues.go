@@ -33,7 +33,7 @@ func (g *generator) checkEnvValues() {
 	env := g.spec.Workload.Overrides.Env
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for _, entry := range providerList(g.cfg, api) {
-			if !started(entry, env) {
+			if _, started := g.enabledID(entry["provider_id"]); !started {
 				continue // the server validates the config of the providers it starts only
 			}
 			providerType, _ := entry["provider_type"].(string)
@@ -56,17 +56,6 @@ func (g *generator) checkEnvValues() {
 			}
 		}
 	}
-}
-
-// started reports whether the server starts a provider entry: its provider_id is literal, or
-// ${env.X:+id} with X set in env (from a Secret counts as set).
-func started(entry map[string]any, env []corev1.EnvVar) bool {
-	if isLiteral(entry["provider_id"]) {
-		return true
-	}
-	id, _ := entry["provider_id"].(string)
-	m := conditionVar().FindStringSubmatch(id)
-	return m != nil && slices.ContainsFunc(env, func(e corev1.EnvVar) bool { return e.Name == m[1] && (e.Value != "" || e.ValueFrom != nil) })
 }
 
 // envValueProblem says why key f cannot take a variable's value raw, "" when it can.

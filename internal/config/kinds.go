@@ -19,6 +19,12 @@ import (
 //
 //	settings: {api_version: 2024}   # remote::azure's api_version is a string: write "2024"
 func (g *generator) checkKind(providerType string, f profile.Field, v any, path *field.Path) {
+	if v == nil && f.NullRefused {
+		g.errs = append(g.errs, field.Invalid(path, field.OmitValueType{}, fmt.Sprintf(
+			"null, where %s's %s in %s takes %s: the server would not start; write a value, or leave the key out for its default",
+			providerType, f.Name, g.prof, strings.Join(kindNames(f.Kinds), " or "))))
+		return
+	}
 	got, ok := takes(f.Kinds, v)
 	if m, isMap := v.(map[string]any); ok || isMap && isReference(m) {
 		return // a reference is checkReferencesInSettings's
