@@ -41,6 +41,12 @@ func TestAnInvalidSpecReportsItsOtherProblems(t *testing.T) {
 			want: []string{"spec.providers.inference[0].provider"},
 		},
 		{
+			reason: "a value generation assumes the schema has refused (postgres without its connection string) ends the search, not the run",
+			spec: `  distribution: {name: postgres-demo}
+  storage: {sql: {type: postgres}}`,
+			want: []string{"spec.storage.sql.connectionString"},
+		},
+		{
 			reason: "over a bound, nothing else is worked through: the bound is there to spare the work",
 			spec: `  distribution: {name: starter}
   resources: {models: [` + manyModels(65) + `]}`,

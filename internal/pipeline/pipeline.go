@@ -123,8 +123,7 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 		if len(limitErrs) > 0 || slices.ContainsFunc(invalid, tooMuch) {
 			return nil, errs // what is over a limit is not worked through
 		}
-		_, more := renderValid(obj, opts, nil)
-		return nil, append(errs, alsoWrong(more, invalid)...)
+		return nil, append(errs, alsoWrong(renderInvalid(obj, opts), invalid)...)
 	}
 	res, errs := renderValid(obj, opts, errs)
 	if res != nil {
@@ -139,6 +138,20 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 func RenderDecoded(d *api.Decoded, opts Options) (*Result, field.ErrorList) {
 	opts.Distribution.OGXServer, opts.Render.OGXServer = d.Consumed, d.Consumed
 	return Render(d.Object, opts)
+}
+
+// renderInvalid renders a spec the schema refuses, for the errors of its other fields.
+// Generation and rendering take valid specs: a value only the schema refuses (postgres
+// without its connection string) may break what they assume, and then there is nothing more
+// to report, rather than a crash.
+func renderInvalid(obj *v1alpha2.LlamaStackDistribution, opts Options) (errs field.ErrorList) {
+	defer func() {
+		if recover() != nil {
+			errs = nil
+		}
+	}()
+	_, errs = renderValid(obj, opts, nil)
+	return errs
 }
 
 // specErrors are the errors of errs about the spec.
