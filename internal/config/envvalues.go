@@ -83,3 +83,32 @@ func envKindFix(kinds []string, got string) string {
 	}
 	return kindFix(kinds, got)
 }
+
+// checkEnvShields refuses a plain variable of spec.workload.overrides.env that a registered
+// shield of an inline scanner reads as its provider_shield_id (the 0.6 and 0.7 starters'
+// provider_shield_id: ${env.CODE_SCANNER_MODEL:=}) when the scanner does not run a shield of
+// that id: the server would not start.
+func (g *generator) checkEnvShields() {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
+		return
+	}
+	env := g.spec.Workload.Overrides.Env
+	items, _ := mapAt(g.cfg, "registered_resources")["shields"].([]any)
+	for _, item := range items {
+		shield, _ := item.(map[string]any)
+		value, _ := shield["provider_shield_id"].(string)
+		m := envValue().FindStringSubmatch(value)
+		if m == nil {
+			continue
+		}
+		providerType := g.providerType("safety", entryID(shield["provider_id"]))
+		ids, fixed := fixedShieldIDs[providerType]
+		i := slices.IndexFunc(env, func(e corev1.EnvVar) bool { return e.Name == m[1] && e.ValueFrom == nil })
+		if !fixed || i < 0 || env[i].Value == "" || slices.Contains(ids, env[i].Value) {
+			continue
+		}
+		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"), env[i].Value,
+			fmt.Sprintf("%s is the provider_shield_id of shield %v, which %s runs: it runs %s only, and the server would not start with another",
+				m[1], shield["shield_id"], providerType, strings.Join(ids, " and "))))
+	}
+}

@@ -118,6 +118,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.checkRequiredEnv,
 		g.warnEnvEndpoints,
 		g.checkEnvValues,
+		g.checkEnvShields,
 		g.warnOllamaModels,
 	} {
 		step()
