@@ -55,7 +55,7 @@ func generate(p *profile.Profile) ([]byte, error) {
 	if file.ConfigKeys, file.RegisteredResources, err = configKeys(p.Upstream.Server); err != nil {
 		return nil, fmt.Errorf("%s schema: %w", p.Upstream.Server, err)
 	}
-	if err := addBounds(catalog, p.Upstream.Server); err != nil {
+	if err := addSchemaFacts(catalog, p.Upstream.Server); err != nil {
 		return nil, fmt.Errorf("%s schema: %w", p.Upstream.Server, err)
 	}
 	var buf bytes.Buffer
@@ -88,25 +88,16 @@ func configKeys(release string) (keys, resources []string, err error) {
 	return slices.Sorted(maps.Keys(schema.Properties)), slices.Sorted(maps.Keys(registered.Properties)), nil
 }
 
-// numberBounds are the bounds of a number in a JSON Schema, as pydantic writes ge, gt and le.
-type numberBounds struct {
-	Minimum          *float64       `json:"minimum"`
-	ExclusiveMinimum *float64       `json:"exclusiveMinimum"`
-	Maximum          *float64       `json:"maximum"`
-	AnyOf            []numberBounds `json:"anyOf"`
-}
-
-// addBounds sets the bounds of each number key from the server's schema, where its config
-// class is <api>__<remote|inline>__<name>__Config (the field list has no bounds).
-func addBounds(catalog map[string]map[string][]profile.Field, release string) error {
+// addSchemaFacts sets what the field list does not say from the server's schema, where a
+// provider's config class is <api>__<remote|inline>__<name>__Config: the bounds of each number
+// key, and the fields of the config class a key takes (network: NetworkConfig).
+func addSchemaFacts(catalog map[string]map[string][]profile.Field, release string) error {
 	data, err := os.ReadFile(filepath.Join(servercheck.DataDir(), release, "schema.json"))
 	if err != nil {
 		return err
 	}
 	var schema struct {
-		Defs map[string]struct {
-			Properties map[string]numberBounds `json:"properties"`
-		} `json:"$defs"`
+		Defs map[string]schemaNode `json:"$defs"`
 	}
 	if err := json.Unmarshal(data, &schema); err != nil {
 		return err
@@ -115,10 +106,14 @@ func addBounds(catalog map[string]map[string][]profile.Field, release string) er
 		for providerType, fields := range providers {
 			class := schema.Defs[api+"__"+strings.ReplaceAll(providerType, "::", "__")+"__Config"]
 			for i, f := range fields {
-				for _, b := range append([]numberBounds{class.Properties[f.Name]}, class.Properties[f.Name].AnyOf...) {
+				p := class.Properties[f.Name]
+				for _, b := range append([]schemaNode{p}, p.AnyOf...) {
 					fields[i].Minimum = cmp.Or(fields[i].Minimum, b.Minimum)
 					fields[i].ExclusiveMinimum = cmp.Or(fields[i].ExclusiveMinimum, b.ExclusiveMinimum)
 					fields[i].Maximum = cmp.Or(fields[i].Maximum, b.Maximum)
+				}
+				if f.Store == "" {
+					fields[i].Fields = nestedFields(p, schema.Defs, 1)
 				}
 			}
 		}

@@ -4,6 +4,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,3 +71,33 @@ func number(v any) (float64, bool) {
 }
 
 func formatNumber(n float64) string { return strconv.FormatFloat(n, 'f', -1, 64) }
+
+// checkNested checks the keys of a config class written in settings (network: {tls: {...}})
+// as the top-level keys are checked: a key the class does not have (the server ignores it), a
+// value of a kind it does not take, a URL that is none, a value out of its enum or bounds.
+// A value of the kind the key takes is written as the server reads it.
+//
+//	settings: {network: {tls: {verfy: false}}}   # did you mean verify?
+func (g *generator) checkNested(providerType string, f profile.Field, v any, path *field.Path) {
+	m, ok := v.(map[string]any)
+	if !ok || len(f.Fields) == 0 || isReference(m) {
+		return
+	}
+	names := profile.FieldNames(f.Fields)
+	for _, key := range slices.Sorted(maps.Keys(m)) {
+		at := path.Key(key)
+		i := slices.Index(names, key)
+		if i < 0 {
+			g.errs = append(g.errs, field.Invalid(at, key, fmt.Sprintf("%s's %s in %s has no key %s%s: its keys are %s",
+				providerType, f.Name, g.prof, key, suggest.DidYouMean(key, names), strings.Join(names, ", "))))
+			continue
+		}
+		sub := f.Fields[i]
+		sub.Name = f.Name + "." + sub.Name // in messages: network.tls.verify
+		g.checkKind(providerType, sub, m[key], at)
+		g.checkURL(providerType, sub, m[key], at)
+		g.checkAllowed(providerType, sub, m[key], at)
+		m[key] = asRead(sub.Kinds, m[key])
+		g.checkNested(providerType, sub, m[key], at)
+	}
+}

@@ -153,6 +153,7 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 			g.checkURL(providerType, fields[i], settings[key], path.Child("settings").Key(key))
 			g.checkAllowed(providerType, fields[i], settings[key], path.Child("settings").Key(key))
 			settings[key] = asRead(fields[i].Kinds, settings[key])
+			g.checkNested(providerType, fields[i], settings[key], path.Child("settings").Key(key))
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(secretRefs)) {

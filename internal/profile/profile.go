@@ -153,6 +153,9 @@ type Field struct {
 	Minimum          *float64 `json:"minimum,omitempty"`
 	ExclusiveMinimum *float64 `json:"exclusiveMinimum,omitempty"`
 	Maximum          *float64 `json:"maximum,omitempty"`
+	// Fields are the keys of the config class the key takes (network: its tls, proxy, timeout,
+	// ...), each with its own facts; none for a key of another type.
+	Fields []Field `json:"fields,omitempty"`
 }
 
 // ProviderFile is the format of providers/<version>.json, written by hack/providerfields.
