@@ -104,8 +104,7 @@ func nodeKinds(node schemaNode, defs map[string]schemaNode) []string {
 		}
 	}
 	for _, v := range append(slices.Clone(node.Enum), node.Const) {
-		switch v.(type) {
-		case string:
+		if _, ok := v.(string); ok {
 			add("string")
 		}
 	}
