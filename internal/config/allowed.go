@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/profile"
-	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/internal/suggest"
 )
 
@@ -23,7 +22,7 @@ import (
 //	settings: {distance_metric: cosine}       # remote::pgvector: COSINE, L2, L1 or INNER_PRODUCT
 //	settings: {max_concurrent_batches: 0}     # inline::reference: at least 1
 func (g *generator) checkAllowed(providerType string, f profile.Field, v any, path *field.Path) {
-	if s, ok := v.(string); ok && strings.Contains(redact.Decoded(s), "${env.") {
+	if s, ok := v.(string); ok && substitutes(s) {
 		return
 	}
 	if problem := notAllowed(f, v); problem != "" {

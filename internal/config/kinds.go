@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/profile"
 )
 
@@ -29,9 +30,10 @@ func (g *generator) checkKind(providerType string, f profile.Field, v any, path 
 	if m, isMap := v.(map[string]any); ok || isMap && isReference(m) {
 		return // a reference is checkReferencesInSettings's
 	}
+	s, _ := v.(string)
 	g.errs = append(g.errs, field.Invalid(path, field.OmitValueType{}, fmt.Sprintf(
-		"%s, where %s's %s in %s takes %s: the server would not start; %s", kindName(got), providerType, f.Name, g.prof,
-		strings.Join(kindNames(f.Kinds), " or "), kindFix(f.Kinds, got))))
+		"%s, where %s's %s in %s takes %s: the server would not start; %s%s", kindName(got), providerType, f.Name, g.prof,
+		strings.Join(kindNames(f.Kinds), " or "), kindFix(f.Kinds, got), substitutionFix(s))))
 }
 
 // kindFix says how to write a value the key takes.
@@ -87,7 +89,7 @@ func takes(kinds []string, v any) (string, bool) {
 	case nil:
 		return "null", true // nulls: checkNullDefaults
 	case string:
-		return "string", len(kinds) == 0 || strings.Contains(t, "${env.") || has("string") ||
+		return "string", len(kinds) == 0 || substitutes(t) || has("string") ||
 			has("integer") && isInteger(t) || has("number") && isNumber(t) || has("boolean") && isBoolean(t)
 	case bool:
 		return "boolean", len(kinds) == 0 || has("boolean", "integer", "number")
@@ -108,7 +110,7 @@ func takes(kinds []string, v any) (string, bool) {
 // reference, stays as it is. Written so, config.yaml says what the server understands.
 func asRead(kinds []string, v any) any {
 	s, ok := v.(string)
-	if !ok || slices.Contains(kinds, "string") || strings.Contains(s, "${env.") {
+	if !ok || slices.Contains(kinds, "string") || substitutes(s) {
 		return v
 	}
 	t := strings.TrimSpace(s)
@@ -123,6 +125,31 @@ func asRead(kinds []string, v any) any {
 		return slices.Contains([]string{"1", "true", "t", "yes", "y", "on"}, strings.ToLower(t))
 	}
 	return v
+}
+
+// substitution is the server's own pattern of a variable's reference (replace_env_vars in its
+// core/stack.py): a name in capitals and digits, then :=default or :+value or nothing, then }.
+// "${env.X:" and "${env.lower}" stay as they are written.
+var substitution = lazyre.New(`\$\{env\.[A-Z0-9_]+(?::[=+][^}]*)?\}`)
+
+// substitutes reports whether the server substitutes a variable into s: its value is then not
+// known here.
+func substitutes(s string) bool { return substitution().MatchString(s) }
+
+// oldDefault is a reference with a default written the way older servers took it:
+// ${env.X:4096}, which the server now leaves as it is.
+var oldDefault = lazyre.New(`\$\{env\.([A-Z0-9_]+):([^=+}][^}]*)\}`)
+
+// substitutionFix says how to write a reference the server would leave as it is; "" when s
+// has none.
+func substitutionFix(s string) string {
+	if m := oldDefault().FindStringSubmatch(s); m != nil {
+		return fmt.Sprintf(" (the server substitutes ${env.NAME:=default}, and leaves ${env.%s:%s} as it is: write ${env.%s:=%s})", m[1], m[2], m[1], m[2])
+	}
+	if strings.Contains(s, "${env.") && !substitutes(s) {
+		return " (the server substitutes only ${env.NAME}, ${env.NAME:=default} and ${env.NAME:+value}, NAME in capitals)"
+	}
+	return ""
 }
 
 func isInteger(s string) bool {

@@ -144,11 +144,13 @@ func (c *ownConfigCheck) providerKeys(api string, i int, p map[string]any, exter
 // when v holds a ${env.} reference: a kind the key does not take, a string that is no http or
 // https URL where the key is one, a value its enum lacks or out of its bounds.
 func valueProblem(f profile.Field, v any) string {
-	if s, ok := v.(string); ok && strings.Contains(s, "${env.") {
+	if s, ok := v.(string); ok && substitutes(s) {
 		return ""
 	}
 	if got, ok := takes(f.Kinds, v); !ok {
-		return fmt.Sprintf("takes %s, not %s, and the server stops at start-up: %s", strings.Join(kindNames(f.Kinds), " or "), kindName(got), kindFix(f.Kinds, got))
+		s, _ := v.(string)
+		return fmt.Sprintf("takes %s, not %s, and the server stops at start-up: %s%s", strings.Join(kindNames(f.Kinds), " or "), kindName(got),
+			kindFix(f.Kinds, got), substitutionFix(s))
 	}
 	if s, ok := v.(string); ok && f.URL {
 		if fix := httpURLFix(s); fix != "" {

@@ -22,7 +22,7 @@ import (
 //	settings: {base_url: ftp://h/}  # http or https only
 func (g *generator) checkURL(providerType string, f profile.Field, v any, path *field.Path) {
 	s, ok := v.(string)
-	if !ok || !f.URL || envReference().MatchString(redact.Decoded(s)) {
+	if !ok || !f.URL || substitutes(s) {
 		return
 	}
 	if fix := httpURLFix(s); fix != "" {
