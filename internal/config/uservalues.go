@@ -147,9 +147,7 @@ func (r refusals) after(errs field.ErrorList, n int) field.ErrorList {
 }
 
 func (r refusals) covers(path string) bool {
-	return slices.ContainsFunc(r.paths, func(p string) bool {
-		return path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
-	})
+	return slices.ContainsFunc(r.paths, func(p string) bool { return v1alpha2.Within(path, p) })
 }
 
 func (r refusals) hide(e *field.Error) *field.Error {

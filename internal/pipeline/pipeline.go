@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -158,7 +157,7 @@ func renderInvalid(obj *v1alpha2.LlamaStackDistribution, opts Options) (errs fie
 func specErrors(errs field.ErrorList) field.ErrorList {
 	var out field.ErrorList
 	for _, e := range errs {
-		if related(e.Field, "spec") {
+		if v1alpha2.Within(e.Field, "spec") {
 			out = append(out, e)
 		}
 	}
@@ -186,12 +185,7 @@ func alsoWrong(rendered, invalid field.ErrorList) field.ErrorList {
 }
 
 // related reports whether one field path is the other or holds it.
-func related(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	return a == b || strings.HasPrefix(b, a) && (b[len(a)] == '.' || b[len(a)] == '[')
-}
+func related(a, b string) bool { return v1alpha2.Within(a, b) || v1alpha2.Within(b, a) }
 
 // renderValid renders obj; errs are the errors found before, which leave nothing rendered.
 func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {

@@ -487,7 +487,7 @@ func (m *pathMap) add(converted, written *field.Path) {
 func (m *pathMap) written(path string) string {
 	best := -1
 	for i, p := range m.pairs {
-		if hasPathPrefix(path, p[0]) && (best < 0 || len(p[0]) > len(m.pairs[best][0])) {
+		if v1alpha2.Within(path, p[0]) && (best < 0 || len(p[0]) > len(m.pairs[best][0])) {
 			best = i
 		}
 	}
@@ -506,9 +506,4 @@ func (m *pathMap) text(message string) string {
 		replace = append(replace, p[0], p[1])
 	}
 	return strings.NewReplacer(m.words...).Replace(strings.NewReplacer(replace...).Replace(message))
-}
-
-func hasPathPrefix(path, prefix string) bool {
-	rest, ok := strings.CutPrefix(path, prefix)
-	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
 // hubToSpokePaths maps v1alpha2 field paths to the v1alpha1 fields they were converted from
@@ -61,21 +63,16 @@ func SpokePathOf(hubPath string, annotated bool) string {
 // convertedFrom is the v1alpha1 field a v1alpha2 path was converted from, if any.
 func convertedFrom(hubPath string) (string, bool) {
 	for _, m := range hubToSpokePaths {
-		if under(hubPath, m[0]) {
+		if v1alpha2.Within(hubPath, m[0]) {
 			return m[1] + strings.TrimPrefix(hubPath, m[0]), true
 		}
 	}
 	return "", false
 }
 
-// under reports whether path is field or a field or item inside it.
-func under(path, field string) bool {
-	return path == field || strings.HasPrefix(path, field+".") || strings.HasPrefix(path, field+"[")
-}
-
 // underAny reports whether path is under one of fields.
 func underAny(path string, fields []string) bool {
-	return slices.ContainsFunc(fields, func(f string) bool { return under(path, f) })
+	return slices.ContainsFunc(fields, func(f string) bool { return v1alpha2.Within(path, f) })
 }
 
 // isSpokePath reports whether a path is already one of v1alpha1's own fields, for what llsd

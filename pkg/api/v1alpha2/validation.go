@@ -184,3 +184,11 @@ func isNumber(v reflect.Value) bool { return v.Kind() == reflect.Int32 || v.Kind
 var jsonType = reflect.TypeFor[apiextensionsv1.JSON]()
 
 var ownPackage = reflect.TypeFor[LlamaStackDistributionSpec]().PkgPath()
+
+// Within reports whether the field path path is field, or a field or item inside it, as
+// field.Path writes them: spec.storage.sql.type and spec.providers[0] are within spec.storage
+// and spec.providers; spec.storageClass is not within spec.storage.
+func Within(path, field string) bool {
+	rest, ok := strings.CutPrefix(path, field)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"sigs.k8s.io/yaml"
 )
 
@@ -25,5 +26,25 @@ func BenchmarkValidate(b *testing.B) {
 	}
 	for b.Loop() {
 		Validate(&obj)
+	}
+}
+
+// A field path is within another when it is that field or names a field or item inside it.
+func TestWithin(t *testing.T) {
+	for _, tc := range []struct {
+		reason, path, field string
+		want                bool
+	}{
+		{"the field itself", "spec.storage", "spec.storage", true},
+		{"a field inside it", "spec.storage.sql.type", "spec.storage", true},
+		{"an item of a list", "spec.providers.inference[0].endpoint", "spec.providers.inference", true},
+		{"a map entry", "spec.providers.inference[0].settings[api_token][0]", "spec.providers.inference[0].settings[api_token]", true},
+		{"a field whose name only begins the same", "spec.storageClass", "spec.storage", false},
+		{"a key whose name only begins the same", "spec.providers.inference[0].settings[api_token_file]", "spec.providers.inference[0].settings[api_token]", false},
+		{"the field around it", "spec.storage", "spec.storage.sql", false},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			assert.Equal(t, tc.want, Within(tc.path, tc.field))
+		})
 	}
 }
