@@ -185,7 +185,7 @@ var jsonType = reflect.TypeFor[apiextensionsv1.JSON]()
 
 var ownPackage = reflect.TypeFor[LlamaStackDistributionSpec]().PkgPath()
 
-// Within reports whether the field path path is field, or a field or item inside it, as
+// Within reports whether a field path is field, or a field or item inside it, as
 // field.Path writes them: spec.storage.sql.type and spec.providers[0] are within spec.storage
 // and spec.providers; spec.storageClass is not within spec.storage.
 func Within(path, field string) bool {
