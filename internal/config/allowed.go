@@ -93,10 +93,17 @@ func (g *generator) checkNested(providerType string, f profile.Field, v any, pat
 		}
 		sub := f.Fields[i]
 		sub.Name = f.Name + "." + sub.Name // in messages: network.tls.verify
-		g.checkKind(providerType, sub, m[key], at)
-		g.checkURL(providerType, sub, m[key], at)
-		g.checkAllowed(providerType, sub, m[key], at)
-		m[key] = asRead(sub.Kinds, m[key])
-		g.checkNested(providerType, sub, m[key], at)
+		g.checkValue(providerType, sub, m, key, at)
 	}
+}
+
+// checkValue checks the value of key in settings (or a config class inside them), a key of
+// field f: its kind, a URL, its enum and bounds, then the keys inside it; and writes it as the
+// server reads it.
+func (g *generator) checkValue(providerType string, f profile.Field, settings map[string]any, key string, at *field.Path) {
+	g.checkKind(providerType, f, settings[key], at)
+	g.checkURL(providerType, f, settings[key], at)
+	g.checkAllowed(providerType, f, settings[key], at)
+	settings[key] = asRead(f.Kinds, settings[key])
+	g.checkNested(providerType, f, settings[key], at)
 }

@@ -149,11 +149,7 @@ func (g *generator) checkConfigKeys(api, providerType string, fm fieldMap, setti
 				"%s is a credential, and settings are written into a ConfigMap in clear: put it in secretRefs.%s "+
 					"(or apiKey) to read it from a Secret", key, key)))
 		default:
-			g.checkKind(providerType, fields[i], settings[key], path.Child("settings").Key(key))
-			g.checkURL(providerType, fields[i], settings[key], path.Child("settings").Key(key))
-			g.checkAllowed(providerType, fields[i], settings[key], path.Child("settings").Key(key))
-			settings[key] = asRead(fields[i].Kinds, settings[key])
-			g.checkNested(providerType, fields[i], settings[key], path.Child("settings").Key(key))
+			g.checkValue(providerType, fields[i], settings, key, path.Child("settings").Key(key))
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(secretRefs)) {
