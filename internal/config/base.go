@@ -126,7 +126,7 @@ func (g *generator) checkNullDefaults() {
 				if m == nil || g.podSets(m[1]) {
 					continue
 				}
-				if i := slices.IndexFunc(fields, func(f profile.Field) bool { return f.Name == key }); i >= 0 && fields[i].NullRefused {
+				if f, ok := profile.FieldNamed(fields, key); ok && f.NullRefused {
 					g.errs = append(g.errs, field.Required(field.NewPath("spec", "workload", "overrides", "env"), fmt.Sprintf(
 						"provider %s (%s) reads %s from %s, which has no default: the server puts null there, which %s does not take, "+
 							"and stops at start: set %s in spec.workload.overrides.env", id, providerType, key, m[1], key, m[1])))

@@ -3,8 +3,6 @@
 package config
 
 import (
-	"slices"
-
 	"github.com/llamastack/llsd/internal/profile"
 )
 
@@ -120,7 +118,7 @@ func fieldMapFor(p *profile.Profile, api, providerType string) fieldMap {
 	}
 	fields, _ := p.Fields(api, providerType)
 	for _, name := range fm.Credentials {
-		if slices.ContainsFunc(fields, func(f profile.Field) bool { return f.Name == name }) {
+		if _, ok := profile.FieldNamed(fields, name); ok {
 			fm.Credential = name
 		}
 	}

@@ -394,10 +394,9 @@ func (g *generator) applyEndpoint(config, settings map[string]any, api, provider
 	if fm.OpenAIPath {
 		endpoint = g.withOpenAIPath(endpoint, providerType, path)
 	}
-	if fields, ok := g.prof.Fields(api, providerType); ok {
-		if i := slices.IndexFunc(fields, func(f profile.Field) bool { return f.Name == fm.Endpoint }); i >= 0 {
-			g.checkURL(providerType, fields[i], endpoint, path)
-		}
+	fields, _ := g.prof.Fields(api, providerType)
+	if f, ok := profile.FieldNamed(fields, fm.Endpoint); ok {
+		g.checkURL(providerType, f, endpoint, path)
 	}
 	config[fm.Endpoint] = endpoint
 }

@@ -308,6 +308,15 @@ func (p *Profile) Fields(api, providerType string) (fields []Field, ok bool) {
 	return fields, ok
 }
 
+// FieldNamed is the field of fields with that name.
+func FieldNamed(fields []Field, name string) (Field, bool) {
+	i := slices.IndexFunc(fields, func(f Field) bool { return f.Name == name })
+	if i < 0 {
+		return Field{}, false
+	}
+	return fields[i], true
+}
+
 // FieldNames are the names of fields, in their order.
 func FieldNames(fields []Field) []string {
 	names := make([]string, len(fields))
