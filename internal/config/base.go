@@ -97,7 +97,7 @@ func (g *generator) checkRequiredEnv() {
 			if strings.HasPrefix(where, "registered_resources.models") {
 				fix += ", or list your models in spec.resources.models, which take the place of this one"
 			}
-			g.errs = append(g.errs, field.Required(field.NewPath("spec", "workload", "overrides", "env"), fmt.Sprintf(
+			g.errs = append(g.errs, field.Required(overridesEnvPath, fmt.Sprintf(
 				"the distribution's config requires environment variable %s (at %s), and the server stops at start without it: %s",
 				name, where, fix)))
 		}
@@ -127,7 +127,7 @@ func (g *generator) checkNullDefaults() {
 					continue
 				}
 				if f, ok := profile.FieldNamed(fields, key); ok && f.NullRefused {
-					g.errs = append(g.errs, field.Required(field.NewPath("spec", "workload", "overrides", "env"), fmt.Sprintf(
+					g.errs = append(g.errs, field.Required(overridesEnvPath, fmt.Sprintf(
 						"provider %s (%s) reads %s from %s, which has no default: the server puts null there, which %s does not take, "+
 							"and stops at start: set %s in spec.workload.overrides.env", id, providerType, key, m[1], key, m[1])))
 				}

@@ -17,6 +17,9 @@ import (
 	"github.com/llamastack/llsd/internal/redact"
 )
 
+// overridesEnvPath is spec.workload.overrides.env, the pod's own variables.
+var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
+
 // envValue is a config value that is one pod variable's value, or its default when unset:
 // ${env.X} or ${env.X:=default} (not ${env.X:+value}, which is value).
 var envValue = lazyre.New(`^\$\{env\.([A-Za-z0-9_]+)(?::=[^}]*)?\}$`)
@@ -27,10 +30,6 @@ var envValue = lazyre.New(`^\$\{env\.([A-Za-z0-9_]+)(?::=[^}]*)?\}$`)
 // word where it is a number, a value its enum lacks or out of its bounds, digits where it is
 // a string. The distribution's providers count too.
 func (g *generator) checkEnvValues() {
-	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
-		return
-	}
-	env := g.spec.Workload.Overrides.Env
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for _, entry := range providerList(g.cfg, api) {
 			if _, started := g.enabledID(entry["provider_id"]); !started {
@@ -44,13 +43,13 @@ func (g *generator) checkEnvValues() {
 				if m == nil {
 					continue
 				}
-				i := slices.IndexFunc(env, func(e corev1.EnvVar) bool { return e.Name == m[1] && e.ValueFrom == nil })
-				if i < 0 || env[i].Value == "" || strings.Contains(env[i].Value, "$(") {
-					continue // unset, from a Secret, or expanded by the kubelet: not known here
+				i, raw, known := g.knownOverride(m[1])
+				if !known {
+					continue
 				}
-				if problem := envValueProblem(f, env[i].Value); problem != "" {
-					g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"),
-						redact.URL(env[i].Value), fmt.Sprintf("%s is the %s of provider %s (%s) in %s: %s", m[1], f.Name,
+				if problem := envValueProblem(f, raw); problem != "" {
+					g.errs = append(g.errs, field.Invalid(overridesEnvPath.Index(i).Child("value"),
+						redact.URL(raw), fmt.Sprintf("%s is the %s of provider %s (%s) in %s: %s", m[1], f.Name,
 							entryID(entry["provider_id"]), providerType, g.prof, problem)))
 				}
 			}
@@ -89,10 +88,6 @@ func envKindFix(kinds []string, got string) string {
 // provider_shield_id: ${env.CODE_SCANNER_MODEL:=}) when the scanner does not run a shield of
 // that id: the server would not start.
 func (g *generator) checkEnvShields() {
-	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
-		return
-	}
-	env := g.spec.Workload.Overrides.Env
 	items, _ := mapAt(g.cfg, "registered_resources")["shields"].([]any)
 	for _, item := range items {
 		shield, _ := item.(map[string]any)
@@ -103,12 +98,27 @@ func (g *generator) checkEnvShields() {
 		}
 		providerType := g.providerType("safety", entryID(shield["provider_id"]))
 		ids, fixed := fixedShieldIDs[providerType]
-		i := slices.IndexFunc(env, func(e corev1.EnvVar) bool { return e.Name == m[1] && e.ValueFrom == nil })
-		if !fixed || i < 0 || env[i].Value == "" || slices.Contains(ids, env[i].Value) {
+		i, raw, known := g.knownOverride(m[1])
+		if !fixed || !known || slices.Contains(ids, raw) {
 			continue
 		}
-		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"), env[i].Value,
+		g.errs = append(g.errs, field.Invalid(overridesEnvPath.Index(i).Child("value"), raw,
 			fmt.Sprintf("%s is the provider_shield_id of shield %v, which %s runs: it runs %s only, and the server would not start with another",
 				m[1], shield["shield_id"], providerType, strings.Join(ids, " and "))))
 	}
+}
+
+// knownOverride is the index and value of the variable name of spec.workload.overrides.env
+// when its value is known here: a plain value, not empty, which the kubelet does not expand.
+// One from a Secret, or unset, is not known.
+func (g *generator) knownOverride(name string) (int, string, bool) {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
+		return 0, "", false
+	}
+	env := g.spec.Workload.Overrides.Env
+	i := slices.IndexFunc(env, func(e corev1.EnvVar) bool { return e.Name == name && e.ValueFrom == nil })
+	if i < 0 || env[i].Value == "" || strings.Contains(env[i].Value, "$(") {
+		return 0, "", false
+	}
+	return i, env[i].Value, true
 }

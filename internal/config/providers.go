@@ -456,7 +456,7 @@ func (g *generator) warnEnvEndpoints() {
 				continue
 			}
 			if withPath, ok := openAIEndpoint(g.spec.Workload.Overrides.Env[i].Value); ok {
-				g.warn(field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value"),
+				g.warn(overridesEnvPath.Index(i).Child("value"),
 					"%s is the endpoint of provider %s (%s) and has no path: the server calls <endpoint>/chat/completions, "+
 						"which %s serves under /v1; write %s", m[1], entryID(entry["provider_id"]), providerType, providerType, withPath)
 			}

@@ -220,7 +220,7 @@ func (g *generator) checkOverrideEnvCredentials() {
 	}
 	for i, e := range g.spec.Workload.Overrides.Env {
 		if e.ValueFrom == nil && redact.HasCredentials(e.Value) {
-			path := field.NewPath("spec", "workload", "overrides", "env").Index(i).Child("value")
+			path := overridesEnvPath.Index(i).Child("value")
 			g.refuse(path, e.Value, field.Invalid(path, redact.URL(e.Value),
 				"holds a credential (user info or a token parameter), which the Deployment would store in clear: remove it "+
 					"from the URL and pass it in another variable with valueFrom.secretKeyRef"))
