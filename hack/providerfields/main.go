@@ -11,7 +11,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -52,12 +51,14 @@ func generate(p *profile.Profile) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	file := profile.ProviderFile{Source: "server provider fields " + p.Upstream.Server, APIs: catalog}
-	if file.ConfigKeys, file.RegisteredResources, err = configKeys(p.Upstream.Server); err != nil {
+	schema, err := readSchema(p.Upstream.Server)
+	if err == nil {
+		file.ConfigKeys, file.RegisteredResources, err = configKeys(schema)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s schema: %w", p.Upstream.Server, err)
 	}
-	if err := addSchemaFacts(catalog, p.Upstream.Server); err != nil {
-		return nil, fmt.Errorf("%s schema: %w", p.Upstream.Server, err)
-	}
+	addSchemaFacts(catalog, schema)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
@@ -65,22 +66,24 @@ func generate(p *profile.Profile) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// configKeys reads the top-level keys of config.yaml and the kinds of registered_resources
-// from the server's strict schema.
-func configKeys(release string) (keys, resources []string, err error) {
+// serverSchema is what the catalog reads of a server release's JSON Schema of config.yaml.
+type serverSchema struct {
+	Properties map[string]schemaNode `json:"properties"`
+	Defs       map[string]schemaNode `json:"$defs"`
+}
+
+// readSchema reads a server release's schema once for configKeys and addSchemaFacts.
+func readSchema(release string) (serverSchema, error) {
+	var schema serverSchema
 	data, err := os.ReadFile(filepath.Join(servercheck.DataDir(), release, "schema.json"))
-	if err != nil {
-		return nil, nil, err
+	if err == nil {
+		err = json.Unmarshal(data, &schema)
 	}
-	var schema struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-		Defs       map[string]struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-		} `json:"$defs"`
-	}
-	if err := json.Unmarshal(data, &schema); err != nil {
-		return nil, nil, err
-	}
+	return schema, err
+}
+
+// configKeys are the top-level keys of config.yaml and the kinds of registered_resources.
+func configKeys(schema serverSchema) (keys, resources []string, err error) {
 	registered, ok := schema.Defs["RegisteredResources"]
 	if len(schema.Properties) == 0 || !ok {
 		return nil, nil, fmt.Errorf("no properties, or no $defs.RegisteredResources")
@@ -91,34 +94,19 @@ func configKeys(release string) (keys, resources []string, err error) {
 // addSchemaFacts sets what the field list does not say from the server's schema, where a
 // provider's config class is <api>__<remote|inline>__<name>__Config: the bounds of each number
 // key, and the fields of the config class a key takes (network: NetworkConfig).
-func addSchemaFacts(catalog map[string]map[string][]profile.Field, release string) error {
-	data, err := os.ReadFile(filepath.Join(servercheck.DataDir(), release, "schema.json"))
-	if err != nil {
-		return err
-	}
-	var schema struct {
-		Defs map[string]schemaNode `json:"$defs"`
-	}
-	if err := json.Unmarshal(data, &schema); err != nil {
-		return err
-	}
+func addSchemaFacts(catalog map[string]map[string][]profile.Field, schema serverSchema) {
 	for api, providers := range catalog {
 		for providerType, fields := range providers {
 			class := schema.Defs[api+"__"+strings.ReplaceAll(providerType, "::", "__")+"__Config"]
 			for i, f := range fields {
 				p := class.Properties[f.Name]
-				for _, b := range append([]schemaNode{p}, p.AnyOf...) {
-					fields[i].Minimum = cmp.Or(fields[i].Minimum, b.Minimum)
-					fields[i].ExclusiveMinimum = cmp.Or(fields[i].ExclusiveMinimum, b.ExclusiveMinimum)
-					fields[i].Maximum = cmp.Or(fields[i].Maximum, b.Maximum)
-				}
+				addBounds(&fields[i], p)
 				if f.Store == "" {
 					fields[i].Fields = nestedFields(p, schema.Defs, 1)
 				}
 			}
 		}
 	}
-	return nil
 }
 
 // enumValues are the strings of an enum type in the field list: enum["COSINE", "L2"] | null.

@@ -46,13 +46,21 @@ func nestedFields(node schemaNode, defs map[string]schemaNode, depth int) []prof
 		p := class.Properties[name]
 		f := profile.Field{Name: name, Required: slices.Contains(class.Required, name), Kinds: nodeKinds(p, defs), URL: isHTTPURL(p)}
 		f.Enum = nodeEnum(p, defs)
-		for _, b := range append([]schemaNode{p}, p.AnyOf...) {
-			f.Minimum, f.ExclusiveMinimum, f.Maximum = cmp.Or(f.Minimum, b.Minimum), cmp.Or(f.ExclusiveMinimum, b.ExclusiveMinimum), cmp.Or(f.Maximum, b.Maximum)
-		}
+		addBounds(&f, p)
 		f.Fields = nestedFields(p, defs, depth+1)
 		fields = append(fields, f)
 	}
 	return fields
+}
+
+// addBounds sets f's bounds from a number's schema, alone or beside null (pydantic's ge, gt
+// and le).
+func addBounds(f *profile.Field, node schemaNode) {
+	for _, b := range append([]schemaNode{node}, node.AnyOf...) {
+		f.Minimum = cmp.Or(f.Minimum, b.Minimum)
+		f.ExclusiveMinimum = cmp.Or(f.ExclusiveMinimum, b.ExclusiveMinimum)
+		f.Maximum = cmp.Or(f.Maximum, b.Maximum)
+	}
 }
 
 // oneClass is the config class a node takes, when it takes exactly one (and maybe null); store
