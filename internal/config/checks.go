@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -117,13 +118,5 @@ func (g *generator) podSets(name string) bool {
 }
 
 func (g *generator) overrideEnvSets(name string) bool {
-	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
-		return false
-	}
-	for _, e := range g.spec.Workload.Overrides.Env {
-		if e.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(g.overrideEnv(), func(e corev1.EnvVar) bool { return e.Name == name })
 }

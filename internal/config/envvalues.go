@@ -30,6 +30,9 @@ var envValue = lazyre.New(`^\$\{env\.([A-Za-z0-9_]+)(?::=[^}]*)?\}$`)
 // word where it is a number, a value its enum lacks or out of its bounds, digits where it is
 // a string. The distribution's providers count too.
 func (g *generator) checkEnvValues() {
+	if len(g.overrideEnv()) == 0 {
+		return // no variable of the user's to check (the hot path of a render)
+	}
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for _, entry := range providerList(g.cfg, api) {
 			if _, started := g.enabledID(entry["provider_id"]); !started {
@@ -88,6 +91,9 @@ func envKindFix(kinds []string, got string) string {
 // provider_shield_id: ${env.CODE_SCANNER_MODEL:=}) when the scanner does not run a shield of
 // that id: the server would not start.
 func (g *generator) checkEnvShields() {
+	if len(g.overrideEnv()) == 0 {
+		return
+	}
 	items, _ := mapAt(g.cfg, "registered_resources")["shields"].([]any)
 	for _, item := range items {
 		shield, _ := item.(map[string]any)
@@ -112,13 +118,18 @@ func (g *generator) checkEnvShields() {
 // when its value is known here: a plain value, not empty, which the kubelet does not expand.
 // One from a Secret, or unset, is not known.
 func (g *generator) knownOverride(name string) (int, string, bool) {
-	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
-		return 0, "", false
-	}
-	env := g.spec.Workload.Overrides.Env
+	env := g.overrideEnv()
 	i := slices.IndexFunc(env, func(e corev1.EnvVar) bool { return e.Name == name && e.ValueFrom == nil })
 	if i < 0 || env[i].Value == "" || strings.Contains(env[i].Value, "$(") {
 		return 0, "", false
 	}
 	return i, env[i].Value, true
+}
+
+// overrideEnv are the variables of spec.workload.overrides.env.
+func (g *generator) overrideEnv() []corev1.EnvVar {
+	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
+		return nil
+	}
+	return g.spec.Workload.Overrides.Env
 }

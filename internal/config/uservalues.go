@@ -249,10 +249,7 @@ func (g *generator) secretOverride(name string) bool {
 }
 
 func (g *generator) overrideVar(name string, kind func(corev1.EnvVar) bool) bool {
-	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil || strings.HasPrefix(name, "LLSD_") {
-		return false
-	}
-	return slices.ContainsFunc(g.spec.Workload.Overrides.Env, func(e corev1.EnvVar) bool { return e.Name == name && kind(e) })
+	return !strings.HasPrefix(name, "LLSD_") && slices.ContainsFunc(g.overrideEnv(), func(e corev1.EnvVar) bool { return e.Name == name && kind(e) })
 }
 
 // fieldPath is the spec field of a value at path inside the field base (settings[a][0]).
