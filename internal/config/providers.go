@@ -425,9 +425,6 @@ func openAIEndpoint(endpoint string) (string, bool) {
 	return u.String(), true
 }
 
-// wholeEnvReference is a config value that is one pod variable, with or without a default.
-var wholeEnvReference = lazyre.New(`^\$\{env\.([A-Za-z0-9_]+)(?::[=+][^}]*)?\}$`)
-
 // warnEnvEndpoints warns of a variable of spec.workload.overrides.env that sets the endpoint
 // of an OpenAI-compatible provider without a path (OLLAMA_URL=http://ollama:11434): the
 // server would call <url>/chat/completions, which those servers do not serve. The value is
@@ -447,7 +444,7 @@ func (g *generator) warnEnvEndpoints() {
 			providerType, _ := entry["provider_type"].(string)
 			fm := fieldMapFor(g.prof, api, providerType)
 			value, _ := mapAt(entry, "config")[fm.Endpoint].(string)
-			m := wholeEnvReference().FindStringSubmatch(value)
+			m := envValue().FindStringSubmatch(value)
 			if !fm.OpenAIPath || m == nil {
 				continue
 			}
