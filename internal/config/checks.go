@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -115,8 +114,4 @@ func walkBackendRefs(m map[string]any, where string, fn func(string, map[string]
 func (g *generator) podSets(name string) bool {
 	_, set := g.env[name]
 	return set || g.overrideEnvSets(name)
-}
-
-func (g *generator) overrideEnvSets(name string) bool {
-	return slices.ContainsFunc(g.overrideEnv(), func(e corev1.EnvVar) bool { return e.Name == name })
 }

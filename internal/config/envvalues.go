@@ -133,3 +133,8 @@ func (g *generator) overrideEnv() []corev1.EnvVar {
 	}
 	return g.spec.Workload.Overrides.Env
 }
+
+// overrideEnvSets reports whether spec.workload.overrides.env sets name, whatever its value.
+func (g *generator) overrideEnvSets(name string) bool {
+	return slices.ContainsFunc(g.overrideEnv(), func(e corev1.EnvVar) bool { return e.Name == name })
+}
