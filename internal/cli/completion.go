@@ -36,6 +36,8 @@ func completion(args []string, stdout, stderr io.Writer) int {
   elif [ "${COMP_WORDS[1]}" = completion ]; then
     COMPREPLY=($(compgen -W "bash zsh fish" -- "${COMP_WORDS[COMP_CWORD]}"))
   else
+    # one name a line, so that a name with spaces stays one reply
+    local IFS=$'\n'
     COMPREPLY=($(compgen -f -- "${COMP_WORDS[COMP_CWORD]}"))
   fi
 }
