@@ -105,8 +105,8 @@ PREFIX ?= $(HOME)/.local
 
 .PHONY: install
 install: build controller $(KUSTOMIZE) ## Install llsd, llsd-controller and the pinned kustomize the examples use into $(PREFIX)/bin.
-	install -d $(PREFIX)/bin
-	install -m 0755 $(BIN)/llsd $(BIN)/llsd-controller $(KUSTOMIZE) $(PREFIX)/bin/
+	install -d '$(PREFIX)/bin'
+	install -m 0755 '$(BIN)/llsd' '$(BIN)/llsd-controller' '$(KUSTOMIZE)' '$(PREFIX)/bin/'
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "add $(PREFIX)/bin to PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
 
 CONTAINER_TOOL   ?= podman
