@@ -18,6 +18,9 @@ import (
 // sentinel stands for a credential a user wrote where it does not belong.
 const sentinel = "S3NT1NEL"
 
+// digitsSentinel stands for a credential of digits only, which the server reads as a number.
+const digitsSentinel = "73521946"
+
 // hostileSpecs put a credential (the sentinel) wherever a user could write one in clear. Each
 // is refused, and no front end (llsd render, llsd validate, the KRM function) shows it in its
 // output, results or messages.
@@ -48,6 +51,8 @@ var hostileSpecs = map[string]string{
 	"env URL with user info":                   `workload: {overrides: {env: [{name: OLLAMA_URL, value: "http://u:` + sentinel + `@ollama:11434"}]}}`,
 	"named backend host with user info": `storage: {backends: {kv_default: {type: kv_postgres, host: "ogx:` + sentinel + `@pg.db.svc", user: ogx},
       sql_default: {type: sql_postgres, host: pg.db.svc, user: ogx}}}`,
+	"env token of digits the server misreads": `workload: {overrides: {env: [{name: VLLM_URL, value: "http://vllm:8000/v1"},
+      {name: VLLM_API_TOKEN, value: "` + digitsSentinel + `"}]}}`,
 	"v1alpha2 fields annotation": ``, // see hostileDocument
 }
 
@@ -81,6 +86,7 @@ func TestNoFrontEndShowsACredential(t *testing.T) {
 				code, out, stderr := run(t, command, file)
 				assert.Equal(t, 1, code, "%s: llsd %s accepted it:\n%s", name, command, stderr)
 				assert.NotContains(t, out+stderr, sentinel, "llsd %s showed the credential", command)
+				assert.NotContains(t, out+stderr, digitsSentinel, "llsd %s showed the credential", command)
 				assert.NotEmpty(t, stderr, "llsd %s said nothing", command)
 			}
 
@@ -102,8 +108,10 @@ items:
 			require.NotEmpty(t, out.Results)
 			for _, r := range out.Results {
 				assert.NotContains(t, r.Message, sentinel, "a KRM result showed the credential")
+				assert.NotContains(t, r.Message, digitsSentinel, "a KRM result showed the credential")
 			}
 			assert.NotContains(t, stderr.String(), sentinel, "the KRM function showed the credential")
+			assert.NotContains(t, stderr.String(), digitsSentinel, "the KRM function showed the credential")
 		})
 	}
 }

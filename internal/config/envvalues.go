@@ -52,12 +52,22 @@ func (g *generator) checkEnvValues() {
 				}
 				if problem := envValueProblem(f, raw); problem != "" {
 					g.errs = append(g.errs, field.Invalid(overridesEnvPath.Index(i).Child("value"),
-						redact.URL(raw), fmt.Sprintf("%s is the %s of provider %s (%s) in %s: %s", m[1], f.Name,
+						shownEnvValue(f, m[1], raw), fmt.Sprintf("%s is the %s of provider %s (%s) in %s: %s", m[1], f.Name,
 							entryID(entry["provider_id"]), providerType, g.prof, problem)))
 				}
 			}
 		}
 	}
+}
+
+// shownEnvValue is what an error may show of a variable's value raw that key f reads: nothing
+// when the key or the variable holds a credential (VLLM_API_TOKEN=73521946 read at api_token
+// is a token whatever it looks like), else the value without a URL's credentials.
+func shownEnvValue(f profile.Field, name, raw string) any {
+	if f.Secret || redact.IsCredentialKey(f.Name) || redact.IsCredentialKey(name) {
+		return field.OmitValueType{}
+	}
+	return redact.URL(raw)
 }
 
 // envValueProblem says why key f cannot take a variable's value raw, "" when it can.
