@@ -4,11 +4,11 @@ package config
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/configyaml"
@@ -88,19 +88,36 @@ func (g *generator) checkUserValues() {
 			walkSettings(settings, g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, settings))
 		}
 	}
-	if s := g.spec.Storage; s != nil {
-		if s.KV != nil {
-			check(storagePath.Child("kv", "endpoint"), s.KV.Endpoint, false, "")
-		}
-		for _, name := range slices.Sorted(maps.Keys(s.Backends)) {
-			b, p := s.Backends[name], storagePath.Child("backends", name)
-			check(p.Child("host"), b.Host, false, "")
-			check(p.Child("db"), b.DB, false, "")
-			check(p.Child("user"), b.User, false, "")
-			check(p.Child("caCertPath"), b.CACertPath, false, "")
-		}
-	}
+	walkStorageStrings(g.spec.Storage, func(path *field.Path, s string) { check(path, s, false, "") })
 	g.checkOverrideEnvCredentials()
+}
+
+// walkStorageStrings visits every string of spec.storage but the Secret references: each lands
+// in config.yaml or names what the server opens (a host, a namespace, a table, a CA file). The
+// spec is walked as its JSON, so a string field the storage API gains later is visited without
+// a line here (TestEveryStorageStringIsChecked sets each to a secret's ${env.}).
+func walkStorageStrings(storage *v1alpha2.StateStorageSpec, visit func(path *field.Path, s string)) {
+	if storage == nil {
+		return
+	}
+	tree, err := runtime.DefaultUnstructuredConverter.ToUnstructured(storage)
+	if err != nil {
+		panic(err) // a typed spec always converts
+	}
+	configyaml.WalkStrings(tree, func(at configyaml.Path, s string) {
+		path := storagePath
+		for _, step := range at {
+			if step == "secretKeyRef" {
+				return // a Secret's name and key, which config.yaml never holds
+			}
+			if i, ok := step.(int); ok {
+				path = path.Index(i)
+			} else {
+				path = path.Child(step.(string))
+			}
+		}
+		visit(path, s)
+	})
 }
 
 // refusals are the user values checkUserValues refused: the fields, and the credentials
