@@ -29,6 +29,18 @@ func EnvName(parts ...string) string {
 	return "LLSD_" + strings.ToUpper(strings.ReplaceAll(strings.Join(parts, "_"), "-", "_"))
 }
 
+// EnvOTLPHeaders is the OpenTelemetry SDK's variable of the exporter's headers. llsd writes it
+// as $(LLSD_OTEL_HEADER_<NAME>) references, so in the pod it holds the telemetry Secrets'
+// values, decoded by the kubelet.
+const EnvOTLPHeaders = "OTEL_EXPORTER_OTLP_HEADERS"
+
+// HoldsASecret reports whether llsd fills the pod's variable name from the spec's Secrets:
+// every LLSD_* variable, and EnvOTLPHeaders. No value and no config llsd did not write reads
+// one (a config that reads it can send it anywhere, or publish it as a model id).
+func HoldsASecret(name string) bool {
+	return strings.HasPrefix(name, "LLSD_") || name == EnvOTLPHeaders
+}
+
 // Placeholder is the config value that reads a variable at server start.
 func Placeholder(name string) string { return "${env." + name + "}" }
 

@@ -4,7 +4,6 @@ package config
 
 import (
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -15,8 +14,8 @@ import (
 
 // CheckForeignSecrets holds a config llsd did not write (the ConfigMap of spec.distribution.baseConfig
 // or spec.overrideConfig, named by path and described by source) to the rules of the spec's own
-// values. Reading an LLSD_* variable is an error: those hold the secrets llsd decodes from the
-// spec's Secrets, and a config that reads one can send it anywhere (an api_key next to a
+// values. Reading a variable llsd fills from a Secret (HoldsASecret: LLSD_*, the telemetry
+// headers) is an error: a config that reads one can send it anywhere (an api_key next to a
 // base_url of its choice, a model id the API lists). A credential written in the config itself
 // is a warning, its value never shown: a ConfigMap keeps it in clear, and llsd's ConfigMap, for a
 // base config, copies it. tree is the parsed config (one that does not parse is left to the
@@ -35,11 +34,11 @@ func CheckForeignSecrets(tree map[string]any, path *field.Path, source string) (
 	configyaml.WalkStrings(tree, func(at configyaml.Path, value string) {
 		where := source + ": " + at.String()
 		for _, m := range envReference().FindAllStringSubmatch(redact.Decoded(value), -1) {
-			if strings.HasPrefix(m[1], "LLSD_") {
+			if HoldsASecret(m[1]) {
 				errs = append(errs, field.Invalid(path, where, fmt.Sprintf(
-					"reads ${env.%s}, and LLSD_* variables hold the secrets llsd decodes from the spec's Secrets: a config llsd did not "+
+					"reads ${env.%s}, and %s llsd decodes from the spec's Secrets: a config llsd did not "+
 						"write never reads them; set a variable of your own in spec.workload.overrides.env (valueFrom.secretKeyRef) and read that",
-					m[1])))
+					m[1], secretsHeld(m[1]))))
 				return
 			}
 		}
@@ -50,6 +49,14 @@ func CheckForeignSecrets(tree map[string]any, path *field.Path, source string) (
 		}
 	})
 	return errs, warnings
+}
+
+// secretsHeld says what llsd's secret variable name holds, for a message.
+func secretsHeld(name string) string {
+	if name == EnvOTLPHeaders {
+		return EnvOTLPHeaders + " holds the telemetry headers"
+	}
+	return "LLSD_* variables hold the secrets"
 }
 
 // placeholderCredential matches the values configs write where no credential is needed (the

@@ -37,6 +37,8 @@ func (g *generator) checkUserValues() {
 			fix := "write the value itself"
 			if strings.HasPrefix(m[1], "LLSD_") {
 				fix = "LLSD_* variables carry the secrets of the spec and are never read by a value"
+			} else if HoldsASecret(m[1]) {
+				fix = secretsHeld(m[1]) + " of the spec's Secrets, and is never read by a value"
 			} else if settings {
 				fix = "set the variable in spec.workload.overrides.env with a plain value (not from a Secret) and name it here, or write the value itself"
 			}
@@ -266,7 +268,7 @@ func (g *generator) secretOverride(name string) bool {
 }
 
 func (g *generator) overrideVar(name string, kind func(corev1.EnvVar) bool) bool {
-	return !strings.HasPrefix(name, "LLSD_") && slices.ContainsFunc(g.overrideEnv(), func(e corev1.EnvVar) bool { return e.Name == name && kind(e) })
+	return !HoldsASecret(name) && slices.ContainsFunc(g.overrideEnv(), func(e corev1.EnvVar) bool { return e.Name == name && kind(e) })
 }
 
 // fieldPath is the spec field of a value at path inside the field base (settings[a][0]).

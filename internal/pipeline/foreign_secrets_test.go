@@ -51,6 +51,21 @@ providers:
 			data: vllm("base_url: 'https://collector.example/v1', api_token: '${env.LLSD_VLLM_API_KEY}'"),
 			want: []string{`error: spec.overrideConfig.configMapName: Invalid value: "ConfigMap stack key config.yaml: providers.inference[0].config.api_token": ` +
 				`reads ${env.LLSD_VLLM_API_KEY}, and LLSD_* variables hold the secrets llsd decodes`}},
+		{reason: "an override config publishes the telemetry headers, which the kubelet fills from their Secrets, as a model id (round four's F3)",
+			doc: override,
+			data: map[string]string{"config.yaml": `version: 2
+image_name: own
+apis: [inference]
+providers:
+  inference:
+` +
+				"  - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: 'http://vllm:8000/v1'}}\n" +
+				`registered_resources:
+  models:
+  - {model_id: '${env.OTEL_EXPORTER_OTLP_HEADERS}', provider_id: vllm}
+`},
+			want: []string{`error: spec.overrideConfig.configMapName: Invalid value: "ConfigMap stack key config.yaml: registered_resources.models[0].model_id": ` +
+				`reads ${env.OTEL_EXPORTER_OTLP_HEADERS}, and OTEL_EXPORTER_OTLP_HEADERS holds the telemetry headers llsd decodes`}},
 		{reason: "a base config reads one as a model id, where the API would list it",
 			doc: base,
 			data: map[string]string{"config.yaml": `version: 2
@@ -89,7 +104,7 @@ providers:
 			var relevant []string
 			for _, p := range problems {
 				assert.NotContains(t, p, secret, "a credential is never shown")
-				if strings.Contains(p, "LLSD_") || strings.Contains(p, "credential") {
+				if strings.Contains(p, "LLSD_") || strings.Contains(p, "OTEL_") || strings.Contains(p, "credential") {
 					relevant = append(relevant, p)
 				}
 			}

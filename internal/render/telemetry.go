@@ -49,7 +49,7 @@ func telemetryEnv(obj *v1alpha2.LlamaStackDistribution) []corev1.EnvVar {
 			corev1.EnvVar{Name: "OTEL_TRACES_SAMPLER_ARG", Value: fmt.Sprintf("%.2f", float64(*t.SamplingPercent)/100)})
 	}
 	if len(headers) > 0 {
-		vars = append(vars, corev1.EnvVar{Name: "OTEL_EXPORTER_OTLP_HEADERS", Value: strings.Join(headers, ",")})
+		vars = append(vars, corev1.EnvVar{Name: config.EnvOTLPHeaders, Value: strings.Join(headers, ",")})
 	}
 	return vars
 }
