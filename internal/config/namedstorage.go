@@ -6,11 +6,13 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -58,10 +60,11 @@ func (g *generator) applyNamedStorage(s *v1alpha2.StateStorageSpec) {
 }
 
 func (g *generator) namedBackend(name string, b v1alpha2.StorageBackendSpec, path *field.Path) map[string]any {
-	if strings.Contains(b.Host, "@") {
-		// The value is not shown: what comes before the @ is a user and, likely, a password.
+	if b.Host != "" && !isHost(b.Host) {
+		// The value is not shown: user info before an @, a query or a fragment may hold a password.
 		g.errs = append(g.errs, field.Forbidden(path.Child("host"),
-			"holds user info, which the ConfigMap would store in clear: write the database's host alone, the user in user and the password in a Secret (password)"))
+			"is no host name or IP address (it holds user info, a path, a query or a fragment, which the ConfigMap would store in clear): "+
+				"write the database's host alone, the port in port, the user in user and the password in a Secret (password)"))
 	} else if b.Host == "" || localhostDefault().MatchString(b.Host) {
 		g.errs = append(g.errs, field.Required(path.Child("host"), fmt.Sprintf(
 			"backend %s connects to localhost (the server's default host), where nothing listens in the server's pod: set host to the database's service, for example postgres.<namespace>.svc", name)))
@@ -100,6 +103,19 @@ func (g *generator) namedBackend(name string, b v1alpha2.StorageBackendSpec, pat
 		out[o.key] = value
 	}
 	return out
+}
+
+// hostName is a DNS name as a database's host is written: letters, digits, - and _, in labels
+// separated by dots.
+var hostName = lazyre.New(`^[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?$`)
+
+// isHost reports whether host is a host name or an IP address (an IPv6 one also in brackets):
+// nothing of a URL around it, where a credential could ride (pg.db.svc/?password=..., u:p@pg).
+func isHost(host string) bool {
+	if ip := strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"); net.ParseIP(ip) != nil {
+		return true
+	}
+	return hostName().MatchString(host)
 }
 
 // optionalValue is the config value of an optional field, and whether it is set.
