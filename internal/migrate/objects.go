@@ -9,6 +9,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
@@ -20,6 +21,16 @@ func deploymentOf(res *pipeline.Result) *appsv1.Deployment {
 	for _, o := range res.Objects {
 		if d, ok := o.(*appsv1.Deployment); ok {
 			return d
+		}
+	}
+	return nil
+}
+
+// networkPolicyOf is the NetworkPolicy a render generated, or nil.
+func networkPolicyOf(res *pipeline.Result) *networkingv1.NetworkPolicy {
+	for _, o := range res.Objects {
+		if np, ok := o.(*networkingv1.NetworkPolicy); ok {
+			return np
 		}
 	}
 	return nil

@@ -241,8 +241,10 @@ func (m *migration) policy(a *v1alpha2.AllowedFromSpec, egress *v1alpha2.EgressS
 		out.Ingress = append(out.Ingress, scrapers)
 	}
 	if egress != nil {
-		for _, cidr := range egress.CIDRs {
-			out.Egress = append(out.Egress, networkingv1.NetworkPolicyEgressRule{To: []networkingv1.NetworkPolicyPeer{{IPBlock: &networkingv1.IPBlock{CIDR: cidr}}}})
+		// The rules the LLSD's render wrote (DNS, the spec's endpoints, its networks): an
+		// OGXServer without egress rules would let the server go anywhere.
+		if np := networkPolicyOf(m.res); np != nil {
+			out.Egress = np.Spec.Egress
 		}
 	}
 	return out

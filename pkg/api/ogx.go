@@ -285,22 +285,67 @@ func (c *ogxConversion) policy(p *ogx.NetworkPolicySpec, port int32) (*v1alpha2.
 			c.peer(peer, allowed, at.Child("from").Index(j))
 		}
 	}
-	var egress *v1alpha2.EgressSpec
-	for i, rule := range p.Egress {
-		at := base.Child("egress").Index(i)
+	return allowed, c.egress(p.Egress, base.Child("egress"))
+}
+
+// egress turns egress rules into where the server may go. Any rule limits egress (the
+// successor adds DNS), so an LLSD limits it too: to DNS, the in-cluster endpoints of its spec
+// and the rules' networks. What llsd cannot say narrower than the rule (a network's ports, a
+// namespace without an endpoint of the spec) is a warning, never a silent loosening.
+func (c *ogxConversion) egress(rules []networkingv1.NetworkPolicyEgressRule, base *field.Path) *v1alpha2.EgressSpec {
+	if len(rules) == 0 {
+		return nil
+	}
+	egress := &v1alpha2.EgressSpec{}
+	for i, rule := range rules {
+		at := base.Index(i)
+		if isDNSRule(rule) {
+			continue // what both llsd and the successor add by themselves
+		}
 		for j, peer := range rule.To {
-			if peer.IPBlock == nil || peer.PodSelector != nil || peer.NamespaceSelector != nil || len(peer.IPBlock.Except) > 0 {
+			switch {
+			case peer.IPBlock != nil && peer.PodSelector == nil && peer.NamespaceSelector == nil && len(peer.IPBlock.Except) == 0:
+				egress.CIDRs = append(egress.CIDRs, peer.IPBlock.CIDR)
+				if len(rule.Ports) > 0 {
+					c.warnings = append(c.warnings, Warning{Field: at.Child("ports").String(), Message: fmt.Sprintf(
+						"llsd admits a network on every port: the server may reach %s on any port, not only the rule's", peer.IPBlock.CIDR)})
+				}
+			case isNamespacePeer(peer) && len(rule.Ports) == 0:
+				c.warnings = append(c.warnings, Warning{Field: at.Child("to").Index(j).String(), Message: "llsd admits the namespaces of " +
+					"the spec's in-cluster endpoints (providers, storage, telemetry) by itself, and no other: a namespace of this rule " +
+					"without such an endpoint is not admitted; write the destination as an endpoint, or as ipBlock: {cidr: ...}"})
+			default:
 				c.errs = append(c.errs, field.Forbidden(at.Child("to").Index(j),
 					"llsd lets the server reach DNS and the in-cluster endpoints its spec names by itself; other destinations are written as ipBlock: {cidr: ...} only"))
-				continue
 			}
-			if egress == nil {
-				egress = &v1alpha2.EgressSpec{}
-			}
-			egress.CIDRs = append(egress.CIDRs, peer.IPBlock.CIDR)
 		}
 	}
-	return allowed, egress
+	return egress
+}
+
+// isDNSRule reports whether an egress rule admits DNS alone: every namespace (the cluster's
+// DNS pods), ports 53 and 5353 only, as llsd writes it.
+func isDNSRule(rule networkingv1.NetworkPolicyEgressRule) bool {
+	if len(rule.Ports) == 0 || len(rule.To) != 1 || rule.To[0].IPBlock != nil || rule.To[0].PodSelector != nil ||
+		rule.To[0].NamespaceSelector == nil || len(rule.To[0].NamespaceSelector.MatchLabels)+len(rule.To[0].NamespaceSelector.MatchExpressions) > 0 {
+		return false
+	}
+	return !slices.ContainsFunc(rule.Ports, func(p networkingv1.NetworkPolicyPort) bool {
+		return p.Port == nil || p.EndPort != nil || (p.Port.IntValue() != 53 && p.Port.IntValue() != 5353)
+	})
+}
+
+// isNamespacePeer reports whether a peer admits a whole namespace: by its name, or the
+// server's own (an empty pod selector).
+func isNamespacePeer(peer networkingv1.NetworkPolicyPeer) bool {
+	if peer.IPBlock != nil {
+		return false
+	}
+	if peer.NamespaceSelector == nil {
+		return peer.PodSelector != nil && len(peer.PodSelector.MatchLabels)+len(peer.PodSelector.MatchExpressions) == 0
+	}
+	_, named := peer.NamespaceSelector.MatchLabels[corev1.LabelMetadataName]
+	return peer.PodSelector == nil && named && len(peer.NamespaceSelector.MatchLabels) == 1 && len(peer.NamespaceSelector.MatchExpressions) == 0
 }
 
 // metricsOnly takes a rule that admits namespaces to the metrics port alone: they are where
@@ -333,6 +378,10 @@ func (c *ogxConversion) metricsOnly(rule networkingv1.NetworkPolicyIngressRule, 
 
 func (c *ogxConversion) ports(ports []networkingv1.NetworkPolicyPort, port int32, at *field.Path) {
 	for k, p := range ports {
+		if p.Protocol != nil && *p.Protocol != corev1.ProtocolTCP {
+			c.warnings = append(c.warnings, Warning{Field: at.Index(k).Child("protocol").String(), Message: fmt.Sprintf(
+				"the server listens on TCP, and llsd admits the rule's clients over TCP: the rule's %s is not kept", *p.Protocol)})
+		}
 		if p.Port != nil && p.Port.IntValue() != int(port) {
 			c.errs = append(c.errs, field.Invalid(at.Index(k).Child("port"), p.Port.String(),
 				fmt.Sprintf("the rules admit clients to the server's port, %d, or Prometheus to the metrics port alone (a rule of its own): "+
