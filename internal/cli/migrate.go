@@ -65,7 +65,7 @@ func packageOptions(rl *fn.ResourceList) (krm.RenderOptions, error) {
 			return opts, fmt.Errorf("%s: %w", cfg.PathAnnotation(), err)
 		}
 	}
-	opts, err := opts.WithEnv(os.Getenv)
+	opts, err := opts.WithEnv(os.LookupEnv)
 	if err != nil {
 		return opts, fmt.Errorf("with the render options of the environment: %w", err)
 	}

@@ -77,7 +77,7 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 				}
 			}
 		}
-		p := krm.Processor{Version: version.Get(), Standalone: true, Getenv: os.Getenv}
+		p := krm.Processor{Version: version.Get(), Standalone: true, LookupEnv: os.LookupEnv}
 		if _, err := p.Process(rl); err != nil {
 			fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
 			return nil, 1

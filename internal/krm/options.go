@@ -319,27 +319,64 @@ func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
 }
 
 // platformOptions are the options that loosen what a render lets through (the Pod Security
-// Standard, the images distribution names stand for, the registries the renderer reaches out to):
-// the platform's to set, so Argo CD's ARGOCD_ENV_ form of them, which an Application's author
-// writes, is refused, and a RenderOptions below another can only tighten them.
-var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributions, EnvRegistryEnabled, EnvRegistryInsecure}
+// Standard, the images distribution names and rh-dev stand for, the registries the renderer
+// reaches out to): the platform's to set, so Argo CD's ARGOCD_ENV_ form of them, which an
+// Application's author writes, is refused, a variable of the renderer's environment pins them
+// (set even to "", it replaces what every RenderOptions document says), and a RenderOptions
+// below another can only tighten them.
+var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributions, EnvRegistryEnabled, EnvRegistryInsecure,
+	EnvOpenShiftAIRelease}
+
+// PlatformOptions are the variables of the platform's options, which a sidecar that renders
+// others' repositories sets, each of them, to pin it.
+func PlatformOptions() []string { return slices.Clone(platformOptions) }
+
+// withoutPlatformOption is o with the platform option of variable env unset, for the
+// environment to pin it whole: an image mapping of a document is not merged with the
+// platform's, it is gone.
+func (o RenderOptions) withoutPlatformOption(env string) RenderOptions {
+	switch env {
+	case EnvPodSecurity:
+		o.Spec.PodSecurity = ""
+	case EnvImageOverrides:
+		o.Spec.ImageOverrides = nil
+	case EnvDistributions:
+		o.Spec.Distributions = nil
+	case EnvRegistryEnabled:
+		o.Spec.Registry.Enabled = false
+	case EnvRegistryInsecure:
+		o.Spec.Registry.InsecureHosts = nil
+	case EnvOpenShiftAIRelease:
+		o.Spec.OpenShiftAI = nil
+	}
+	return o
+}
 
 // argoCDPrefix is what Argo CD puts before the variables of an Application's plugin env.
 const argoCDPrefix = "ARGOCD_ENV_"
 
-// WithEnv returns the options with the environment's settings on top. The platform's options
-// (platformOptions) are read only from the plain variables, which the process's owner sets (the
-// repo-server sidecar, the CI job), never from Argo CD's ARGOCD_ENV_ form.
-func (o RenderOptions) WithEnv(getenv func(string) string) (RenderOptions, error) {
+// WithEnv returns the options with the environment's settings on top; lookup is os.LookupEnv
+// or a stand-in. The platform's options (platformOptions) are read only from the plain
+// variables, which the process's owner sets (the repo-server sidecar, the CI job), never from
+// Argo CD's ARGOCD_ENV_ form; one that is set, even to "", pins its option: what the documents
+// say of it is replaced, not merged.
+func (o RenderOptions) WithEnv(lookup func(string) (string, bool)) (RenderOptions, error) {
 	for _, env := range platformOptions {
-		if v := getenv(argoCDPrefix + env); v != "" {
+		if v, _ := lookup(argoCDPrefix + env); v != "" {
 			return o, fmt.Errorf("%s%s: %s is the platform's to set (the environment of the plugin's sidecar, or a RenderOptions "+
 				"document the platform owns), not an Application's plugin env: remove it from the Application", argoCDPrefix, env, env)
 		}
+		if _, pinned := lookup(env); pinned {
+			o = o.withoutPlatformOption(env)
+		}
 	}
 	return o.withSettings("the environment", func(env string) (string, string) {
-		for _, n := range []string{env, argoCDPrefix + env} {
-			if v := getenv(n); v != "" {
+		names := []string{env, argoCDPrefix + env}
+		if slices.Contains(platformOptions, env) {
+			names = names[:1]
+		}
+		for _, n := range names {
+			if v, _ := lookup(n); v != "" {
 				return v, n
 			}
 		}
@@ -385,11 +422,27 @@ func (o RenderOptions) Tighten(child RenderOptions) (RenderOptions, error) {
 	if child.Spec.Registry.InsecureHosts == nil {
 		out.Spec.Registry.InsecureHosts = o.Spec.Registry.InsecureHosts
 	}
+	switch {
+	case child.Spec.OpenShiftAI == nil:
+		out.Spec.OpenShiftAI = o.Spec.OpenShiftAI
+	case o.Spec.OpenShiftAI == nil || child.Spec.OpenShiftAI.Release != o.Spec.OpenShiftAI.Release:
+		// The release decides the image rh-dev runs, as imageOverrides does.
+		problems = append(problems, fmt.Sprintf("spec.openshiftAI.release %s is not the release the options above name (%s)",
+			child.Spec.OpenShiftAI.Release, releaseOf(o)))
+	}
 	out.Spec.Limits = tighterLimits(o.Spec.Limits, child.Spec.Limits)
 	if len(problems) > 0 {
 		return o, fmt.Errorf("%s: a RenderOptions below another may only tighten the platform's options: %s", OptionsKind, strings.Join(problems, "; "))
 	}
 	return out, nil
+}
+
+// releaseOf names the OpenShift AI release of options, for a message.
+func releaseOf(o RenderOptions) string {
+	if o.Spec.OpenShiftAI == nil {
+		return "none"
+	}
+	return o.Spec.OpenShiftAI.Release
 }
 
 // rank orders the Pod Security Standards from the strictest (unset: restricted).

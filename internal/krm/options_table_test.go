@@ -49,11 +49,11 @@ func TestOptionsTableIsEveryOption(t *testing.T) {
 	}
 	for _, o := range Options {
 		t.Run(o.Env, func(t *testing.T) {
-			got, err := RenderOptions{}.WithEnv(func(name string) string {
+			got, err := RenderOptions{}.WithEnv(func(name string) (string, bool) {
 				if name == o.Env {
-					return example[name]
+					return example[name], true
 				}
-				return ""
+				return "", false
 			})
 			require.NoError(t, err)
 			data, err := json.Marshal(got.Spec)

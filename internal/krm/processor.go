@@ -33,9 +33,9 @@ type Processor struct {
 	// Otherwise an LLSD read from a file of a package (kpt) keeps its source as written,
 	// with the receipt annotations added.
 	Standalone bool
-	// Getenv, when set, reads render options from the environment on top of the function
+	// LookupEnv, when set, reads render options from the environment on top of the function
 	// config (LLSD_* and Argo CD's ARGOCD_ENV_LLSD_*; see RenderOptions.WithEnv).
-	Getenv func(string) string
+	LookupEnv func(string) (string, bool)
 	// Entries, when set, receives the output entries of the rendered objects that are not
 	// placed in files, written as soon as they are made; their items keep only their
 	// identity. Run writes them.
@@ -235,8 +235,8 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.Ku
 			"(platform, podSecurity, imageOverrides, ...), or a LlamaStackDistribution (generator mode)",
 			cfg.GetAPIVersion(), cfg.GetKind(), OptionsAPIVersion, OptionsKind)
 	}
-	if err == nil && p.Getenv != nil {
-		o, err = o.WithEnv(p.Getenv)
+	if err == nil && p.LookupEnv != nil {
+		o, err = o.WithEnv(p.LookupEnv)
 	}
 	return o, llsd, err
 }

@@ -250,7 +250,9 @@ spec: {` + tc.spec + "}\n"))
 // The platform can come from Argo CD's plugin environment, and a misspelt one is refused there
 // too: a wrong platform would render pods the SCC rejects, or an Ingress OpenShift ignores.
 func TestPlatformFromTheEnvironment(t *testing.T) {
-	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+	env := func(vars map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	}
 	opts, err := krm.RenderOptions{}.WithEnv(env(map[string]string{"ARGOCD_ENV_LLSD_PLATFORM": "openshift"}))
 	require.NoError(t, err)
 	assert.Equal(t, "openshift", opts.PipelineOptions("test").Render.Platform)

@@ -3,10 +3,14 @@
 package krm_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/pipeline"
@@ -53,6 +57,18 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 			err: "spec.registry.enabled turns on registry reads the options above leave off"},
 		{reason: "a registry read without TLS the platform does not allow", tenant: krm.RenderOptionsSpec{Registry: krm.RegistryOptions{InsecureHosts: []string{"evil.example"}}},
 			err: "spec.registry.insecureHosts adds evil.example"},
+		{reason: "the platform's OpenShift AI release stands where the tenant names none",
+			above: &krm.RenderOptions{Spec: krm.RenderOptionsSpec{OpenShiftAI: &krm.OpenShiftAIOptions{Release: "3.4"}}},
+			want: func(t *testing.T, got krm.RenderOptionsSpec) {
+				assert.Equal(t, &krm.OpenShiftAIOptions{Release: "3.4"}, got.OpenShiftAI)
+			}},
+		{reason: "another release would move rh-dev to another image (round four's F5)",
+			above:  &krm.RenderOptions{Spec: krm.RenderOptionsSpec{OpenShiftAI: &krm.OpenShiftAIOptions{Release: "3.4"}}},
+			tenant: krm.RenderOptionsSpec{OpenShiftAI: &krm.OpenShiftAIOptions{Release: "3.6-ea"}},
+			err:    "spec.openshiftAI.release 3.6-ea is not the release the options above name (3.4)"},
+		{reason: "a release where the platform names none", above: &krm.RenderOptions{},
+			tenant: krm.RenderOptionsSpec{OpenShiftAI: &krm.OpenShiftAIOptions{Release: "3.6-ea"}},
+			err:    "spec.openshiftAI.release 3.6-ea is not the release the options above name (none)"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			above := platform
@@ -75,8 +91,11 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 // ARGOCD_ENV_ form) cannot set them, and the sidecar's plain variable wins over a repository's
 // RenderOptions document.
 func TestAnApplicationCannotLoosenThePlatformsOptions(t *testing.T) {
-	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
-	for _, name := range []string{"LLSD_POD_SECURITY", "LLSD_IMAGE_OVERRIDES", "LLSD_DISTRIBUTIONS", "LLSD_REGISTRY_ENABLED", "LLSD_REGISTRY_INSECURE_HOSTS"} {
+	env := func(vars map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	}
+	for _, name := range []string{"LLSD_POD_SECURITY", "LLSD_IMAGE_OVERRIDES", "LLSD_DISTRIBUTIONS", "LLSD_REGISTRY_ENABLED", "LLSD_REGISTRY_INSECURE_HOSTS",
+		"LLSD_OPENSHIFT_AI_RELEASE"} {
 		_, err := krm.RenderOptions{}.WithEnv(env(map[string]string{"ARGOCD_ENV_" + name: "x"}))
 		require.Error(t, err, name)
 		assert.Contains(t, err.Error(), "ARGOCD_ENV_"+name+": "+name+" is the platform's to set", name)
@@ -85,4 +104,50 @@ func TestAnApplicationCannotLoosenThePlatformsOptions(t *testing.T) {
 	opts, err := repository.WithEnv(env(map[string]string{"LLSD_POD_SECURITY": "restricted"}))
 	require.NoError(t, err)
 	assert.Equal(t, "restricted", opts.Spec.PodSecurity, "the sidecar pins the standard")
+}
+
+// A platform option the renderer's environment sets pins it whole, also when set to "": a
+// repository's RenderOptions cannot add an image mapping beside the platform's, turn registry
+// reads on for hosts it names, or choose the OpenShift AI release, which decides rh-dev's image
+// (round four's F5 and F10).
+func TestThePlatformsVariablesPinTheirOptions(t *testing.T) {
+	repository := krm.RenderOptions{Spec: krm.RenderOptionsSpec{
+		PodSecurity:    "privileged",
+		ImageOverrides: map[string]string{"starter": "quay.io/evil/starter:latest"},
+		Distributions:  map[string]string{"mine": "quay.io/evil/mine:latest"},
+		Registry:       krm.RegistryOptions{Enabled: true, InsecureHosts: []string{"internal.svc:5000"}},
+		OpenShiftAI:    &krm.OpenShiftAIOptions{Release: "3.6-ea"},
+		Ingress:        krm.IngressOptions{ClassName: "nginx"},
+	}}
+	sidecar := map[string]string{"LLSD_POD_SECURITY": "restricted", "LLSD_IMAGE_OVERRIDES": "starter=registry.internal/starter:1",
+		"LLSD_DISTRIBUTIONS": "", "LLSD_REGISTRY_ENABLED": "false", "LLSD_REGISTRY_INSECURE_HOSTS": "", "LLSD_OPENSHIFT_AI_RELEASE": "3.4"}
+	got, err := repository.WithEnv(func(k string) (string, bool) { v, ok := sidecar[k]; return v, ok })
+	require.NoError(t, err)
+	assert.Equal(t, krm.RenderOptionsSpec{
+		PodSecurity:    "restricted",
+		ImageOverrides: map[string]string{"starter": "registry.internal/starter:1"},
+		OpenShiftAI:    &krm.OpenShiftAIOptions{Release: "3.4"},
+		Ingress:        krm.IngressOptions{ClassName: "nginx"},
+	}, got.Spec, "the repository keeps only what is not the platform's")
+
+	unpinned, err := repository.WithEnv(func(string) (string, bool) { return "", false })
+	require.NoError(t, err)
+	assert.Equal(t, repository.Spec, unpinned.Spec, "without the platform's variables, the document's options stand")
+}
+
+// The example repo-server sidecar pins every platform option: a repository's RenderOptions
+// cannot loosen a render the sidecar runs.
+func TestTheExampleSidecarPinsEveryPlatformOption(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "argocd", "repo-server-patch.yaml"))
+	require.NoError(t, err)
+	var patch appsv1.Deployment
+	require.NoError(t, yaml.Unmarshal(data, &patch))
+	require.Len(t, patch.Spec.Template.Spec.Containers, 1)
+	set := map[string]bool{}
+	for _, e := range patch.Spec.Template.Spec.Containers[0].Env {
+		set[e.Name] = e.ValueFrom == nil
+	}
+	for _, name := range krm.PlatformOptions() {
+		assert.True(t, set[name], "the sidecar sets %s", name)
+	}
 }

@@ -5,6 +5,9 @@ package oci_test
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -322,4 +325,23 @@ func TestInsecureHosts(t *testing.T) {
 	pinned := strings.SplitN(p.Source, " of ", 2)[1]
 	_, err = oci.OfflineCache{Cache: c.Cache}.ProviderPackage(pinned)
 	assert.NoError(t, err, "the digest's content was checked")
+}
+
+// What a registry answers is told by its status, never quoted: a render pointed at a host
+// inside the cluster must not carry that host's pages into its messages (round four's F10).
+func TestRegistryAnswersAreNotQuoted(t *testing.T) {
+	const sentinel = "INTERNAL-PAGE-S3NT1NEL"
+	for _, status := range []int{http.StatusInternalServerError, http.StatusUnauthorized, http.StatusNotFound, http.StatusTeapot} {
+		server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			fmt.Fprintf(w, `{"errors": [{"code": "UNKNOWN", "message": "%s", "detail": "%s"}]}`, sentinel, sentinel)
+		}))
+		image := strings.TrimPrefix(server.URL, "http://") + "/team/distro:1"
+		_, err := client(t).BaseConfig(image)
+		server.Close()
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), sentinel, "status %d", status)
+		assert.Contains(t, err.Error(), fmt.Sprintf("the registry answered %d %s", status, http.StatusText(status)))
+	}
 }

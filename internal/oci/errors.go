@@ -80,6 +80,7 @@ func classify(image string, err error) *Error {
 	}
 	var terr *transport.Error
 	if errors.As(err, &terr) {
+		err = &answerError{status: terr.StatusCode, err: err}
 		switch terr.StatusCode {
 		case http.StatusUnauthorized, http.StatusForbidden:
 			return &Error{Kind: Unauthorized, Image: image, Err: err}
@@ -89,3 +90,17 @@ func classify(image string, err error) *Error {
 	}
 	return &Error{Kind: Unreachable, Image: image, Err: err} // connection refused, DNS, TLS, timeouts, 5xx
 }
+
+// answerError is a registry's answer told by its status alone. Its body, and the messages of
+// the registry's errors, are the answerer's text: a host a render was pointed at (a service
+// inside the cluster) would show its pages in llsd's messages.
+type answerError struct {
+	status int
+	err    error
+}
+
+func (e *answerError) Error() string {
+	return fmt.Sprintf("the registry answered %d %s", e.status, http.StatusText(e.status))
+}
+
+func (e *answerError) Unwrap() error { return e.err }
