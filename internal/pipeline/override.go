@@ -62,6 +62,9 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 		}
 	}
 	source := fmt.Sprintf("ConfigMap %s key %s", o.ConfigMapName, key)
+	if errs := otherKeysReadNoSecret(o.ConfigMapName, data, key); len(errs) > 0 {
+		return key, nil, errs
+	}
 	if tree, err := configyaml.UnmarshalMap([]byte(data[key])); err == nil { // one that does not parse: CheckOwnConfig says so
 		secretErrs, secretWarnings := config.CheckForeignSecrets(tree, overrideConfigPath.Child("configMapName"), source)
 		if len(secretErrs) > 0 {
@@ -98,6 +101,30 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 }
 
 var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
+
+// otherKeysReadNoSecret holds the keys of the user's ConfigMap but the one the server runs to
+// the rule of foreign configs: the pod mounts the ConfigMap whole (as the operators do), so a
+// command llsd does not read (/etc/llama-stack/$(F), sh -c "cd ... && ogx run other.yaml") can
+// run any of them, and one that reads a variable llsd fills from a Secret can send it anywhere.
+// Only a key that could read one is parsed: after YAML's decoding, ${ comes from ${ written,
+// or from an escape (\x24); a percent-encoding is read as decoded too.
+func otherKeysReadNoSecret(configMap string, data map[string]string, running string) field.ErrorList {
+	var errs field.ErrorList
+	for _, key := range slices.Sorted(maps.Keys(data)) {
+		text := data[key]
+		if key == running || !strings.Contains(text, "${") && !strings.ContainsAny(text, `\%`) {
+			continue
+		}
+		tree, err := configyaml.UnmarshalMap([]byte(text))
+		if err != nil {
+			continue // no config: the server cannot run it
+		}
+		found, _ := config.CheckForeignSecrets(tree, overrideConfigPath.Child("configMapName"),
+			fmt.Sprintf("ConfigMap %s key %s (mounted whole beside the key the server runs, %s, so a command can run it)", configMap, key, running))
+		errs = append(errs, found...)
+	}
+	return errs
+}
 
 // releaseMismatch warns when a config of the user's reads like another server version than the
 // OpenShift AI release's (a run.yaml written for 2.x on 3.4): the object was written for an
