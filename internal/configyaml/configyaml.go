@@ -13,10 +13,16 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 )
 
-// MaxExpandedBytes bounds what a document may grow to when its aliases are expanded: a few
-// hundred kilobytes of nested aliases would otherwise expand to gigabytes (a "billion laughs").
-// A config holds at most the 1 MiB of a ConfigMap, so a legitimate one stays far below.
-const MaxExpandedBytes = 8 << 20
+// MaxExpandedBytes and MaxExpandedNodes bound what a document may grow to when its aliases are
+// expanded: a few hundred kilobytes of nested aliases would otherwise expand to gigabytes (a
+// "billion laughs"), and millions of one-letter nodes cost every step after the parse time and
+// memory (seconds and hundreds of MB at 8 MiB). A config lives in a ConfigMap, which holds 1 MiB,
+// and llsd writes a base config into one: a config that expands past that is none the server is
+// given. Configs people write have a few hundred nodes (the largest upstream one, 811).
+const (
+	MaxExpandedBytes = 1 << 20
+	MaxExpandedNodes = 100_000
+)
 
 // Unmarshal parses YAML with YAML 1.1 rules (yes/no/on/off are booleans, as in PyYAML)
 // into a plain tree. A document whose aliases expand past MaxExpandedBytes is an error.
@@ -115,27 +121,35 @@ func checkAliases(data []byte) error {
 	if yaml3.Unmarshal(data, &doc) != nil {
 		return nil //nolint:nilerr // a syntax error: the decoder reports it with its position
 	}
-	sizes := map[*yaml3.Node]int{}
-	var size func(n *yaml3.Node) int
-	size = func(n *yaml3.Node) int {
-		if s, ok := sizes[n]; ok {
-			return s
-		}
-		sizes[n] = MaxExpandedBytes + 1 // an alias of a node inside itself never ends
-		s := len(n.Value) + 1
-		if n.Kind == yaml3.AliasNode && n.Alias != nil {
-			s = size(n.Alias)
-		}
-		for _, c := range n.Content {
-			if s += size(c); s > MaxExpandedBytes {
-				break
-			}
-		}
-		sizes[n] = s
-		return s
-	}
-	if size(&doc) > MaxExpandedBytes {
-		return fmt.Errorf("its aliases (*name) expand it to more than %d MiB: write the config without them", MaxExpandedBytes>>20)
+	if e := expandedSize(&doc, map[*yaml3.Node]expansion{}); e.over() {
+		return fmt.Errorf("its aliases (*name) expand it to more than %d MiB or %d nodes, more than a ConfigMap holds: write the config without them",
+			MaxExpandedBytes>>20, MaxExpandedNodes)
 	}
 	return nil
+}
+
+// expansion is what a node expands to: the bytes of its scalars (one more each) and its nodes.
+type expansion struct{ bytes, nodes int }
+
+func (e expansion) over() bool { return e.bytes > MaxExpandedBytes || e.nodes > MaxExpandedNodes }
+
+// expandedSize is what n expands to, each node measured once (known keeps the measures), and
+// no further than past a bound.
+func expandedSize(n *yaml3.Node, known map[*yaml3.Node]expansion) expansion {
+	if e, ok := known[n]; ok {
+		return e
+	}
+	known[n] = expansion{bytes: MaxExpandedBytes + 1} // an alias of a node inside itself never ends
+	e := expansion{bytes: len(n.Value) + 1, nodes: 1}
+	if n.Kind == yaml3.AliasNode && n.Alias != nil {
+		e = expandedSize(n.Alias, known)
+	}
+	for _, c := range n.Content {
+		ce := expandedSize(c, known)
+		if e.bytes, e.nodes = e.bytes+ce.bytes, e.nodes+ce.nodes; e.over() {
+			break
+		}
+	}
+	known[n] = e
+	return e
 }

@@ -75,18 +75,25 @@ e: "on"
 func TestAliasesAreBoundedByWhatTheyExpandTo(t *testing.T) {
 	// Just inside the YAML library's own alias ratio (below 99% of the nodes from aliases, under
 	// 400,000 nodes): 270 KB that expand to 25 MB.
-	var laughs strings.Builder
-	laughs.WriteString("block: &block\n")
-	for i := range 4000 {
-		fmt.Fprintf(&laughs, "- %s%04d\n", strings.Repeat("ha", 30), i)
-	}
-	laughs.WriteString("copies:\n")
-	for range 95 {
-		laughs.WriteString("- *block\n")
-	}
-	_, err := configyaml.Unmarshal([]byte(laughs.String()))
+	_, err := configyaml.Unmarshal([]byte(laughsWith(95)))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "its aliases (*name) expand it to more than 8 MiB: write the config without them")
+	assert.Contains(t, err.Error(), "its aliases (*name) expand it to more than 1 MiB or 100000 nodes, more than a ConfigMap holds: write the config without them")
+
+	// Round four's F13: under the old 8 MiB bound, 28 copies (7.8 MiB) went on to a render that
+	// took seconds and hundreds of MB before the ConfigMap was found too large; and a list of
+	// one-letter scalars copied 3 times is 300,000 nodes in 1 MiB.
+	for name, doc := range map[string]string{
+		"copies":      laughsWith(28),
+		"tiny nodes":  "letters: &l [" + strings.Repeat("a, ", 99_999) + "a]\ncopies: [*l, *l]\n",
+		"just inside": "letters: &l [" + strings.Repeat("a, ", 30_000) + "a]\ncopies: [*l, *l]\n",
+	} {
+		_, err := configyaml.Unmarshal([]byte(doc))
+		if name == "just inside" {
+			assert.NoError(t, err, name)
+			continue
+		}
+		assert.ErrorContains(t, err, "more than a ConfigMap holds", name)
+	}
 
 	shared := `defaults: &tls {verify: true, min_version: TLSv1.2}
 providers:
@@ -98,4 +105,18 @@ providers:
 	require.NoError(t, err)
 	b := tree["providers"].(map[string]any)["inference"].([]any)[1].(map[string]any)
 	assert.Equal(t, true, b["config"].(map[string]any)["network"].(map[string]any)["tls"].(map[string]any)["verify"])
+}
+
+// laughsWith is a block of 4,000 strings of 64 characters and copies aliases of it.
+func laughsWith(copies int) string {
+	var b strings.Builder
+	b.WriteString("block: &block\n")
+	for i := range 4000 {
+		fmt.Fprintf(&b, "- %s%04d\n", strings.Repeat("ha", 30), i)
+	}
+	b.WriteString("copies:\n")
+	for range copies {
+		b.WriteString("- *block\n")
+	}
+	return b.String()
 }
