@@ -233,6 +233,9 @@ func RestoresMessage(added []string) string {
 
 // decodeOGX reads an OGXServer strictly, holds it to the successor's own rules, and converts it.
 func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, []Warning, field.ErrorList) {
+	if errs := boundOGXLists(doc["spec"], field.NewPath("spec")); len(errs) > 0 {
+		return nil, nil, nil, errs
+	}
 	o := &ogx.OGXServer{}
 	if errs := strictDecode(doc, o); len(errs) > 0 {
 		return nil, nil, nil, errs
@@ -251,6 +254,33 @@ func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, 
 		return nil, nil, nil, c.errs
 	}
 	return c.obj, c.paths, c.warnings, nil
+}
+
+// maxOGXListItems is the most items a list of an OGXServer may have: four times what the
+// longest list of a LlamaStackDistribution takes (64 models), and room for a long env.
+const maxOGXListItems = 256
+
+// boundOGXLists refuses a list of an OGXServer's spec longer than maxOGXListItems before
+// anything converts it: thousands of providers would only convert into as many errors.
+// Provider settings are not walked: their bound is their size (spec.limits).
+func boundOGXLists(v any, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	switch t := v.(type) {
+	case []any:
+		if len(t) > maxOGXListItems {
+			return field.ErrorList{field.TooMany(path, len(t), maxOGXListItems)}
+		}
+		for i, item := range t {
+			errs = append(errs, boundOGXLists(item, path.Index(i))...)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			if k != "settings" {
+				errs = append(errs, boundOGXLists(t[k], path.Child(k))...)
+			}
+		}
+	}
+	return errs
 }
 
 func hasAnnotation(doc map[string]any, key string) bool {

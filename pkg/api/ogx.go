@@ -505,9 +505,12 @@ func (c *ogxConversion) refuse(s *ogx.OGXServerSpec) {
 type pathMap struct {
 	pairs [][2]string // converted prefix, written prefix
 	words []string    // old, new: words of messages the author's API spells otherwise
+	// made from the above when first asked, so that mapping a message costs its length, not
+	// the number of pairs (an OGXServer's errors once took seconds: round four's F1)
+	byConverted map[string]string
+	textOf      func(string) string
 }
 
-// serverAPINames makes messages name APIs as an OGXServer does (vector_io, not vectorIo).
 func (m *pathMap) serverAPINames() {
 	for _, name := range v1alpha2.AllAPINames {
 		if server := name.ServerName(); server != string(name) {
@@ -530,29 +533,38 @@ func (m *pathMap) ogxAdvice() {
 
 func (m *pathMap) add(converted, written *field.Path) {
 	m.pairs = append(m.pairs, [2]string{converted.String(), written.String()})
+	m.byConverted, m.textOf = nil, nil
 }
 
 // written is path as its author wrote it: the longest converted prefix replaced.
 func (m *pathMap) written(path string) string {
-	best := -1
-	for i, p := range m.pairs {
-		if v1alpha2.Within(path, p[0]) && (best < 0 || len(p[0]) > len(m.pairs[best][0])) {
-			best = i
+	if m.byConverted == nil {
+		m.byConverted = make(map[string]string, len(m.pairs))
+		for _, p := range m.pairs {
+			if _, ok := m.byConverted[p[0]]; !ok { // the first pair of a prefix stands
+				m.byConverted[p[0]] = p[1]
+			}
 		}
 	}
-	if best < 0 {
-		return path
+	for end := len(path); end > 0; end = strings.LastIndexAny(path[:end], ".[") {
+		if w, ok := m.byConverted[path[:end]]; ok {
+			return w + path[end:]
+		}
 	}
-	return m.pairs[best][1] + strings.TrimPrefix(path, m.pairs[best][0])
+	return path
 }
 
 // text is a message with the converted paths it names replaced, the longest first.
 func (m *pathMap) text(message string) string {
-	pairs := slices.Clone(m.pairs)
-	slices.SortStableFunc(pairs, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
-	replace := make([]string, 0, 2*len(pairs))
-	for _, p := range pairs {
-		replace = append(replace, p[0], p[1])
+	if m.textOf == nil {
+		pairs := slices.Clone(m.pairs)
+		slices.SortStableFunc(pairs, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
+		replace := make([]string, 0, 2*len(pairs))
+		for _, p := range pairs {
+			replace = append(replace, p[0], p[1])
+		}
+		paths, words := strings.NewReplacer(replace...), strings.NewReplacer(m.words...)
+		m.textOf = func(s string) string { return words.Replace(paths.Replace(s)) }
 	}
-	return strings.NewReplacer(m.words...).Replace(strings.NewReplacer(replace...).Replace(message))
+	return m.textOf(message)
 }

@@ -3,6 +3,7 @@
 package api_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,6 +62,45 @@ spec:
 			for i, want := range tc.warnings {
 				assert.Contains(t, said[i], want)
 			}
+		})
+	}
+}
+
+// ogxServerWithProviders is an OGXServer with n custom providers, each with an id llsd refuses,
+// and a client identity, which llsd refuses in conversion (so the rest is validated there).
+func ogxServerWithProviders(n int) []byte {
+	var b strings.Builder
+	b.WriteString("apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: s, namespace: ai}\nspec:\n  distribution: {name: starter}\n" +
+		"  tls: {identity: {cert: {name: a, key: b}, key: {name: c, key: d}}}\n  providers: {inference: {remote: {custom: [\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    {id: P_%d, type: 'remote::vllm', settings: {base_url: 'http://v%d:8000/v1'}},\n", i, i)
+	}
+	b.WriteString("  ]}}}\n")
+	return []byte(b.String())
+}
+
+// An OGXServer's lists are bounded before it is converted: 6,000 providers are one error, not
+// 6,000 converted and each mapped back through 6,000 paths (9 s of CPU: round four's F1).
+func TestOGXServerListsAreBoundedBeforeConversion(t *testing.T) {
+	_, errs := api.Decode(ogxServerWithProviders(6000))
+	require.Len(t, errs, 1, "%v", errs)
+	assert.Equal(t, "spec.providers.inference.remote.custom: Too many: 6000: must have at most 256 items", errs[0].Error())
+
+	_, errs = api.Decode(ogxServerWithProviders(200))
+	assert.Greater(t, len(errs), 200, "within the bound, every provider's problem is reported")
+	assert.Contains(t, errs.ToAggregate().Error(), "spec.providers.inference.remote.custom[199].id")
+}
+
+// BenchmarkOGXServerErrors measures an OGXServer whose every provider has a problem: the time per
+// provider stays flat as they grow (each error's path maps back in time of its length).
+func BenchmarkOGXServerErrors(b *testing.B) {
+	for _, n := range []int{16, 64, 256} {
+		doc := ogxServerWithProviders(n)
+		b.Run(fmt.Sprintf("providers=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				api.Decode(doc)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/provider")
 		})
 	}
 }
