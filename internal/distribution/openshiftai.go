@@ -192,6 +192,15 @@ func (r Release) Product() string {
 	return "OpenShift AI " + r.Name
 }
 
+// DashboardNamespace is where the release's dashboard runs: OpenShift AI's applications
+// namespace, or Open Data Hub's.
+func (r Release) DashboardNamespace() string {
+	if strings.HasPrefix(r.Name, "odh-") {
+		return "opendatahub"
+	}
+	return "redhat-ods-applications"
+}
+
 // Version is the server version the release runs (major.minor), "" when unknown.
 func (r Release) Version() Version {
 	_, release, _ := strings.Cut(r.Server, " ")
@@ -298,7 +307,7 @@ func resolveRHDev(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *fie
 			"runs %s: render for one of them (render option openshiftAI.release), or give the config yourself (spec.overrideConfig, "+
 			"v1alpha1 spec.server.userConfig)", strings.Join(generatedReleases(), ", "), r.Product(), cmp.Or(r.Server, "a server release nobody recorded")))
 	}
-	res.Layout, res.Release, res.Server = r.Layout, r.Product(), r.Server
+	res.Layout, res.Release, res.Server, res.DashboardNamespace = r.Layout, r.Product(), r.Server, r.DashboardNamespace()
 	if note != "" {
 		res.Warnings = append([]string{note}, res.Warnings...)
 	}
@@ -329,7 +338,7 @@ func runtimeOf(r Release) *Resolved {
 		prof, source = profile.All()[0], ""
 	}
 	return &Resolved{Name: RHDev, Image: r.Image, Version: prof.Version, Profile: prof, VersionSource: source, Layout: r.Layout, DistroName: "rh",
-		Release: r.Product(), Server: r.Server}
+		Release: r.Product(), Server: r.Server, DashboardNamespace: r.DashboardNamespace()}
 }
 
 // generatedReleases names the releases llsd has a base config of.

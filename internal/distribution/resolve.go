@@ -92,6 +92,8 @@ type Resolved struct {
 	// Server is the server's product and release where the platform names it ("llama-stack
 	// 0.7.1"), "" otherwise.
 	Server string
+	// DashboardNamespace is where the dashboard of the platform release runs, "" without one.
+	DashboardNamespace string
 }
 
 var distributionPath = field.NewPath("spec", "distribution")

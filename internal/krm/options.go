@@ -78,15 +78,6 @@ type OpenShiftAIOptions struct {
 	Release string `json:"release"`
 }
 
-// dashboardNamespace is where the release's dashboard runs: OpenShift AI's applications
-// namespace, or Open Data Hub's.
-func (o OpenShiftAIOptions) dashboardNamespace() string {
-	if strings.HasPrefix(o.Release, "odh-") {
-		return "opendatahub"
-	}
-	return "redhat-ods-applications"
-}
-
 // LimitOptions bound the work of a render; zero fields take the defaults.
 type LimitOptions struct {
 	pipeline.Limits
@@ -225,7 +216,8 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 	}
 	if ai := o.Spec.OpenShiftAI; ai != nil {
 		opts.Distribution.OpenShiftAIRelease = ai.Release
-		opts.Render.OpenShiftAI, opts.Render.DashboardNamespace = true, ai.dashboardNamespace()
+		r, _ := distribution.ReleaseNamed(ai.Release) // Validate refused a release llsd does not know
+		opts.Render.OpenShiftAI, opts.Render.DashboardNamespace = true, r.DashboardNamespace()
 		opts.Render.Platform = render.PlatformOpenShift
 	}
 	return opts

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+
 	"github.com/llamastack/llsd/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,6 +31,8 @@ type patternCase struct {
 	warnings []string
 	// check, when set, looks at what rendered.
 	check func(t *testing.T, got wildRender)
+	// options, when set, is the RenderOptions the render runs with.
+	options string
 }
 
 var patternCases = []patternCase{
@@ -389,8 +393,9 @@ spec:
 		errors: []string{`the image runs OGX 1.3, whose command is ogx, not llama: start it with ogx stack run <config file>`},
 	},
 	{
-		name:   "rh-dev",
-		reason: "OpenShift AI's distribution name: rendered for the newest release whose operator reconciles LLSDs, with a warning that names the release option",
+		name: "rh-dev",
+		reason: "OpenShift AI's distribution name: rendered for the newest release whose operator reconciles LLSDs, with a warning that names the release option, " +
+			"and for OpenShift, where it runs: no fixed user or group, which restricted-v2 would refuse, and the platform's CA bundle",
 		input: `apiVersion: llamastack.io/v1alpha1
 kind: LlamaStackDistribution
 metadata: {name: platform-stack, namespace: ai}
@@ -410,6 +415,24 @@ spec:
 			pod := renderedPod(t, got)
 			assert.Equal(t, "registry.redhat.io/rhoai/odh-llama-stack-core-rhel9@sha256:be82f455d597351c6e50447b26a8e388705897995483ce33b76c3154510eef69", pod.Containers[0].Image)
 			assert.Contains(t, pod.Containers[0].VolumeMounts, corev1.VolumeMount{Name: "lls-storage", MountPath: "/opt/app-root/src/.llama/distributions/rh"})
+			assertOpenShiftPod(t, pod)
+		},
+	},
+	{
+		name:    "rh-dev-on-kubernetes",
+		reason:  "rh-dev rendered for plain Kubernetes (a demo on kind) by the render option platform: a fixed user, and a warning that says what changes",
+		options: "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: options}\nspec: {platform: kubernetes}\n",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: kind-demo, namespace: ai}
+spec:
+  distribution: {name: rh-dev}
+  storage: {sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}}
+`,
+		warnings: []string{"which runs on OpenShift; rendered for plain Kubernetes as the render option platform says: the pods run as user 1001"},
+		check: func(t *testing.T, got wildRender) {
+			pod := renderedPod(t, got)
+			assert.Equal(t, ptr.To[int64](1001), pod.SecurityContext.RunAsUser)
 		},
 	},
 	{
@@ -593,6 +616,11 @@ func TestPatternsThePublicFilesTaught(t *testing.T) {
 	for _, tc := range patternCases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := renderWild(t, []byte(tc.input), nil)
+			if tc.options != "" {
+				options, err := fn.ParseKubeObject([]byte(tc.options))
+				require.NoError(t, err)
+				got = renderWildWith(t, []byte(tc.input), nil, options)
+			}
 			for _, want := range tc.errors {
 				assert.True(t, mentions(got.errors, want), "%s: no error says %q; errors:\n%s", tc.reason, want, strings.Join(got.errors, "\n"))
 			}
@@ -659,4 +687,17 @@ func assertUserConfigStarts(t *testing.T, got wildRender, configMap, key, versio
 	}
 	require.NotEmpty(t, config, "ConfigMap %s has no %s among the items", configMap, key)
 	checkServerStarts(t, version, []byte(config), &dep, got.warnings)
+}
+
+// assertOpenShiftPod checks that a pod is one OpenShift's restricted-v2 admits as the namespace
+// assigns it (no user, group or fsGroup of its own) with the platform's CA bundle mounted.
+func assertOpenShiftPod(t *testing.T, pod corev1.PodSpec) {
+	t.Helper()
+	if sc := pod.SecurityContext; sc != nil {
+		assert.Nil(t, sc.RunAsUser, "restricted-v2 assigns the user")
+		assert.Nil(t, sc.RunAsGroup, "restricted-v2 assigns the group")
+		assert.Nil(t, sc.FSGroup, "restricted-v2 assigns the fsGroup")
+	}
+	assert.True(t, slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "odh-trusted-ca-bundle" }),
+		"the platform's CA bundle is mounted")
 }

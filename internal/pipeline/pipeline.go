@@ -205,6 +205,7 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	if ferr != nil {
 		return nil, append(append(errs, ferr), render.SpecErrors(render.Input{Object: obj, ConfigMaps: opts.ConfigMaps, Options: opts.Render})...)
 	}
+	opts.Render = forItsPlatform(dist, opts.Render)
 	if dist.Base == nil {
 		return renderImageOwnConfig(obj, dist, opts, errs)
 	}
@@ -304,6 +305,7 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	if ferr != nil {
 		return nil, append(errs, ferr)
 	}
+	opts.Render = forItsPlatform(dist, opts.Render)
 	in := render.Input{
 		Object:        obj,
 		Distribution:  dist,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/internal/testenv"
@@ -146,12 +148,14 @@ func TestWildLLSDs(t *testing.T) {
 			if len(in.Errors) == 0 {
 				require.Empty(t, got.errors, in.Reason)
 				assertServersStart(t, got)
+				assertForItsPlatform(t, got)
 				return
 			}
 			require.NotEmpty(t, in.Fix, "a refused file says how its fix is applied")
 			fixed := renderWild(t, data, in.Fix)
 			require.Empty(t, fixed.errors, "the fix does not render: %s", in.Reason)
 			assertServersStart(t, fixed)
+			assertForItsPlatform(t, fixed)
 		})
 	}
 }
@@ -226,4 +230,22 @@ func assertServersStart(t *testing.T, r wildRender) {
 		checkServerStarts(t, llsd.GetAnnotation(api.AnnotationServerVersion), config, dep, r.warnings)
 	}
 	require.NotZero(t, rendered, "no LlamaStackDistribution rendered")
+}
+
+// assertForItsPlatform checks that every server of an OpenShift AI or Open Data Hub
+// distribution (rh-dev, or a release's image), rendered with no option, has pods OpenShift
+// admits: a file written for the platform gets objects for it.
+func assertForItsPlatform(t *testing.T, got wildRender) {
+	t.Helper()
+	for _, o := range got.items {
+		if o.GetKind() != "Deployment" {
+			continue
+		}
+		var d appsv1.Deployment
+		require.NoError(t, yaml.Unmarshal([]byte(o.String()), &d))
+		image := d.Spec.Template.Spec.Containers[0].Image
+		if slices.ContainsFunc(distribution.Releases, func(r distribution.Release) bool { return r.Image == image }) {
+			assertOpenShiftPod(t, d.Spec.Template.Spec)
+		}
+	}
 }
