@@ -38,7 +38,7 @@ type patternCase struct {
 var patternCases = []patternCase{
 	{
 		name:   "autoscaling-sqlite-state",
-		reason: "an autoscaler over replicas that each keep their own SQLite state, on a ReadWriteOnce volume, scaled on requests never set",
+		reason: "an autoscaler from one replica over replicas that each keep their own SQLite state, on a ReadWriteOnce volume: it starts, and only a scale-out fails, so warnings that say so",
 		input: `apiVersion: llamastack.io/v1alpha1
 kind: LlamaStackDistribution
 metadata: {name: scaled}
@@ -46,11 +46,27 @@ spec:
   server:
     distribution: {name: starter}
     storage: {size: 5Gi}
-    autoscaling: {minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 60, targetMemoryUtilizationPercentage: 80}
+    autoscaling: {minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 60}
+    containerSpec: {resources: {requests: {cpu: "1"}}}
+`,
+		warnings: []string{
+			"spec.server.autoscaling.maxReplicas: when the autoscaler scales out (it starts at one replica and may run 3): 3 replicas would each keep their own registry",
+			"spec.server.autoscaling.maxReplicas: when the autoscaler scales out (it starts at one replica and may run 3): spec.server.storage is a ReadWriteOnce volume",
+		},
+	},
+	{
+		name:   "autoscaler-without-requests",
+		reason: "an autoscaler scaled on the utilization of requests never set: it could never scale",
+		input: `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: scaled}
+spec:
+  server:
+    distribution: {name: starter}
+    autoscaling: {minReplicas: 2, maxReplicas: 3, targetCPUUtilizationPercentage: 60, targetMemoryUtilizationPercentage: 80}
 `,
 		errors: []string{
 			"spec.server.autoscaling.maxReplicas: Invalid value: 3: 3 replicas would each keep their own registry",
-			"spec.server.autoscaling.maxReplicas: Invalid value: 3: spec.server.storage is a ReadWriteOnce volume",
 			"spec.server.containerSpec.resources.requests.cpu: Required value: the autoscaler scales on cpu utilization",
 			"spec.server.containerSpec.resources.requests.memory: Required value: the autoscaler scales on memory utilization",
 		},

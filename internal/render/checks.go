@@ -157,6 +157,11 @@ func maxReplicas(w *v1alpha2.WorkloadSpec) (int32, *field.Path) {
 	return v1alpha2.DefaultReplicas, nil
 }
 
+// startsAtOne reports whether the workload runs one replica until an autoscaler scales it out.
+func startsAtOne(w *v1alpha2.WorkloadSpec) bool {
+	return w != nil && w.Autoscaling != nil && ptr.Deref(w.Autoscaling.MinReplicas, 1) <= 1
+}
+
 // checkScale refuses more than one replica where each would have its own state, or could not
 // start at all, and an autoscaler without the resource requests its utilization is measured
 // against.
@@ -165,17 +170,26 @@ func checkScale(in Input) (field.ErrorList, []config.Warning) {
 	var errs field.ErrorList
 	var warnings []config.Warning
 	if n, path := maxReplicas(w); n > 1 {
+		// What fails from the start is an error; what fails only when an autoscaler that starts
+		// at one replica scales out is a warning that names that condition (docs/troubleshooting.md).
+		refuse := func(detail string) {
+			if startsAtOne(w) {
+				warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
+					"when the autoscaler scales out (it starts at one replica and may run %d): %s", n, detail)})
+				return
+			}
+			errs = append(errs, field.Invalid(path, n, detail))
+		}
 		if shared := in.Config.SharedStateMissing; len(shared) > 0 {
-			errs = append(errs, field.Invalid(path, n, fmt.Sprintf(
+			refuse(fmt.Sprintf(
 				"%d replicas would each keep their own registry, conversations and stores in %s: set spec.storage.kv "+
 					"{type: redis, ...} and spec.storage.sql {type: postgres, ...} so that they share them, or run one replica",
-				n, strings.Join(shared, " and "))))
+				n, strings.Join(shared, " and ")))
 		}
 		if w.Storage != nil && !slices.Contains(w.Storage.AccessModes, "ReadWriteMany") {
-			errs = append(errs, field.Invalid(path, n, fmt.Sprintf(
-				"spec.workload.storage is a ReadWriteOnce volume, which attaches to one node: replicas scheduled on other "+
-					"nodes cannot start; run one replica, set spec.workload.storage.accessModes: [ReadWriteMany] with a class "+
-					"that provides it, or remove spec.workload.storage and keep the state in spec.storage")))
+			refuse("spec.workload.storage is a ReadWriteOnce volume, which attaches to one node: replicas scheduled on other " +
+				"nodes cannot start; run one replica, set spec.workload.storage.accessModes: [ReadWriteMany] with a class " +
+				"that provides it, or remove spec.workload.storage and keep the state in spec.storage")
 		}
 		if local := in.Config.ReplicaLocalData; len(local) > 0 {
 			warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
