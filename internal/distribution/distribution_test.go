@@ -121,11 +121,13 @@ func TestVersionFromTag(t *testing.T) {
 	}
 }
 
-// The structural fingerprint tells every upstream config's version (or its era).
+// The structural fingerprint tells every upstream config's version (or its era) by what one
+// version has: 0.4.5's config has the APIs 0.6 and older have (0.4 had no structure of its own:
+// a config without distro_name may be of any later version, OGX 1.x's rh-dev among them).
 func TestFingerprintOfUpstreamConfigs(t *testing.T) {
 	for file, want := range map[string]distribution.Version{
 		"v0.2.14/remote-vllm_run":           "0.2",
-		"v0.4.5/meta-reference-gpu_config":  "0.4",
+		"v0.4.5/meta-reference-gpu_config":  "0.6",
 		"v0.6.0/starter_config":             "0.6",
 		"v0.6.0/postgres-demo_config":       "0.6",
 		"v0.7.1/starter_config":             "0.7",
@@ -157,6 +159,14 @@ func TestFingerprintOfUpstreamConfigs(t *testing.T) {
 	_, _, ok := distribution.Fingerprint(map[string]any{"distro_name": "x", "providers": map[string]any{
 		"inference": []any{map[string]any{"provider_id": "vllm", "provider_type": "remote::vllm"}}}})
 	assert.False(t, ok, "a minimal config looks the same in 0.6 and 0.7: the fingerprint must not guess")
+	_, _, ok = distribution.Fingerprint(map[string]any{"image_name": "rh", "providers": map[string]any{
+		"inference": []any{map[string]any{"provider_id": "vllm", "provider_type": "remote::vllm"}}}})
+	assert.False(t, ok, "image_name without distro_name is every version's (OpenShift AI 3.5's rh-dev): no guess of 0.4")
+	v, _, bound, ok := distribution.FingerprintRange(map[string]any{"image_name": "own", "providers": map[string]any{
+		"messages": []any{map[string]any{"provider_id": "builtin", "provider_type": "inline::builtin"}}}})
+	assert.True(t, ok)
+	assert.Equal(t, distribution.Version("0.8"), v)
+	assert.Equal(t, distribution.AtLeast, bound, "the messages API came with 0.8 and 1.x keeps it: 0.8 or later")
 }
 
 // Every supported version has marks, and each structure a profile's marks name, alone in a

@@ -92,23 +92,38 @@ func imageRepository(image string) string {
 // (a minimal config looks the same in 0.6 and 0.7). Within OGX 1.x it is the oldest version
 // that has what the config uses (1.x promises that a config of 1.N loads on every later 1.x).
 func Fingerprint(cfg map[string]any) (v Version, evidence string, ok bool) {
+	v, evidence, _, ok = FingerprintRange(cfg)
+	return v, evidence, ok
+}
+
+// The bounds FingerprintRange finds.
+const (
+	AtMost  = -1 // v or an older version: the config has what later versions dropped
+	Exactly = 0  // a format of v alone
+	AtLeast = 1  // v or a later version: the config has what v brought, which later ones keep
+)
+
+// FingerprintRange is Fingerprint with what the structure proves of the version: Exactly v
+// (a format before 0.6), AtMost v, or AtLeast v (the messages API of OGX 0.8 is in 1.x too, so
+// a config that has it is of 0.8 or a later version, not of 0.8).
+func FingerprintRange(cfg map[string]any) (v Version, evidence string, bound int, ok bool) {
 	for _, e := range eras {
 		if slices.ContainsFunc(e.keys, func(k string) bool { _, ok := cfg[k]; return ok }) && (e.unless == "" || !has(cfg, e.unless)) {
-			return e.version, e.evidence, true
+			return e.version, e.evidence, Exactly, true
 		}
 	}
 	all := profile.All()
 	for _, p := range all {
 		if hasMark(cfg, p.Marks.Last) {
-			return p.Version, p.Marks.Evidence, true
+			return p.Version, p.Marks.Evidence, AtMost, true
 		}
 	}
 	for i := len(all) - 1; i >= 0; i-- {
 		if p := all[i]; hasMark(cfg, p.Marks.First) {
-			return p.Version, p.Marks.Evidence, true
+			return p.Version, p.Marks.Evidence, AtLeast, true
 		}
 	}
-	return "", "", false
+	return "", "", Exactly, false
 }
 
 // eras are the config formats before the supported versions, oldest first: any of keys at the
@@ -122,7 +137,6 @@ var eras = []struct {
 	{"0.1", []string{"routing_table", "api_providers"}, "", "top-level routing_table/api_providers (the pre-2024 format)"},
 	{"0.2", []string{"metadata_store", "inference_store", "models"}, "", "top-level metadata_store/inference_store/models (before the 0.3 storage refactor)"},
 	{"0.3", []string{"telemetry"}, "", "top-level telemetry block (0.3 only)"},
-	{"0.4", []string{"image_name"}, "distro_name", "image_name without distro_name (distro_name arrived in 0.5)"},
 }
 
 func has(cfg map[string]any, key string) bool {

@@ -133,9 +133,16 @@ func releaseMismatch(dist *distribution.Resolved, tree map[string]any, source st
 	if dist.Release == "" {
 		return nil
 	}
-	v, evidence, ok := distribution.Fingerprint(tree)
-	if !ok || v == dist.Version {
-		return nil
+	v, evidence, bound, ok := distribution.FingerprintRange(tree)
+	if !ok || v == dist.Version || bound != distribution.Exactly && dist.Version.Compare(v) == bound {
+		return nil // the release's version is one the structure allows
+	}
+	written := string(v)
+	switch bound {
+	case distribution.AtLeast:
+		written += " or later"
+	case distribution.AtMost:
+		written += " or earlier"
 	}
 	hint := ""
 	if running := distribution.ReleasesRunning(v); len(running) > 0 {
@@ -143,7 +150,7 @@ func releaseMismatch(dist *distribution.Resolved, tree map[string]any, source st
 	}
 	return &config.Warning{Field: distributionPath.String(), Message: fmt.Sprintf(
 		"the config in %s reads like a config of server %s (%s), and %s runs %s: if the object was written for an earlier release, "+
-			"render for it with the render option openshiftAI.release%s", source, v, evidence, dist.Release, dist.Server, hint)}
+			"render for it with the render option openshiftAI.release%s", source, written, evidence, dist.Release, dist.Server, hint)}
 }
 
 // namedKey is the key of the user's ConfigMap that the spec's own RUN_CONFIG_PATH or command

@@ -130,6 +130,47 @@ data:
 		},
 	},
 	{
+		name:   "ogx-config-on-a-later-release",
+		reason: "a config of the user's with what OGX 0.8 brought (the messages API, ~/.ogx paths), which 1.x keeps: on a release of OGX 1.2 it is no config of an earlier release",
+		options: "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: options}\nspec: {openshiftAI: {release: \"3.5\"}}\n",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own, namespace: ai}
+spec:
+  distribution: {name: rh-dev}
+  overrideConfig: {configMapName: own-config}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: own-config, namespace: ai}
+data:
+  config.yaml: |
+    version: 2
+    image_name: own
+    apis: [inference, messages]
+    providers:
+      inference:
+      - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm.models.svc:8000/v1"}}
+      messages:
+      - {provider_id: builtin, provider_type: inline::builtin, config: {kvstore: {backend: kv_default, namespace: messages}}}
+    storage:
+      backends:
+        kv_default: {type: kv_sqlite, db_path: "${env.SQLITE_STORE_DIR:=~/.ogx/distributions/own}/kvstore.db"}
+        sql_default: {type: sql_sqlite, db_path: "${env.SQLITE_STORE_DIR:=~/.ogx/distributions/own}/sql_store.db"}
+      stores:
+        metadata: {backend: kv_default, namespace: registry}
+        inference: {backend: sql_default, table_name: inference_store}
+        conversations: {backend: sql_default, table_name: conversations}
+        prompts: {backend: kv_default, namespace: prompts}
+        connectors: {backend: sql_default, table_name: connectors}
+`,
+		check: func(t *testing.T, got wildRender) {
+			for _, w := range got.warnings {
+				assert.NotContains(t, w, "reads like a config of server", "0.8's marks are 1.x's too")
+			}
+		},
+	},
+	{
 		name:   "env-nothing-reads",
 		reason: "a variable older distribution configs read, which the config of today does not",
 		input: `apiVersion: llamastack.io/v1alpha1

@@ -3,6 +3,7 @@
 package profile
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -219,6 +220,23 @@ func Compatible(v Version) (p *Profile, note string, ok bool) {
 	return newest, fmt.Sprintf("%s %s is newer than the newest %s llsd knows (%s): its config is generated for %s, "+
 		"as the server's stability policy says a config that loads on %d.N loads on every later %d.x; llsd cannot check "+
 		"what %s added", newest.Product, v, newest.Product, newest.Version, newest, major, major, v), true
+}
+
+// Compare orders two major.minor versions: -1 when v is older than w, 0 when equal, +1 when
+// newer. A version that is no major.minor sorts before every one that is.
+func (v Version) Compare(w Version) int {
+	vMajor, vMinor, vOK := v.parts()
+	wMajor, wMinor, wOK := w.parts()
+	switch {
+	case vOK != wOK:
+		if vOK {
+			return 1
+		}
+		return -1
+	case vMajor != wMajor:
+		return cmp.Compare(vMajor, wMajor)
+	}
+	return cmp.Compare(vMinor, wMinor)
 }
 
 // parts splits a major.minor version.
