@@ -40,7 +40,18 @@ func CheckOwnConfig(data []byte, prof *profile.Profile, env []corev1.EnvVar, pat
 	w := ownConfigCheck{prof: prof, path: path.String(), source: source, env: envNames(env)}
 	w.topLevel(tree)
 	w.models(tree, w.providers(tree))
+	w.placeholders(tree)
 	return w.warnings, nil
+}
+
+// placeholders warns of the values a guide left to be filled in. A URL's is said where the
+// key that takes it is checked (a provider's base_url: valueProblem).
+func (c *ownConfigCheck) placeholders(tree map[string]any) {
+	configyaml.WalkStrings(tree, func(at configyaml.Path, s string) {
+		if p := PlaceholderIn(s); p != "" && !strings.Contains(s, "://") {
+			c.warn("%s %s", at, placeholderFix(p))
+		}
+	})
 }
 
 type ownConfigCheck struct {

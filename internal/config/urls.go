@@ -39,6 +39,9 @@ var hostAndPath = lazyre.New(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:[0-9]+)?(/\S*)?$`
 
 // httpURLFix says how to make s an http or https URL with a host; "" when it is one.
 func httpURLFix(s string) string {
+	if p := PlaceholderIn(s); p != "" {
+		return "the URL " + placeholderFix(p)
+	}
 	scheme, _, hasScheme := strings.Cut(s, "://")
 	if !hasScheme && hostAndPath().MatchString(s) {
 		return "write http://" + redact.URL(s) + " (or https://)"

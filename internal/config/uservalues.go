@@ -48,6 +48,14 @@ func (g *generator) checkUserValues() {
 				m[1], fix)))
 			return
 		}
+		if p := PlaceholderIn(value); p != "" {
+			if !settings && urlField().MatchString(path.String()) {
+				// the server would connect to the literal text: refused here, once
+				g.refuse(path, "", field.Invalid(path, redact.URL(value), placeholderFix(p)))
+				return
+			}
+			g.warn(path, "%s", placeholderFix(p))
+		}
 		if settings {
 			g.checkClearCredential(path, key, value, topLevel)
 		}
@@ -121,6 +129,9 @@ func walkStorageStrings(storage *v1alpha2.StateStorageSpec, visit func(path *fie
 		visit(path, s)
 	})
 }
+
+// urlField is a spec field that names where the server connects: an endpoint, a URL, a host.
+var urlField = lazyre.New(`(?i)(endpoint|url|host)$`)
 
 // refusals are the user values checkUserValues refused: the fields, and the credentials
 // written in clear among them.
@@ -238,6 +249,9 @@ func (g *generator) checkOverrideEnvCredentials() {
 		return
 	}
 	for i, e := range g.spec.Workload.Overrides.Env {
+		if p := PlaceholderIn(e.Value); e.ValueFrom == nil && p != "" {
+			g.warn(overridesEnvPath.Index(i).Child("value"), "%s", placeholderFix(p))
+		}
 		if e.ValueFrom == nil && redact.HasCredentials(e.Value) {
 			path := overridesEnvPath.Index(i).Child("value")
 			g.refuse(path, e.Value, field.Invalid(path, redact.URL(e.Value),

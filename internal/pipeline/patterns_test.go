@@ -171,6 +171,42 @@ data:
 		},
 	},
 	{
+		name:   "placeholder-in-an-endpoint",
+		reason: "an install guide's endpoint copied with its placeholders: the server would connect to the literal text",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: guide, namespace: ai}
+spec:
+  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: "https://<isvc-name>-predictor.<namespace>.svc.cluster.local:8443/v1"}
+`,
+		errors: []string{`spec.providers.inference[0].endpoint: Invalid value: "https://<isvc-name>-predictor.<namespace>.svc.cluster.local:8443/v1": holds <isvc-name>, left to be filled in`},
+	},
+	{
+		name:   "placeholders-in-values",
+		reason: "a model name and variables left to be filled in, and a shell variable a heredoc did not expand: warnings that name each",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: guide, namespace: ai}
+spec:
+  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: "http://vllm.models.svc:8000/v1"}
+  resources:
+    models: ["<model-name>"]
+  workload:
+    overrides:
+      env:
+      - {name: VLLM_MAX_TOKENS, value: "4096"}
+      - {name: OTEL_SERVICE_NAME, value: "${SERVICE}"}
+`,
+		warnings: []string{
+			"spec.resources.models[0].name: holds <model-name>, left to be filled in",
+			"spec.workload.overrides.env[1].value: holds ${SERVICE}, left to be filled in (a guide's placeholder, or a shell variable nothing expanded)",
+		},
+	},
+	{
 		name:   "env-nothing-reads",
 		reason: "a variable older distribution configs read, which the config of today does not",
 		input: `apiVersion: llamastack.io/v1alpha1
