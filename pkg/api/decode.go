@@ -172,8 +172,9 @@ func servedVersion(version string, doc map[string]any) string {
 func decodeV1alpha2(doc map[string]any) (*v1alpha2.LlamaStackDistribution, field.ErrorList) {
 	var written field.ErrorList
 	if spec, ok := doc["spec"].(map[string]any); ok {
+		written = serverShapedProviders(spec)
 		expandShorthand(spec)
-		written = v1alpha2.ValidateWritten(spec, field.NewPath("spec"))
+		written = append(written, v1alpha2.ValidateWritten(spec, field.NewPath("spec"))...)
 	}
 	obj := &v1alpha2.LlamaStackDistribution{}
 	if errs := strictDecode(doc, obj); len(errs) > 0 {
@@ -236,9 +237,13 @@ func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, 
 	if errs := boundOGXLists(doc["spec"], field.NewPath("spec")); len(errs) > 0 {
 		return nil, nil, nil, errs
 	}
+	var shaped field.ErrorList
+	if spec, ok := doc["spec"].(map[string]any); ok {
+		shaped = ogxServerShapedProviders(spec)
+	}
 	o := &ogx.OGXServer{}
-	if errs := strictDecode(doc, o); len(errs) > 0 {
-		return nil, nil, nil, errs
+	if errs := strictDecode(doc, o); len(errs) > 0 || len(shaped) > 0 {
+		return nil, nil, nil, append(shaped, errs...)
 	}
 	if errs := ogx.Validate(o); len(errs) > 0 {
 		return nil, nil, nil, errs
