@@ -130,8 +130,8 @@ data:
 		},
 	},
 	{
-		name:   "ogx-config-on-a-later-release",
-		reason: "a config of the user's with what OGX 0.8 brought (the messages API, ~/.ogx paths), which 1.x keeps: on a release of OGX 1.2 it is no config of an earlier release",
+		name:    "ogx-config-on-a-later-release",
+		reason:  "a config of the user's with what OGX 0.8 brought (the messages API, ~/.ogx paths), which 1.x keeps: on a release of OGX 1.2 it is no config of an earlier release",
 		options: "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: options}\nspec: {openshiftAI: {release: \"3.5\"}}\n",
 		input: `apiVersion: llamastack.io/v1alpha2
 kind: LlamaStackDistribution
