@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/llamastack/llsd/internal/krm"
+	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/version"
 	"github.com/llamastack/llsd/pkg/api"
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
@@ -66,6 +67,10 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 		return nil, code
 	}
 	r := &rendered{failed: unread}
+	// LLSD_CACHE and LLSD_SHARED_DIR are the Makefile's and the tests', read by no llsd command
+	for _, w := range krm.MisspeltVariables(os.Environ(), envMaxInputBytes, oci.CacheDirEnv, "LLSD_CACHE", "LLSD_SHARED_DIR") {
+		fmt.Fprintf(stderr, "llsd %s: warning: %s\n", command, w)
+	}
 	r.failed += report(krm.DuplicatesAcross(lists), "", stderr)
 	var out fn.KubeObjects
 	for _, rl := range lists {

@@ -183,8 +183,8 @@ func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.
 		return t, true
 	}
 	g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
-		"%s has no %s provider %q: use one of %s (or an explicit remote::NAME / inline::NAME)",
-		g.prof, api, name, strings.Join(g.shippedNames(api), ", "))))
+		"%s has no %s provider %q%s: use one of %s (or an explicit remote::NAME / inline::NAME)",
+		g.prof, api, name, suggest.DidYouMean(name, g.shippedNames(api)), strings.Join(g.shippedNames(api), ", "))))
 	return "", false
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
@@ -126,9 +127,40 @@ func OptionsObject(o RenderOptions, like *fn.KubeObject) (*fn.KubeObject, error)
 func ParseOptions(data []byte) (RenderOptions, error) {
 	var o RenderOptions
 	if err := yaml.UnmarshalStrict(data, &o); err != nil {
+		if m := unknownOption().FindStringSubmatch(err.Error()); m != nil {
+			return o, fmt.Errorf("%s %s: unknown field %q%s: the options are %s", OptionsKind, OptionsAPIVersion, m[1],
+				nearestOption(m[1]), strings.Join(optionFields(), ", "))
+		}
 		return o, fmt.Errorf("%s %s: %w", OptionsKind, OptionsAPIVersion, err)
 	}
 	return o, o.Validate()
+}
+
+// nearestOption is " (did you mean spec.X?)" for the option whose last name is nearest to name.
+func nearestOption(name string) string {
+	byName := map[string]string{} // each name of a path (ingress, className) to its path
+	for _, f := range optionFields() {
+		parts := strings.Split(f, ".")
+		for i, part := range parts {
+			byName[part] = strings.Join(parts[:i+1], ".")
+		}
+	}
+	if n, ok := suggest.Nearest(name, slices.Sorted(maps.Keys(byName))); ok {
+		return " (did you mean spec." + byName[n] + "?)"
+	}
+	return ""
+}
+
+// unknownOption finds the field of a strict decoder's error.
+var unknownOption = lazyre.New(`unknown field "([^"]+)"`)
+
+// optionFields are the field paths of RenderOptions' spec, as Options and the limits name them.
+func optionFields() []string {
+	fields := []string{"limits.llsds", "limits.settingsBytes", "limits.settingsDepth"}
+	for _, o := range Options {
+		fields = append(fields, o.Field)
+	}
+	return fields
 }
 
 // Validate refuses options that would render objects the API server rejects, and image
@@ -318,6 +350,31 @@ func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
 // below another can only tighten them.
 var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributions, EnvRegistryEnabled, EnvRegistryInsecure,
 	EnvOpenShiftAIRelease}
+
+// MisspeltVariables says which variables of environ (NAME=value) look like a variable of a
+// render option misspelt (LLSD_PLATFROM for LLSD_PLATFORM, also in Argo CD's ARGOCD_ENV_ form),
+// which llsd would otherwise ignore without a word; others are named in extra (the variables
+// llsd reads outside the options). Only near misses are said: another program's LLSD_ variable
+// is none of llsd's business.
+func MisspeltVariables(environ []string, extra ...string) []string {
+	known := slices.Clone(extra)
+	for _, o := range Options {
+		known = append(known, o.Env)
+	}
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		bare := strings.TrimPrefix(name, argoCDPrefix)
+		if !strings.HasPrefix(bare, "LLSD_") || slices.Contains(known, bare) {
+			continue
+		}
+		if near, ok := suggest.Nearest(bare, known); ok {
+			out = append(out, fmt.Sprintf("%s is no variable llsd reads (did you mean %s?): it is ignored", name, strings.TrimSuffix(name, bare)+near))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // PlatformOptions are the variables of the platform's options, which a sidecar that renders
 // others' repositories sets, each of them, to pin it.

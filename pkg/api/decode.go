@@ -406,8 +406,8 @@ func unknownFieldHint(path string, obj any, doc map[string]any) string {
 			"(llsd render prints a v1alpha1 object's v1alpha2 form)", hubPath)
 	}
 	if m := ogxProviderGroupField().FindStringSubmatch(path); m != nil && doc["apiVersion"] == ogx.GroupVersion.String() && meant == "" {
-		return hint + fmt.Sprintf(": the typed providers here are %s; any other provider type goes in custom: [{type: %s::%s, settings: {...}, secretRefs: {...}}]",
-			strings.Join(slices.DeleteFunc(valid, func(s string) bool { return s == "custom" }), ", "), m[1], m[2])
+		return hint + fmt.Sprintf(": the typed providers here are %s; any other provider type goes in %s.custom: [{type: %s::%s, settings: {...}, secretRefs: {...}}]",
+			strings.Join(slices.DeleteFunc(valid, func(s string) bool { return s == "custom" }), ", "), strings.Join(parent, "."), m[1], m[2])
 	}
 	if providerEntryField().MatchString(path) {
 		return hint + ": a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs"

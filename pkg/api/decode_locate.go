@@ -9,9 +9,13 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/redact"
 )
 
 // valueErrors finds every value of doc that does not decode into its field of t, with its
@@ -69,6 +73,8 @@ func decodeOne(value any, t reflect.Type, path *field.Path) field.ErrorList {
 	switch {
 	case t == reflect.TypeFor[resource.Quantity]():
 		return field.ErrorList{field.Invalid(path, value, "must be a quantity such as 500m, 2, 512Mi or 10Gi")}
+	case errors.As(err, &typeErr) && typeErr.Field == "" && t.Kind() == reflect.String && unquoted(value) != "":
+		return field.ErrorList{field.Invalid(path, typeErr.Value, unquotedFix(path, unquoted(value)))}
 	case errors.As(err, &typeErr) && typeErr.Field == "":
 		// the JSON type written, not the value: a credential in the wrong place stays unseen
 		return field.ErrorList{field.Invalid(path, typeErr.Value, fmt.Sprintf("must be of type %s", jsonType(t.Kind().String())))}
@@ -76,4 +82,30 @@ func decodeOne(value any, t reflect.Type, path *field.Path) field.ErrorList {
 		return nil // a value inside: its own path reports it
 	}
 	return field.ErrorList{field.Invalid(path, field.OmitValueType{}, err.Error())}
+}
+
+// unquoted is a number or boolean as YAML read it where a string goes, "" for other values.
+func unquoted(value any) string {
+	switch v := value.(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	return ""
+}
+
+// unquotedFix says to quote a number or boolean written where a string goes, shown unless the
+// field is named as a credential's.
+func unquotedFix(path *field.Path, value string) string {
+	name := path.String()[strings.LastIndexAny(path.String(), ".[")+1:]
+	if redact.IsCredentialName(name) {
+		return "must be of type string, and YAML reads the value unquoted as a number or boolean: write it in quotes"
+	}
+	if _, err := strconv.Atoi(value); err == nil {
+		// YAML has dropped what followed the point: 1.0 arrives as 1
+		return fmt.Sprintf("must be of type string, and YAML reads an unquoted number as a number (1.0 as 1): write it in quotes as you mean it, %q or %q",
+			value, value+".0")
+	}
+	return fmt.Sprintf("must be of type string, and YAML reads an unquoted %s as a number or boolean: write it in quotes, %q", value, value)
 }

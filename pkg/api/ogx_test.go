@@ -34,7 +34,7 @@ spec:
 			spec: `  distribution: {name: starter}
   providers: {inference: {remote: {ollama: [{endpoint: http://ollama:11434/v1}]}}}
 `,
-			want: []string{`spec.providers.inference.remote.ollama: Unsupported value: unknown field "ollama": the typed providers here are vllm, openai, azure, bedrock, vertexai, watsonx; any other provider type goes in custom: [{type: remote::ollama`}},
+			want: []string{`spec.providers.inference.remote.ollama: Unsupported value: unknown field "ollama": the typed providers here are vllm, openai, azure, bedrock, vertexai, watsonx; any other provider type goes in spec.providers.inference.remote.custom: [{type: remote::ollama`}},
 		{reason: "both name and image", spec: "  distribution: {name: starter, image: quay.io/x/y:1}\n",
 			want: []string{"spec.distribution: Invalid value: \"quay.io/x/y:1\": only one of name or image can be specified"}},
 		{reason: "neither", spec: "  distribution: {}\n", want: []string{"spec.distribution: Required value: one of name or image must be specified"}},
