@@ -156,11 +156,11 @@ var unknownOption = lazyre.New(`unknown field "([^"]+)"`)
 
 // optionFields are the field paths of RenderOptions' spec, as Options and the limits name them.
 func optionFields() []string {
-	fields := []string{"limits.llsds", "limits.settingsBytes", "limits.settingsDepth"}
+	fields := make([]string, 0, len(Options)+3)
 	for _, o := range Options {
 		fields = append(fields, o.Field)
 	}
-	return fields
+	return append(fields, "limits.llsds", "limits.settingsBytes", "limits.settingsDepth")
 }
 
 // Validate refuses options that would render objects the API server rejects, and image
@@ -352,7 +352,7 @@ var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributio
 	EnvOpenShiftAIRelease}
 
 // MisspeltVariables says which variables of environ (NAME=value) look like a variable of a
-// render option misspelt (LLSD_PLATFROM for LLSD_PLATFORM, also in Argo CD's ARGOCD_ENV_ form),
+// render option misspelt (LLSD_PLATFOM for LLSD_PLATFORM, also in Argo CD's ARGOCD_ENV_ form),
 // which llsd would otherwise ignore without a word; others are named in extra (the variables
 // llsd reads outside the options). Only near misses are said: another program's LLSD_ variable
 // is none of llsd's business.

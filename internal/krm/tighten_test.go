@@ -155,10 +155,10 @@ func TestTheExampleSidecarPinsEveryPlatformOption(t *testing.T) {
 // A misspelt variable of a render option is said, not ignored without a word; another
 // program's LLSD_ variable is not llsd's to judge.
 func TestMisspeltVariablesAreSaid(t *testing.T) {
-	got := krm.MisspeltVariables([]string{"LLSD_PLATFROM=openshift", "ARGOCD_ENV_LLSD_INGRES_DOMAIN=apps.example.com",
+	got := krm.MisspeltVariables([]string{"LLSD_PLATFOM=openshift", "ARGOCD_ENV_LLSD_INGRES_DOMAIN=apps.example.com",
 		"LLSD_PLATFORM=openshift", "LLSD_SOMETHING_ELSE_ENTIRELY=1", "PATH=/bin"})
 	assert.Equal(t, []string{
 		"ARGOCD_ENV_LLSD_INGRES_DOMAIN is no variable llsd reads (did you mean ARGOCD_ENV_LLSD_INGRESS_DOMAIN?): it is ignored",
-		"LLSD_PLATFROM is no variable llsd reads (did you mean LLSD_PLATFORM?): it is ignored",
+		"LLSD_PLATFOM is no variable llsd reads (did you mean LLSD_PLATFORM?): it is ignored",
 	}, got)
 }
