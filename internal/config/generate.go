@@ -36,6 +36,8 @@ type Result struct {
 	Version distribution.Version
 	// ProviderCount counts the enabled providers; ResourceCount the registered resources.
 	ProviderCount, ResourceCount int
+	// Authentication is what the server asks of its callers.
+	Authentication Authentication
 	// Warnings are things the user should know that do not stop the render.
 	Warnings []Warning
 }
@@ -141,6 +143,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		Version:            dist.Version,
 		ProviderCount:      providers,
 		ResourceCount:      resources,
+		Authentication:     AuthenticationOf(g.cfg, append(g.env.list(), g.overrideEnv()...)),
 		Warnings:           g.warnings,
 	}, nil
 }

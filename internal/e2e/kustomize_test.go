@@ -134,7 +134,8 @@ func TestKustomizeShowsWarnings(t *testing.T) {
 	files := transformerFiles(`resources: [llsd.yaml]
 transformers: [llsd-fn.yaml]
 `)
-	files["llsd.yaml"] = fmt.Sprintf(stackLLSD, "") + "  workload: {overrides: {env: [{name: OLLAMA_URL, value: \"http://ollama:11434\"}]}}\n"
+	files["llsd.yaml"] = fmt.Sprintf(stackLLSD, "") + "  workload: {overrides: {env: [{name: OLLAMA_URL, value: \"http://ollama:11434\"}]}}\n" +
+		"  networking: {expose: {hostname: llama.example.com}}\n"
 	writeFiles(t, dir, files)
 	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", ".")
 	cmd.Dir = dir
@@ -146,4 +147,5 @@ transformers: [llsd-fn.yaml]
 	// kustomize passes no file name with its items; the object names the LLSD.
 	assert.Contains(t, stderr.String(), "llsd: LlamaStackDistribution demo: warning: spec.workload.overrides.env[0].value:")
 	assert.Contains(t, stderr.String(), "/v1", "the warning says what the endpoint lacks")
+	assert.Contains(t, stderr.String(), "llsd: LlamaStackDistribution demo: warning: spec.networking.expose: the server is exposed outside the cluster (an Ingress) and authenticates nobody")
 }

@@ -64,6 +64,10 @@ type RenderOptionsSpec struct {
 	// ControllerNamespace is where llsd-controller runs (llsd-system): the NetworkPolicy of a
 	// server lets it in to read the server's version and providers' health.
 	ControllerNamespace string `json:"controllerNamespace,omitempty"`
+	// RequireAuthentication refuses to expose (Ingress or Route) a server whose config
+	// authenticates nobody; without it that is a warning. A RenderOptions below one that sets
+	// it cannot unset it.
+	RequireAuthentication bool `json:"requireAuthentication,omitempty"`
 	// OpenShiftAI names the OpenShift AI or Open Data Hub release the cluster runs: rh-dev
 	// renders for it, and the platform's conventions apply (its trusted CA bundle, its
 	// dashboard let through NetworkPolicies, platform openshift).
@@ -242,6 +246,7 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 			Platform:                   o.Spec.Platform,
 			PodSecurity:                o.Spec.PodSecurity,
 			ControllerNamespace:        o.Spec.ControllerNamespace,
+			RequireAuthentication:      o.Spec.RequireAuthentication,
 		},
 		RendererVersion: version,
 		Limits:          o.Spec.Limits.Limits,
@@ -270,6 +275,7 @@ const (
 	EnvRegistryInsecure    = "LLSD_REGISTRY_INSECURE_HOSTS"
 	EnvControllerNamespace = "LLSD_CONTROLLER_NAMESPACE"
 	EnvOpenShiftAIRelease  = "LLSD_OPENSHIFT_AI_RELEASE"
+	EnvRequireAuth         = "LLSD_REQUIRE_AUTHENTICATION"
 )
 
 // Option is one render option as every front end sets it: a field of RenderOptions' spec, an
@@ -303,6 +309,8 @@ var Options = []Option{
 	{"registry.insecureHosts", EnvRegistryInsecure, "registryInsecureHosts", "host:port,...", "registries reached over plain HTTP"},
 	{"controllerNamespace", EnvControllerNamespace, "controllerNamespace", "namespace",
 		"where llsd-controller runs (llsd-system): NetworkPolicies let it read the servers' health"},
+	{"requireAuthentication", EnvRequireAuth, "requireAuthentication", "true|false",
+		"refuse to expose a server that authenticates nobody (a warning otherwise)"},
 	{"openshiftAI.release", EnvOpenShiftAIRelease, "openshiftAIRelease", strings.Join(distribution.ReleaseNames(), "|"),
 		"the OpenShift AI or Open Data Hub release of the cluster: rh-dev's image and config, the platform's CA bundle and dashboard (implies platform openshift)"},
 }
@@ -479,6 +487,7 @@ func (o RenderOptions) Tighten(child RenderOptions) (RenderOptions, error) {
 		problems = append(problems, fmt.Sprintf("spec.openshiftAI.release %s is not the release the options above name (%s)",
 			child.Spec.OpenShiftAI.Release, releaseOf(o)))
 	}
+	out.Spec.RequireAuthentication = o.Spec.RequireAuthentication || child.Spec.RequireAuthentication // false is unset
 	out.Spec.Limits = tighterLimits(o.Spec.Limits, child.Spec.Limits)
 	if len(problems) > 0 {
 		return o, fmt.Errorf("%s: a RenderOptions below another may only tighten the platform's options: %s", OptionsKind, strings.Join(problems, "; "))
@@ -559,6 +568,13 @@ func (o RenderOptions) withSettings(source string, lookup func(env string) (valu
 		for _, host := range strings.Split(v, ",") {
 			o.Spec.Registry.InsecureHosts = append(o.Spec.Registry.InsecureHosts, strings.TrimSpace(host))
 		}
+	}
+	if v, as := get(EnvRequireAuth); v != "" {
+		required, err := strconv.ParseBool(v)
+		if err != nil {
+			return o, fmt.Errorf("%s: %q is not true or false", as, v)
+		}
+		o.Spec.RequireAuthentication = required
 	}
 	if v, _ := get(EnvOpenShiftAIRelease); v != "" {
 		o.Spec.OpenShiftAI = &OpenShiftAIOptions{Release: v}

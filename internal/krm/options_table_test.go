@@ -45,7 +45,7 @@ func TestOptionsTableIsEveryOption(t *testing.T) {
 		EnvImageOverrides: "starter=registry.internal/starter:1", EnvDistributions: "rh-dev=quay.io/rh/dev:1",
 		EnvIngressClass: "nginx", EnvIngressDomain: "apps.example.com", EnvIngressControllerNS: "ingress-nginx",
 		EnvPlatform: "openshift", EnvPodSecurity: "baseline", EnvRegistryEnabled: "true", EnvRegistryInsecure: "registry.lab:5000",
-		EnvControllerNamespace: "ai-platform", EnvOpenShiftAIRelease: "3.5",
+		EnvControllerNamespace: "ai-platform", EnvOpenShiftAIRelease: "3.5", EnvRequireAuth: "true",
 	}
 	for _, o := range Options {
 		t.Run(o.Env, func(t *testing.T) {

@@ -50,6 +50,9 @@ var orchestratorAnnotations = []string{
 // Process renders the ResourceList. On any error the items are returned unchanged with the
 // error results: never a partial render.
 func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
+	// The results are this run's (the KRM function spec): a render of its own output, which
+	// carries the results of the first, says each warning once, not again beside the old one.
+	rl.Results = nil
 	// A message may quote what the user wrote, and what they wrote may hold a credential
 	// (an endpoint with a password): every result shows it redacted.
 	defer func() {

@@ -57,6 +57,12 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 			err: "spec.registry.enabled turns on registry reads the options above leave off"},
 		{reason: "a registry read without TLS the platform does not allow", tenant: krm.RenderOptionsSpec{Registry: krm.RegistryOptions{InsecureHosts: []string{"evil.example"}}},
 			err: "spec.registry.insecureHosts adds evil.example"},
+		{reason: "a tenant cannot turn the platform's requireAuthentication off",
+			above:  &krm.RenderOptions{Spec: krm.RenderOptionsSpec{RequireAuthentication: true}},
+			tenant: krm.RenderOptionsSpec{Ingress: krm.IngressOptions{ClassName: "nginx"}},
+			want: func(t *testing.T, got krm.RenderOptionsSpec) {
+				assert.True(t, got.RequireAuthentication)
+			}},
 		{reason: "the platform's OpenShift AI release stands where the tenant names none",
 			above: &krm.RenderOptions{Spec: krm.RenderOptionsSpec{OpenShiftAI: &krm.OpenShiftAIOptions{Release: "3.4"}}},
 			want: func(t *testing.T, got krm.RenderOptionsSpec) {

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
@@ -75,10 +74,7 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 			warnings = append(warnings, *w)
 		}
 	}
-	var env []corev1.EnvVar
-	if w := obj.Spec.Workload; w != nil && w.Overrides != nil {
-		env = w.Overrides.Env
-	}
+	env := overridesEnv(obj)
 	if dist.VersionSource != "" {
 		checked, ferr := config.CheckOwnConfig([]byte(data[key]), dist.Profile, env, overrideConfigPath.Child("configMapName"), source)
 		if ferr != nil {

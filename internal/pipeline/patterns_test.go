@@ -207,6 +207,56 @@ spec:
 		},
 	},
 	{
+		name:   "exposed-without-authentication",
+		reason: "a server exposed by an Ingress whose config authenticates nobody: whoever reaches the host calls every API",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: open, namespace: ai}
+spec:
+  distribution: {name: starter}
+  providers: {inference: {provider: vllm, endpoint: "http://vllm.models.svc:8000/v1"}}
+  networking: {expose: {hostname: llama.example.com}}
+`,
+		warnings: []string{"spec.networking.expose: the server is exposed outside the cluster (an Ingress) and authenticates nobody"},
+	},
+	{
+		name:    "exposed-without-authentication-refused",
+		reason:  "the same, under the render option requireAuthentication: an error",
+		options: "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: options}\nspec: {requireAuthentication: true}\n",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: open, namespace: ai}
+spec:
+  distribution: {name: starter}
+  providers: {inference: {provider: vllm, endpoint: "http://vllm.models.svc:8000/v1"}}
+  networking: {expose: {}}
+`,
+		errors: []string{"spec.networking.expose: Forbidden: the server is exposed outside the cluster (an Ingress) and authenticates nobody",
+			"the render option requireAuthentication refuses it"},
+	},
+	{
+		name:   "exposed-with-authentication",
+		reason: "rh-dev exposed with its image's OAuth2 provider turned on (AUTH_ISSUER set): no warning of an open server",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: guarded, namespace: ai}
+spec:
+  distribution: {name: rh-dev}
+  storage: {sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}}
+  networking: {expose: {hostname: llama.apps.example.com}}
+  workload:
+    overrides:
+      env:
+      - {name: AUTH_ISSUER, value: "https://keycloak.example.com/realms/ai"}
+      - {name: AUTH_JWKS_URI, value: "https://keycloak.example.com/realms/ai/protocol/openid-connect/certs"}
+`,
+		check: func(t *testing.T, got wildRender) {
+			for _, w := range got.warnings {
+				assert.NotContains(t, w, "authenticates nobody", "AUTH_ISSUER turns the image's oauth2_token provider on")
+			}
+		},
+	},
+	{
 		name:   "env-nothing-reads",
 		reason: "a variable older distribution configs read, which the config of today does not",
 		input: `apiVersion: llamastack.io/v1alpha1

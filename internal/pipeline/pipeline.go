@@ -8,10 +8,12 @@ import (
 	"maps"
 	"slices"
 
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/render"
@@ -330,6 +332,9 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 		key, warnings, checkErrs := checkOverrideConfig(obj, dist, data, named)
 		errs = append(errs, checkErrs...)
 		in.UserConfigKey, checked = key, append(checked, warnings...)
+		if tree, err := configyaml.UnmarshalMap([]byte(data[key])); err == nil {
+			in.Authentication = config.AuthenticationOf(tree, overridesEnv(obj))
+		}
 	}
 	return renderWithReceipt(in, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceOverride, RendererVersion: opts.RendererVersion}, errs, checked)
 }
@@ -358,4 +363,12 @@ func withReceipt(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt) (*v1
 	receipt.SpecHash = hash
 	maps.Copy(out.Annotations, receipt.Annotations())
 	return out, nil
+}
+
+// overridesEnv are the variables of spec.workload.overrides.env.
+func overridesEnv(obj *v1alpha2.LlamaStackDistribution) []corev1.EnvVar {
+	if w := obj.Spec.Workload; w != nil && w.Overrides != nil {
+		return w.Overrides.Env
+	}
+	return nil
 }

@@ -229,14 +229,19 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 		return nil, nil
 	}
 	exposePath := networkingPath.Child("expose")
-	var errs field.ErrorList
+	errs, warnings := checkExposedAuthentication(in, exposePath)
 	if routeEnabled(obj, in.Options) {
 		if host := ingressHost(obj, in.Options); strings.HasPrefix(host, "*") {
 			errs = append(errs, field.Invalid(exposePath.Child("hostname"), host,
 				"a Route serves one host, not a wildcard: set one host such as chat.apps.example.com, or leave "+
 					"hostname empty and the router assigns <name>-<namespace>.<its apps domain>"))
 		}
-		return append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...), nil
+		return append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...), warnings
+	}
+	if ingressHost(obj, in.Options) == "" {
+		warnings = append(warnings, config.Warning{Field: exposePath.Child("hostname").String(), Message: "the Ingress names no host, " +
+			"so it answers for every host name and address its controller serves: set networking.expose.hostname, or the " +
+			"RenderOptions ingress.domain (the host is then <name>.<namespace>.<domain>)"})
 	}
 	if tlsEnabled(obj) && ingressHost(obj, in.Options) == "" {
 		errs = append(errs, field.Required(exposePath.Child("hostname"),
@@ -249,13 +254,34 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 				"use a kubernetes.io/tls Secret (remove certificateKey and privateKeyKey), or expose the server with a Route"))
 	}
 	errs = append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...)
-	var warnings []config.Warning
 	if tlsEnabled(obj) && backendTLSAnnotation(ingressClass(obj, in.Options)) == nil && !hasBackendHint(obj) {
 		warnings = append(warnings, config.Warning{Field: exposePath.String(), Message: fmt.Sprintf(
 			"the server speaks HTTPS, and llsd does not know how ingress class %q is told so: add the annotation your "+
 				"controller reads to networking.expose.annotations (nginx: %s: HTTPS)", ingressClass(obj, in.Options), nginxBackendProtocol)})
 	}
 	return errs, warnings
+}
+
+// checkExposedAuthentication warns of a server exposed outside the cluster that authenticates
+// nobody, or refuses it under the render option requireAuthentication: whoever reaches the host
+// calls every API on the server's credentials. A config llsd cannot read says nothing.
+func checkExposedAuthentication(in Input, exposePath *field.Path) (field.ErrorList, []config.Warning) {
+	if a := in.authentication(); !a.Known || a.Provider != "" {
+		return nil, nil
+	}
+	what := "an Ingress"
+	if routeEnabled(in.Object, in.Options) {
+		what = "a Route"
+	}
+	detail := fmt.Sprintf("the server is exposed outside the cluster (%s) and authenticates nobody: whoever reaches it calls every API, "+
+		"runs inference on the providers' accounts, reads and deletes files, vector stores, conversations and responses, and "+
+		"registers models and tools; put a proxy that authenticates in front of it, or give the server an auth provider "+
+		"(server.auth in a config of your own, spec.overrideConfig; rh-dev's: AUTH_ISSUER and AUTH_JWKS_URI in "+
+		"spec.workload.overrides.env)", what)
+	if in.Options.RequireAuthentication {
+		return field.ErrorList{field.Forbidden(exposePath, detail+"; the render option requireAuthentication refuses it")}, nil
+	}
+	return nil, []config.Warning{{Field: exposePath.String(), Message: detail}}
 }
 
 // hasBackendHint reports whether the spec's annotations already tell a controller about TLS.

@@ -122,10 +122,10 @@ func TestRenderRefusesWhatTheClusterWould(t *testing.T) {
   networking: {expose: {route: true, hostname: '*.apps.example.com'}}
 `, configMaps: nil,
 			want: []string{`spec.networking.expose.hostname: Invalid value: "*.apps.example.com": a Route serves one host, not a wildcard`}},
-		{reason: "a Route without a host: the router assigns one",
+		{reason: "a Route without a host: the router assigns one (and the server, exposed, authenticates nobody)",
 			spec: `  distribution: {name: starter}
   networking: {expose: {route: true}}
-`, configMaps: nil, want: nil},
+`, configMaps: nil, want: []string{"warning: spec.networking.expose: the server is exposed outside the cluster (a Route) and authenticates nobody"}},
 		{reason: "an annotation key the API server rejects",
 			spec: `  distribution: {name: starter}
   networking: {expose: {hostname: a.example.com, annotations: {'bad key': x}}}

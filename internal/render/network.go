@@ -38,6 +38,9 @@ type Options struct {
 	// trusted CA bundle, and DashboardNamespace admitted by the NetworkPolicy.
 	OpenShiftAI        bool   `json:"openShiftAI,omitempty"`
 	DashboardNamespace string `json:"dashboardNamespace,omitempty"`
+	// RequireAuthentication refuses to expose a server that authenticates nobody (a warning
+	// otherwise).
+	RequireAuthentication bool `json:"requireAuthentication,omitempty"`
 	// OGXServer: the object is an OGXServer, whose config the pod also mounts where the
 	// successor operator does (SuccessorConfigFile). Set from the decoded object, not an option.
 	OGXServer bool `json:"-"`

@@ -44,6 +44,17 @@ type Input struct {
 	// CA bundle found here is checked, and its content drives rollouts.
 	ConfigMaps map[string]map[string]string
 	Options    Options
+	// Authentication is what the user's config (UserConfig) asks of callers; a generated
+	// config says its own (Config.Authentication).
+	Authentication config.Authentication
+}
+
+// authentication is what the config the server runs asks of its callers.
+func (in Input) authentication() config.Authentication {
+	if in.Config != nil && in.Config.Config != nil {
+		return in.Config.Authentication
+	}
+	return in.Authentication
 }
 
 // configFile is the config file the server runs: the generated config.yaml, or the key of the
