@@ -60,7 +60,12 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 			r.Message = redact.Text(r.Message)
 		}
 	}()
-	options, llsdConfig, err := p.readFunctionConfig(rl.FunctionConfig)
+	cfg, err := optionsAmongItems(rl.Items, rl.FunctionConfig)
+	if err != nil {
+		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: err.Error()})
+		return false, nil
+	}
+	options, llsdConfig, err := p.readFunctionConfig(cfg)
 	if err != nil {
 		result := fn.ErrorConfigObjectResult(err, rl.FunctionConfig)
 		if rl.FunctionConfig == nil || rl.FunctionConfig.IsEmpty() {
@@ -99,8 +104,10 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 		case isLLSD(item) && seen[key(item)] != nil:
 			results = append(results, duplicateResult(seen[key(item)], item))
 		case isOptionsGroup(item):
-			results = append(results, p.checkOptionsItem(item, rl.FunctionConfig)...)
-			out = append(out, item)
+			results = append(results, p.checkOptionsItem(item)...)
+			if kept := p.keptOptions(item); kept != nil {
+				out = append(out, kept)
+			}
 		case isLLSD(item):
 			seen[key(item)] = item
 			r := renders[item]
@@ -310,18 +317,67 @@ func unknownOptions(o *fn.KubeObject) error {
 		o.GetAPIVersion(), o.GetKind(), OptionsAPIVersion, OptionsKind)
 }
 
-// checkOptionsItem: render options among the items are used only as the function config; a
-// misspelt kind or version would be ignored without a word.
-func (p Processor) checkOptionsItem(item, cfg *fn.KubeObject) fn.Results {
+// checkOptionsItem: a misspelt kind or version of render options among the items would be
+// ignored without a word.
+func (p Processor) checkOptionsItem(item *fn.KubeObject) fn.Results {
 	if item.GetAPIVersion() != OptionsAPIVersion || item.GetKind() != OptionsKind {
 		return fn.Results{{Message: unknownOptions(item).Error(), Severity: fn.Error, ResourceRef: ref(item), File: file(item)}}
 	}
-	if cfg != nil && cfg.GetKind() == OptionsKind && cfg.GetName() == item.GetName() {
+	return nil
+}
+
+// keptOptions is what the output keeps of render options among the items: nothing where the
+// output is applied (kustomize, llsd render: no cluster has the kind), and in a kpt package, whose
+// files the output writes back, the document marked local configuration, so that kpt live apply
+// leaves it out.
+func (p Processor) keptOptions(item *fn.KubeObject) *fn.KubeObject {
+	if !p.keepsSource(item) {
 		return nil
 	}
-	return fn.Results{{Message: "these render options are not the function's config, so they are not used: name them as its " +
-		"config (kpt: the function's configPath; kustomize: the transformer's file; llsd render: any input file)",
-		Severity: fn.Warning, ResourceRef: ref(item), File: file(item)}}
+	if item.GetAnnotation(localConfig) == "" {
+		_ = item.SetAnnotation(localConfig, "true") // a string annotation on a mapping: no error
+	}
+	return item
+}
+
+// optionsAmongItems is the function config of a render: the orchestrator's, or else render
+// options among the items (a kpt package's file, a kustomize resource, as llsd render reads
+// any input file), so that every front end applies a RenderOptions document the same way. One
+// beside a function config of other options, or two, is an error that says to keep one.
+func optionsAmongItems(items fn.KubeObjects, cfg *fn.KubeObject) (*fn.KubeObject, error) {
+	var found []*fn.KubeObject
+	for _, item := range items {
+		if item.GetAPIVersion() == OptionsAPIVersion && item.GetKind() == OptionsKind {
+			found = append(found, item)
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return cfg, nil
+	case len(found) > 1:
+		return nil, fmt.Errorf("%d %s documents among the inputs (%s): keep one", len(found), OptionsKind, optionsNames(found))
+	case !noFunctionConfig(cfg) && !(cfg.GetKind() == OptionsKind && cfg.GetName() == found[0].GetName()):
+		return nil, fmt.Errorf("%s %s among the inputs, beside the function's own config %s %s: keep one (kpt: the function's "+
+			"configPath; kustomize: the transformer's file)", OptionsKind, optionsNames(found), cfg.GetKind(), cfg.GetName())
+	}
+	return found[0], nil
+}
+
+// noFunctionConfig reports whether the orchestrator gave no function config: none, or the
+// empty ConfigMap kpt passes to a function without one.
+func noFunctionConfig(cfg *fn.KubeObject) bool {
+	return cfg == nil || cfg.IsEmpty() || cfg.GetKind() == "ConfigMap" && len(stringMap(cfg.GetMap("data"))) == 0
+}
+
+func optionsNames(objs []*fn.KubeObject) string {
+	names := make([]string, len(objs))
+	for i, o := range objs {
+		names[i] = o.GetName()
+		if f := o.PathAnnotation(); f != "" {
+			names[i] += " (" + f + ")"
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // keepsSource reports whether an LLSD stays as its user wrote it (comments, shorthand,

@@ -257,6 +257,19 @@ spec:
 		},
 	},
 	{
+		name:    "class-dropped-for-a-route",
+		reason:  "an Ingress class the author wrote, rendered for OpenShift by a render option: the Route has no class, and a warning says so",
+		options: "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: options}\nspec: {platform: openshift}\n",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: classy, namespace: ai}
+spec:
+  distribution: {name: starter}
+  networking: {expose: {className: nginx, hostname: chat.apps.example.com}}
+`,
+		warnings: []string{"spec.networking.expose.className: ingress class nginx is not used: the server is rendered for OpenShift"},
+	},
+	{
 		name:   "env-nothing-reads",
 		reason: "a variable older distribution configs read, which the config of today does not",
 		input: `apiVersion: llamastack.io/v1alpha1

@@ -236,6 +236,12 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 				"a Route serves one host, not a wildcard: set one host such as chat.apps.example.com, or leave "+
 					"hostname empty and the router assigns <name>-<namespace>.<its apps domain>"))
 		}
+		if class := obj.Spec.Networking.Expose.ClassName; class != "" && obj.Spec.Networking.Expose.Route == nil {
+			warnings = append(warnings, config.Warning{Field: exposePath.Child("className").String(), Message: fmt.Sprintf(
+				"ingress class %s is not used: the server is rendered for OpenShift (the render option platform: openshift, "+
+					"openshiftAI.release, or an OpenShift AI image), where it gets a Route, which has no class; set "+
+					"networking.expose.route: false to keep the Ingress, or remove className", class)})
+		}
 		return append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...), warnings
 	}
 	if ingressHost(obj, in.Options) == "" {
