@@ -180,7 +180,8 @@ type inputFile struct {
 	rel  string   // its path in dir
 }
 
-// yamlFiles lists the named files and the *.yaml and *.yml files under named directories,
+// yamlFiles lists the named files and the *.yaml, *.yml and *.json files under named
+// directories (kpt's kio.MatchAll),
 // leaving out what a .krmignore file ignores, as kpt does: the one at the top of a named
 // directory and those of its kpt packages (directories with a Kptfile), each for its subtree.
 func yamlFiles(paths []string) ([]inputFile, error) {
@@ -208,7 +209,7 @@ func yamlFiles(paths []string) ([]inputFile, error) {
 				}
 				return nil
 			}
-			if !d.IsDir() && (strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml")) {
+			if !d.IsDir() && (strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml") || strings.HasSuffix(rel, ".json")) {
 				files = append(files, inputFile{name: filepath.Join(p, rel), dir: dir, rel: rel})
 			}
 			return nil

@@ -38,6 +38,10 @@ func renderCommand(paths []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if r.failed > 0 {
 		return 1
 	}
+	if r.checked == 0 {
+		// not an error (the other documents pass through), but never silence
+		fmt.Fprintln(stderr, "llsd render: no LlamaStackDistribution or OGXServer found in", strings.Join(paths, " "))
+	}
 	_, _ = io.WriteString(stdout, r.out)
 	return 0
 }
@@ -117,7 +121,7 @@ type fileItems struct {
 func readPackages(command string, paths []string, stdin io.Reader, stderr io.Writer) (lists []*fn.ResourceList, unread, code int) {
 	files, ok := inputFiles(command, paths, stderr)
 	if !ok {
-		return nil, 0, 2
+		return nil, 0, 1 // a path that cannot be read: an error, as any other
 	}
 	var all []fileItems
 	documents := 0

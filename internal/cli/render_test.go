@@ -620,3 +620,28 @@ spec: {` + spec + "}\n"
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, `Pod Security Standard "restricted"`)
 }
+
+// What render and validate read, and what they say when there is nothing: a missing path is an
+// error (exit 1, as every error), nothing to render is said on stderr, a JSON file in a
+// directory is read as kpt reads it, and validate over the examples passes (#44).
+func TestInputsAreReadAndSaid(t *testing.T) {
+	code, _, stderr := run(t, "render", filepath.Join(t.TempDir(), "missing.yaml"))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "no such file or directory")
+
+	empty := t.TempDir()
+	code, out, stderr := run(t, "render", empty)
+	assert.Equal(t, 0, code)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "llsd render: no LlamaStackDistribution or OGXServer found in "+empty)
+
+	dir := t.TempDir()
+	writeFile(t, dir, "stack.json", `{"apiVersion": "llamastack.io/v1alpha2", "kind": "LlamaStackDistribution",
+  "metadata": {"name": "from-json", "namespace": "ai"}, "spec": {"distribution": {"name": "starter"}}}`)
+	code, out, stderr = run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "name: from-json-config-")
+
+	code, _, stderr = run(t, "validate", filepath.Join("..", "..", "examples"))
+	assert.Equal(t, 0, code, stderr)
+}
