@@ -131,6 +131,7 @@ controller-image: image-binaries ## Build the controller image ($(CONTROLLER_IMA
 
 .PHONY: demo
 demo: ## Render the examples with the embedded starter distribution (offline) into out/demo/.
+	@$(older-go) && echo "note: building with $(GO_LOCAL), older than $(GO_PINNED) (go.mod's toolchain, with standard-library security fixes): fine to try llsd; release binaries come from make release-snapshot" >&2 || true
 	@echo "building bin/llsd ..."
 	@CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd ./cmd/llsd
 	@echo "rendering examples/ offline with llsd render into out/demo/:"
@@ -138,10 +139,10 @@ demo: ## Render the examples with the embedded starter distribution (offline) in
 	@for f in examples/kustomize/transformer/llsd.yaml examples/kustomize/generator/llsd.yaml examples/kpt/llsd.yaml examples/argocd/app/llsd.yaml; do \
 	  name=$$(echo $$f | cut -d/ -f2- | tr / _ | sed 's/_llsd.yaml$$//'); \
 	  $(BIN)/llsd render $$f > out/demo/$$name.yaml; \
-	  echo "out/demo/$$name.yaml: $$(grep -c '^kind:' out/demo/$$name.yaml) objects ($$(grep '^kind:' out/demo/$$name.yaml | cut -d' ' -f2 | tr '\n' ' '))"; \
+	  echo "out/demo/$$name.yaml: $$(grep -c '^kind:' out/demo/$$name.yaml) objects ($$(grep '^kind:' out/demo/$$name.yaml | cut -d' ' -f2 | paste -sd' '))"; \
 	done
 	@$(BIN)/llsd render examples/openshift/stack > out/demo/openshift.yaml
-	@echo "out/demo/openshift.yaml: $$(grep -c '^kind:' out/demo/openshift.yaml) objects ($$(grep '^kind:' out/demo/openshift.yaml | cut -d' ' -f2 | tr '\n' ' '))"
+	@echo "out/demo/openshift.yaml: $$(grep -c '^kind:' out/demo/openshift.yaml) objects ($$(grep '^kind:' out/demo/openshift.yaml | cut -d' ' -f2 | paste -sd' '))"
 
 ##@ Release
 

@@ -12,5 +12,5 @@ import (
 )
 
 func main() {
-	os.Exit(controller.Main(os.Args[1:], os.Stderr))
+	os.Exit(controller.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

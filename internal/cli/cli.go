@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -41,8 +42,8 @@ Run llsd COMMAND --help for a command's details.
 
 var renderUsage = `Usage: llsd render PATH...
 
-Prints the manifests of the LlamaStackDistributions in PATH (YAML files, directories of them,
-or - for standard input): each LlamaStackDistribution in its canonical v1alpha2 form with its
+Prints the manifests of the LlamaStackDistributions and OGXServers in PATH (YAML or JSON files,
+directories of them, or - for standard input): each LlamaStackDistribution in its canonical v1alpha2 form with its
 render receipt, followed by its ConfigMap, ServiceAccount, Deployment, Service, ... Other
 documents pass through; objects llsd rendered before are replaced; local configuration
 (RenderOptions, Kptfile, Kustomization, config.kubernetes.io/local-config) is left out.
@@ -59,8 +60,8 @@ any error nothing is printed on stdout and the exit code is 1.
 
 const validateUsage = `Usage: llsd validate PATH...
 
-Checks the LlamaStackDistributions in PATH (YAML files, directories of them, or - for
-standard input) as llsd render would render them, with the same options, and prints one line
+Checks the LlamaStackDistributions and OGXServers in PATH (YAML or JSON files, directories of
+them, or - for standard input) as llsd render would render them, with the same options, and prints one line
 per problem and a summary. The exit code is 1 when one is invalid.
 `
 
@@ -96,9 +97,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"install it with examples/install")
 		return 2
 	case "version", "--version":
+		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help" || args[1] == "help") {
+			fmt.Fprint(stdout, "Usage: llsd version\n\nPrints llsd's version.\n")
+			return 0
+		}
 		fmt.Fprintln(stdout, "llsd", version.Get())
 		return 0
 	case "help", "--help", "-h":
+		if len(args) > 1 && args[1] != "help" && slices.Contains(commands, args[1]) {
+			return Main([]string{args[1], "--help"}, stdin, stdout, stderr) // llsd help render
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "--doc":

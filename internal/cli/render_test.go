@@ -645,3 +645,14 @@ func TestInputsAreReadAndSaid(t *testing.T) {
 	code, _, stderr = run(t, "validate", filepath.Join("..", "..", "examples"))
 	assert.Equal(t, 0, code, stderr)
 }
+
+// Each command's help is its own, however it is asked for (#44).
+func TestHelpIsTheCommands(t *testing.T) {
+	_, viaHelp, _ := run(t, "help", "render")
+	_, viaFlag, _ := run(t, "render", "--help")
+	assert.Equal(t, viaFlag, viaHelp, "llsd help render is llsd render --help")
+	assert.Contains(t, viaFlag, "OGXServers", "render's help names both kinds it renders")
+	code, out, _ := run(t, "version", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "Usage: llsd version")
+}

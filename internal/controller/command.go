@@ -27,8 +27,8 @@ Flags:
 `
 
 // Main runs the controller with command-line args until it is stopped (SIGTERM), and returns
-// the exit code. Logs go to stderr as JSON.
-func Main(args []string, stderr io.Writer) int {
+// the exit code. Logs go to stderr as JSON; --version prints the version on stdout.
+func Main(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("llsd-controller", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() { fmt.Fprint(stderr, usage); flags.PrintDefaults() }
@@ -48,7 +48,11 @@ func Main(args []string, stderr io.Writer) int {
 	flags.StringVar(&certs.SecretName, "self-signed-certs", "", "without cert-manager: keep a self-signed CA and serving certificate in this\nSecret of the controller's namespace, write them to --cert-dir and the CA into the CRD")
 	flags.StringVar(&certs.Namespace, "namespace", "llsd-system", "the controller's namespace (for --self-signed-certs)")
 	flags.StringVar(&certs.ServiceName, "webhook-service", "llsd-webhook", "the webhook Service (for --self-signed-certs)")
+	printVersion := flags.Bool("version", false, "print the version and exit")
 	if err := flags.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return 0
+	} else if err == nil && *printVersion {
+		fmt.Fprintln(stdout, "llsd-controller", version.Get())
 		return 0
 	} else if err != nil || flags.NArg() > 0 {
 		if err == nil {

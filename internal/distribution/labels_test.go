@@ -146,7 +146,7 @@ providers: {}
 			spec: func(t *testing.T) v1alpha2.DistributionSpec {
 				return v1alpha2.DistributionSpec{Image: push(t, "acme/old:1.0", labelled(t, customConfig(t, "0.7"), "0.5.0"))}
 			},
-			err: `Unsupported config.yaml version 0.5. Supported versions: 0.6, 0.7, 0.8, 1.0, 1.1, 1.2, 1.3, and later 1.x releases, generated for 1.3 (the version was read from version label "0.5.0")`,
+			err: `Unsupported config.yaml version 0.5. Supported versions: 0.6, 0.7, 0.8, 1.0, 1.1, 1.2, 1.3, and later 1.x releases, generated for 1.3 (the server's version, which decides its config.yaml, was read from version label "0.5.0")`,
 		},
 		{
 			reason: "an OGX 1.3 image as published (com.ogx.* labels, from 1.2 on)",

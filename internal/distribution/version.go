@@ -23,7 +23,8 @@ func UnsupportedError(v Version, source string) string {
 	}
 	newest := profile.All()[len(profile.All())-1]
 	return fmt.Sprintf("Unsupported config.yaml version %s. Supported versions: %s, and later %s.x releases, generated for %s "+
-		"(the version was read from %s)", v, strings.Join(list, ", "), strings.Split(string(newest.Version), ".")[0], newest.Version, source)
+		"(the server's version, which decides its config.yaml, was read from %s)", v, strings.Join(list, ", "),
+		strings.Split(string(newest.Version), ".")[0], newest.Version, source)
 }
 
 // versionEvidence is a server version an image states, and where it was read.

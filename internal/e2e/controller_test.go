@@ -45,8 +45,15 @@ import (
 // kubeconfig of a cluster admin, as a user's tools (kubectl, a controller process) take it.
 func apiServerAsAdmin(t *testing.T) (*rest.Config, []byte) {
 	t.Helper()
+	return apiServerAsAdminWith(t, testenv.Start)
+}
+
+// apiServerAsAdminWith is apiServerAsAdmin with the API server start makes (testenv.StartBare:
+// a fresh cluster, without llsd's CRD).
+func apiServerAsAdminWith(t *testing.T, start func(*envtest.Environment) (*rest.Config, error)) (*rest.Config, []byte) {
+	t.Helper()
 	env := &envtest.Environment{}
-	cfg, err := testenv.Start(env)
+	cfg, err := start(env)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = env.Stop() })
 	user, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)

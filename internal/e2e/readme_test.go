@@ -20,8 +20,9 @@ import (
 
 // The README's quick start runs as written, as a new user runs it: its shell blocks, in order,
 // in a fresh copy of the repository with a home of its own (so make install puts the tools in
-// ~/.local/bin), against a real API server; then every command of its examples table, with
-// those tools on PATH. The README cannot promise a command that does not work.
+// ~/.local/bin), against a real API server that has nothing of llsd's installed, as a fresh
+// cluster; then every command of its examples table, with those tools on PATH. The README
+// cannot promise a command that does not work.
 func TestReadmeQuickStart(t *testing.T) {
 	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
 	kpt := kptPath(t)
@@ -36,7 +37,7 @@ func TestReadmeQuickStart(t *testing.T) {
 	examples := exampleCommands(section(string(readme), "## Examples"))
 	require.GreaterOrEqual(t, len(examples), 5, "the examples table names its commands")
 
-	_, kubeconfig := apiServerAsAdmin(t)
+	_, kubeconfig := apiServerAsAdminWith(t, testenv.StartBare)
 	scratch := t.TempDir()
 	clone := filepath.Join(scratch, "llsd")
 	copyRepository(t, root, clone)

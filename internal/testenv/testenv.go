@@ -71,6 +71,14 @@ func Start(env *envtest.Environment) (*rest.Config, error) {
 	return env.Start()
 }
 
+// StartBare starts an API server without llsd's CRD, as a fresh cluster is.
+func StartBare(env *envtest.Environment) (*rest.Config, error) {
+	if reason := MissingAssets(); reason != "" {
+		return nil, fmt.Errorf("%s", reason)
+	}
+	return env.Start()
+}
+
 // Main is TestMain for a package whose tests need the API server: with the assets it calls
 // withAPIServer (which starts the server and runs m); without them it runs the tests, which
 // skip, or, in CI, fails the package.
