@@ -356,11 +356,17 @@ func optionsAmongItems(items fn.KubeObjects, cfg *fn.KubeObject) (*fn.KubeObject
 		return cfg, nil
 	case len(found) > 1:
 		return nil, fmt.Errorf("%d %s documents among the inputs (%s): keep one", len(found), OptionsKind, optionsNames(found))
-	case !noFunctionConfig(cfg) && !(cfg.GetKind() == OptionsKind && cfg.GetName() == found[0].GetName()):
+	case !noFunctionConfig(cfg) && !isSameOptions(cfg, found[0]):
 		return nil, fmt.Errorf("%s %s among the inputs, beside the function's own config %s %s: keep one (kpt: the function's "+
 			"configPath; kustomize: the transformer's file)", OptionsKind, optionsNames(found), cfg.GetKind(), cfg.GetName())
 	}
 	return found[0], nil
+}
+
+// isSameOptions reports whether the function config is the RenderOptions document found
+// among the items (kpt passes a package's configPath file as both).
+func isSameOptions(cfg, item *fn.KubeObject) bool {
+	return cfg.GetKind() == OptionsKind && cfg.GetName() == item.GetName()
 }
 
 // noFunctionConfig reports whether the orchestrator gave no function config: none, or the
