@@ -5,6 +5,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 
@@ -43,15 +44,22 @@ needs network: true in its container spec.
 Errors are results with the object and field path, and the exit code is 1.
 `
 
+// kptPackagePath is the annotation kpt fn render gives every item of a package.
+const kptPackagePath = "internal.config.kubernetes.io/package-path"
+
 // krmFunction runs llsd as a KRM function. Every result, warnings too, is also printed on
 // stderr, one line each naming the file and the object: kustomize drops the results of a
-// function that succeeds, and shows its stderr.
+// function that succeeds, and shows its stderr. kpt shows the results, so under kpt they are
+// not printed again.
 func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
 	krm.Prepare()
 	p := krm.Processor{Version: version.Get(), Entries: &krm.Entries{}}
 	report := fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
+		underKpt := slices.ContainsFunc(rl.Items, func(o *fn.KubeObject) bool { return o.GetAnnotation(kptPackagePath) != "" })
 		ok, err := p.Process(rl)
-		report(rl.Results, "llsd: ", stderr)
+		if !underKpt { // kpt shows the results itself: on stderr too, each would be said twice
+			report(rl.Results, "llsd: ", stderr)
+		}
 		return ok, err
 	})
 	// krm.Run (fn.Run with a faster writer), not fn.Execute: Execute (SDK v1.1.1) fails on a

@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -138,4 +139,17 @@ spec:
 
 	run(t, dir, kpt, "fn", "render", "--allow-exec", ".")
 	assert.Equal(t, after, packageFiles(t, dir)["llsd.yaml"])
+}
+
+// kpt shows a function's results itself: each warning is said once, not again on stderr (#44).
+func TestKptSaysEachWarningOnce(t *testing.T) {
+	kpt := kptPath(t)
+	llsd := strings.Replace(fmt.Sprintf(stackLLSD, ""), "spec:\n", "spec:\n  networking: {expose: {hostname: llama.example.com}}\n", 1)
+	dir := kptPackageOf(t, llsd)
+	cmd := exec.Command(kpt, "fn", "render", "--allow-exec", ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Equal(t, 1, strings.Count(string(out), "authenticates nobody"), string(out))
+	assert.NotContains(t, string(out), `""`, "no empty line of stderr")
 }
