@@ -75,6 +75,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 		return false, nil
 	}
 	opts := options.PipelineOptions(p.Version)
+	opts.Render.OptionsSource = optionsSource(cfg)
 	if n, limit := countLLSDs(rl.Items), cmp.Or(options.Spec.Limits.LLSDs, DefaultMaxLLSDs); n > limit {
 		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: fmt.Sprintf(
 			"%d LlamaStackDistributions in one render, more than the limit of %d: split them, or raise RenderOptions spec.limits.llsds",
@@ -361,6 +362,19 @@ func optionsAmongItems(items fn.KubeObjects, cfg *fn.KubeObject) (*fn.KubeObject
 			"configPath; kustomize: the transformer's file)", OptionsKind, optionsNames(found), cfg.GetKind(), cfg.GetName())
 	}
 	return found[0], nil
+}
+
+// optionsSource names where render options came from, for the warnings that say what an
+// option changed: "RenderOptions llsd (options.yaml)"; "" when none did.
+func optionsSource(cfg *fn.KubeObject) string {
+	if noFunctionConfig(cfg) || cfg.GetKind() != OptionsKind {
+		return ""
+	}
+	source := OptionsKind + " " + cfg.GetName()
+	if f := cfg.PathAnnotation(); f != "" {
+		source += " (" + f + ")"
+	}
+	return source
 }
 
 // isSameOptions reports whether the function config is the RenderOptions document found

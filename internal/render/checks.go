@@ -237,10 +237,13 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 					"hostname empty and the router assigns <name>-<namespace>.<its apps domain>"))
 		}
 		if class := obj.Spec.Networking.Expose.ClassName; class != "" && obj.Spec.Networking.Expose.Route == nil {
+			from := "the render option platform: openshift, openshiftAI.release, or an OpenShift AI image"
+			if in.Options.OptionsSource != "" {
+				from = "the options of " + in.Options.OptionsSource + ", or an OpenShift AI image"
+			}
 			warnings = append(warnings, config.Warning{Field: exposePath.Child("className").String(), Message: fmt.Sprintf(
-				"ingress class %s is not used: the server is rendered for OpenShift (the render option platform: openshift, "+
-					"openshiftAI.release, or an OpenShift AI image), where it gets a Route, which has no class; set "+
-					"networking.expose.route: false to keep the Ingress, or remove className", class)})
+				"ingress class %s is not used: the server is rendered for OpenShift (%s), where it gets a Route, which has "+
+					"no class; set networking.expose.route: false to keep the Ingress, or remove className", class, from)})
 		}
 		return append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...), warnings
 	}

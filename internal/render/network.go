@@ -38,6 +38,9 @@ type Options struct {
 	// trusted CA bundle, and DashboardNamespace admitted by the NetworkPolicy.
 	OpenShiftAI        bool   `json:"openShiftAI,omitempty"`
 	DashboardNamespace string `json:"dashboardNamespace,omitempty"`
+	// OptionsSource names the RenderOptions document the options came from ("RenderOptions
+	// llsd (options.yaml)"), for warnings that say what an option changed; "" otherwise.
+	OptionsSource string `json:"-"`
 	// RequireAuthentication refuses to expose a server that authenticates nobody (a warning
 	// otherwise).
 	RequireAuthentication bool `json:"requireAuthentication,omitempty"`
