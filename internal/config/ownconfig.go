@@ -41,7 +41,29 @@ func CheckOwnConfig(data []byte, prof *profile.Profile, env []corev1.EnvVar, pat
 	w.topLevel(tree)
 	w.models(tree, w.providers(tree))
 	w.placeholders(tree)
+	if problems := accessPolicyProblems(tree); len(problems) > 0 {
+		return w.warnings, field.Invalid(path, source, strings.Join(problems, "; ")+": the server does not start with these rules")
+	}
 	return w.warnings, nil
+}
+
+// accessPolicyProblems are the problems of the access rules of server.auth, each named by its
+// rule (server.auth.access_policy[2]: when: ...), as the server refuses them when it loads
+// the config.
+func accessPolicyProblems(tree map[string]any) []string {
+	server, _ := tree["server"].(map[string]any)
+	auth, _ := server["auth"].(map[string]any)
+	var problems []string
+	for _, policy := range []string{"access_policy", "route_policy"} {
+		rules, _ := auth[policy].([]any)
+		for i, r := range rules {
+			rule, _ := r.(map[string]any)
+			for _, p := range AccessRuleProblems(rule, policy == "route_policy") {
+				problems = append(problems, fmt.Sprintf("server.auth.%s[%d]: %s", policy, i, p))
+			}
+		}
+	}
+	return problems
 }
 
 // placeholders warns of the values a guide left to be filled in. A URL's is said where the

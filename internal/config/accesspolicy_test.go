@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config_test
+
+import (
+	"io/fs"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/distributions"
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/profile"
+)
+
+// Each condition form the server's parse_condition takes is taken, and what it refuses is
+// refused with the forms it takes.
+func TestParseAccessCondition(t *testing.T) {
+	for _, ok := range []string{"user is owner", "user is not owner", "user with admin in roles", "user with admin not in roles",
+		"user in owners teams", "user not in owners teams", "resource is unowned", "  user   is  owner "} {
+		assert.Empty(t, config.ParseAccessCondition(ok), ok)
+	}
+	for _, bad := range []string{"user in owner teams", "user is admin", "user with admin in", "user with a b in roles",
+		"resource is owned", "", "user with admin in roles and teams"} {
+		assert.Contains(t, config.ParseAccessCondition(bad), "is no condition the server knows", bad)
+	}
+}
+
+// A config of the user's whose access rules the server would refuse is an error naming each
+// rule and what is wrong with it.
+func TestOwnConfigAccessRules(t *testing.T) {
+	prof, ok := profile.For("1.3")
+	require.True(t, ok)
+	_, err := config.CheckOwnConfig([]byte(`version: 2
+image_name: own
+apis: [inference]
+providers: {inference: [{provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm:8000/v1"}}]}
+server:
+  auth:
+    provider_config: {type: kubernetes}
+    access_policy:
+    - {permit: {actions: [read]}, when: user in owner teams}
+    - {permit: {actions: [write]}, forbid: {actions: [read]}}
+    - {permit: {actions: [read]}, when: user is owner, unless: resource is unowned}
+    route_policy:
+    - {permit: {paths: "/v1/models*"}, when: user with developer in roles}
+`), prof, nil, field.NewPath("spec", "overrideConfig", "configMapName"), "ConfigMap own key config.yaml")
+	if assert.NotNil(t, err) {
+		assert.Contains(t, err.Error(), `server.auth.access_policy[0]: when: "user in owner teams" is no condition the server knows`)
+		assert.Contains(t, err.Error(), "server.auth.access_policy[1]: permit and forbid are mutually exclusive")
+		assert.Contains(t, err.Error(), `server.auth.access_policy[1]: permit.actions: "write" is no action`)
+		assert.Contains(t, err.Error(), "server.auth.access_policy[2]: when and unless are mutually exclusive")
+		assert.NotContains(t, err.Error(), "route_policy", "the route rule is one the server takes")
+	}
+}
+
+// The access rules OpenShift AI's images ship are ones the checker takes: it refuses only what
+// the server refuses.
+func TestShippedAccessRulesAreTaken(t *testing.T) {
+	files, err := fs.Glob(distributions.FS, "rh-dev/*.yaml")
+	require.NoError(t, err)
+	checked := 0
+	for _, f := range files {
+		data, err := fs.ReadFile(distributions.FS, f)
+		require.NoError(t, err)
+		tree, err := configyaml.UnmarshalMap(data)
+		require.NoError(t, err)
+		server, _ := tree["server"].(map[string]any)
+		auth, _ := server["auth"].(map[string]any)
+		for _, policy := range []string{"access_policy", "route_policy"} {
+			rules, _ := auth[policy].([]any)
+			for i, r := range rules {
+				rule, _ := r.(map[string]any)
+				assert.Empty(t, config.AccessRuleProblems(rule, policy == "route_policy"), "%s: %s[%d]", f, policy, i)
+				checked++
+			}
+		}
+	}
+	assert.Greater(t, checked, 3, "the shipped configs have access rules")
+}
