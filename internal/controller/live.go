@@ -44,6 +44,9 @@ type liveServer struct {
 	Omitted int
 	// Err is why the server did not answer as it does, or nil.
 	Err error
+	// ProvidersWithheld: the server answers GET /v1/providers to authenticated callers only
+	// (401 or 403), and llsd-controller sends no credential.
+	ProvidersWithheld bool
 }
 
 // prober asks running servers, bounded and spaced out.
@@ -149,10 +152,23 @@ func (p *prober) ask(ctx context.Context, base string) liveServer {
 	}
 	live := liveServer{Version: bounded(version.Version, maxVersion)}
 	if err := p.get(ctx, base+"/v1/providers", live.readProviders); err != nil {
+		var refused *refusedError
+		if errors.As(err, &refused) && (refused.code == http.StatusUnauthorized || refused.code == http.StatusForbidden) {
+			return liveServer{Version: live.Version, ProvidersWithheld: true}
+		}
 		return liveServer{Version: live.Version, Err: err} // nothing of an answer that is not the server's is kept
 	}
 	return live
 }
+
+// refusedError is an answer other than 200, told by its path and code alone: the reason phrase
+// and the body are the answerer's words.
+type refusedError struct {
+	path string
+	code int
+}
+
+func (e *refusedError) Error() string { return fmt.Sprintf("GET %s: answered HTTP %d", e.path, e.code) }
 
 // providerAnswer is one provider of GET /v1/providers, as far as the status reads it (a
 // provider's config stays out).
@@ -236,8 +252,7 @@ func (p *prober) get(ctx context.Context, url string, read func(*json.Decoder) e
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		// the code only: the reason phrase and the body are the answerer's words
-		return fmt.Errorf("GET %s: answered HTTP %d", pathOf(url), resp.StatusCode)
+		return &refusedError{path: pathOf(url), code: resp.StatusCode}
 	}
 	if err := read(json.NewDecoder(io.LimitReader(resp.Body, maxAnswer))); err != nil {
 		return fmt.Errorf("GET %s: not the server's answer", pathOf(url))

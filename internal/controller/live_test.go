@@ -205,3 +205,22 @@ func TestTheProberIsNoScanner(t *testing.T) {
 	_, port, _ := net.SplitHostPort(addr)
 	assert.NotContains(t, live.Err.Error(), port)
 }
+
+// A server that authenticates its callers answers its version to anyone and its providers to
+// them only: it answers, and its providers' health is unknown, not unhealthy (#42).
+func TestAServerWithAuthenticationAnswers(t *testing.T) {
+	for _, code := range []int{http.StatusUnauthorized, http.StatusForbidden} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/v1/version" {
+				_, _ = w.Write([]byte(`{"version": "1.3.0"}`))
+				return
+			}
+			w.WriteHeader(code)
+		}))
+		live, _ := newProber(time.Second, time.Minute).probe(context.Background(), types.NamespacedName{Name: "x"}, "uid-1", srv.URL, time.Now())
+		srv.Close()
+		require.NoError(t, live.Err, "HTTP %d", code)
+		assert.Equal(t, "1.3.0", live.Version)
+		assert.True(t, live.ProvidersWithheld, "HTTP %d", code)
+	}
+}

@@ -62,7 +62,10 @@ func computeStatus(obj *v1alpha2.LlamaStackDistribution, o observed) v1alpha2.Ll
 	}
 	set := func(t string, v verdict) {
 		status := metav1.ConditionFalse
-		if v.ok {
+		switch {
+		case unknowable[v.reason]:
+			status = metav1.ConditionUnknown
+		case v.ok:
 			status = metav1.ConditionTrue
 		}
 		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: t, Status: status, Reason: v.reason,
@@ -128,6 +131,12 @@ func liveConditions(st *v1alpha2.LlamaStackDistributionStatus, receipt api.Recei
 		meta.RemoveStatusCondition(&st.Conditions, v1alpha2.ConditionProvidersHealthy)
 	} else {
 		set(v1alpha2.ConditionServerReady, verdict{true, v1alpha2.ReasonServerAnswered, "the server answers, version " + live.Version})
+		if live.ProvidersWithheld {
+			set(v1alpha2.ConditionProvidersHealthy, verdict{false, v1alpha2.ReasonProvidersNeedAuthentication, "the server " +
+				"authenticates its callers and answers GET /v1/providers only to them; llsd-controller sends no credential, so it " +
+				"does not read the providers' health (the server's version and health routes stay open)"})
+			return
+		}
 		var unhealthy []string
 		for _, p := range live.Providers {
 			if p.Health.Status != "" && p.Health.Status != "OK" && p.Health.Status != "Not Implemented" {
@@ -163,6 +172,9 @@ type verdict struct {
 	ok              bool
 	reason, message string
 }
+
+// unknowable are the reasons of a condition llsd cannot judge either way: Unknown, not False.
+var unknowable = map[string]bool{v1alpha2.ReasonProvidersNeedAuthentication: true}
 
 func configCondition(obj *v1alpha2.LlamaStackDistribution, receipt api.Receipt, rendered bool, o observed) verdict {
 	name := receipt.ConfigMap

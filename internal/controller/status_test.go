@@ -183,3 +183,17 @@ func TestSecretsConditionReasons(t *testing.T) {
 	converted.MissingSecret = true
 	assert.Equal(t, v1alpha2.ReasonSecretNotFound, secretsCondition(converted).reason)
 }
+
+// A server whose providers are withheld from callers without a credential answers (ServerReady),
+// and its providers' health is Unknown with the reason, not False (#42).
+func TestProvidersBehindAuthenticationAreUnknown(t *testing.T) {
+	obj := &v1alpha2.LlamaStackDistribution{ObjectMeta: metav1.ObjectMeta{Name: "chat", Namespace: "ai"}}
+	st := computeStatus(obj, observed{Now: metav1.Now(), Live: &liveServer{Version: "1.3.0", ProvidersWithheld: true}})
+	ready := meta.FindStatusCondition(st.Conditions, v1alpha2.ConditionServerReady)
+	require.NotNil(t, ready)
+	assert.Equal(t, metav1.ConditionTrue, ready.Status)
+	providers := meta.FindStatusCondition(st.Conditions, v1alpha2.ConditionProvidersHealthy)
+	require.NotNil(t, providers)
+	assert.Equal(t, metav1.ConditionUnknown, providers.Status)
+	assert.Equal(t, v1alpha2.ReasonProvidersNeedAuthentication, providers.Reason)
+}

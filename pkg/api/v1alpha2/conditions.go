@@ -60,6 +60,8 @@ const (
 	ReasonServerUnreachable   = "ServerUnreachable"
 	ReasonAllProvidersHealthy = "AllProvidersHealthy"
 	ReasonProviderUnhealthy   = "ProviderUnhealthy"
-	ReasonVersionMatched      = "VersionMatched"
-	ReasonVersionMismatch     = "VersionMismatch"
+	// ReasonProvidersNeedAuthentication: the server lists its providers to authenticated callers only.
+	ReasonProvidersNeedAuthentication = "ProvidersNeedAuthentication"
+	ReasonVersionMatched              = "VersionMatched"
+	ReasonVersionMismatch             = "VersionMismatch"
 )
