@@ -13,6 +13,7 @@ import (
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/profile"
+	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
@@ -42,13 +43,9 @@ type Result struct {
 	Warnings []Warning
 }
 
-// Warning is a non-fatal finding about a field.
-type Warning struct {
-	Field   string
-	Message string
-}
-
-func (w Warning) String() string { return w.Field + ": " + w.Message }
+// Warning is a non-fatal finding about a field: the API's one type of warning, so that what
+// decoding and rendering find is said alike.
+type Warning = api.Warning
 
 // generator holds the state of one generation.
 type generator struct {

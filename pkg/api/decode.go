@@ -40,6 +40,8 @@ type Warning struct {
 	Field, Message string
 }
 
+func (w Warning) String() string { return w.Field + ": " + w.Message }
+
 // DecodeWithWarnings is Decode, and says what a v1alpha1 object's V1alpha2FieldsAnnotation
 // adds beyond its own fields: anyone who may write the object may write the annotation, and
 // its reviewer sees only the v1alpha1 fields.
