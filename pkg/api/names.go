@@ -58,45 +58,36 @@ func (n Names) Generates(apiVersion, kind, name string) bool {
 	if !versioned {
 		group = "" // the core group: v1
 	}
-	if g, ok := generatedGroups[kind]; !ok || g != group {
-		return false // a Knative Service is none of llsd's
-	}
-	switch kind {
-	case "ConfigMap":
-		hash, ok := strings.CutPrefix(name, n.llsd+"-config-")
-		return ok && len(hash) == 10 && strings.Trim(hash, "0123456789abcdef") == "" || name == n.TrustedCA()
-	case "ServiceAccount":
-		return name == n.ServiceAccount()
-	case "PersistentVolumeClaim":
-		return name == n.PVC()
-	case "Deployment":
-		return name == n.Deployment()
-	case "Service":
-		return name == n.Service()
-	case "Ingress":
-		return name == n.Ingress()
-	case "Route":
-		return name == n.Route()
-	case "NetworkPolicy":
-		return name == n.NetworkPolicy()
-	case "ServiceMonitor":
-		return name == n.ServiceMonitor()
-	case "PrometheusRule":
-		return name == n.PrometheusRule()
-	case "HorizontalPodAutoscaler":
-		return name == n.HPA()
-	case "PodDisruptionBudget":
-		return name == n.PDB()
-	}
-	return false
+	k, ok := generatedKinds[kind]
+	return ok && k.group == group && k.named(n, name) // a Knative Service is none of llsd's
 }
 
-// generatedGroups is the API group of each kind a render writes.
-var generatedGroups = map[string]string{
-	"ConfigMap": "", "ServiceAccount": "", "PersistentVolumeClaim": "", "Service": "",
-	"Deployment": "apps", "Ingress": "networking.k8s.io", "NetworkPolicy": "networking.k8s.io",
-	"Route": "route.openshift.io", "ServiceMonitor": "monitoring.coreos.com", "PrometheusRule": "monitoring.coreos.com",
-	"HorizontalPodAutoscaler": "autoscaling", "PodDisruptionBudget": "policy",
+// generatedKinds are the kinds a render writes, in one place: each kind's API group, and
+// whether a name is the one a render gives it.
+var generatedKinds = map[string]struct {
+	group string
+	named func(n Names, name string) bool
+}{
+	"ConfigMap": {"", func(n Names, name string) bool {
+		hash, ok := strings.CutPrefix(name, n.llsd+"-config-")
+		return ok && len(hash) == 10 && strings.Trim(hash, "0123456789abcdef") == "" || name == n.TrustedCA()
+	}},
+	"ServiceAccount":          {"", nameOf(Names.ServiceAccount)},
+	"PersistentVolumeClaim":   {"", nameOf(Names.PVC)},
+	"Service":                 {"", nameOf(Names.Service)},
+	"Deployment":              {"apps", nameOf(Names.Deployment)},
+	"Ingress":                 {"networking.k8s.io", nameOf(Names.Ingress)},
+	"NetworkPolicy":           {"networking.k8s.io", nameOf(Names.NetworkPolicy)},
+	"Route":                   {"route.openshift.io", nameOf(Names.Route)},
+	"ServiceMonitor":          {"monitoring.coreos.com", nameOf(Names.ServiceMonitor)},
+	"PrometheusRule":          {"monitoring.coreos.com", nameOf(Names.PrometheusRule)},
+	"HorizontalPodAutoscaler": {"autoscaling", nameOf(Names.HPA)},
+	"PodDisruptionBudget":     {"policy", nameOf(Names.PDB)},
+}
+
+// nameOf is whether a name is the one names gives a kind.
+func nameOf(names func(Names) string) func(Names, string) bool {
+	return func(n Names, name string) bool { return name == names(n) }
 }
 
 // Selector selects the pods of one LlamaStackDistribution.
