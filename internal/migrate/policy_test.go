@@ -54,4 +54,28 @@ spec:
 	require.NotNil(t, server.Spec.Network)
 	require.NotNil(t, server.Spec.Network.Policy, "the OGXServer has a policy:\n%s", migrated[0].String())
 	assert.Equal(t, rendered.Spec.Egress, server.Spec.Network.Policy.Egress)
+
+	// Rendered as the OGXServer it became, the server may go where it went: its provider, now
+	// a custom one with base_url in its settings, is admitted as its endpoint was.
+	back := networkPoliciesOf(t, migrated)
+	require.Len(t, back, 1)
+	assert.Equal(t, rendered.Spec.Egress, back[0].Spec.Egress)
+}
+
+// networkPoliciesOf are the NetworkPolicies the objects of items render.
+func networkPoliciesOf(t *testing.T, items fn.KubeObjects) []*networkingv1.NetworkPolicy {
+	t.Helper()
+	var out []*networkingv1.NetworkPolicy
+	for _, item := range items {
+		decoded, errs := api.DecodeObject([]byte(item.String()))
+		require.Empty(t, errs)
+		res, errs := pipeline.RenderDecoded(decoded, pipeline.Options{RendererVersion: "test"})
+		require.Empty(t, errs)
+		for _, o := range res.Objects {
+			if np, ok := o.(*networkingv1.NetworkPolicy); ok {
+				out = append(out, np)
+			}
+		}
+	}
+	return out
 }

@@ -312,8 +312,8 @@ func (c *ogxConversion) egress(rules []networkingv1.NetworkPolicyEgressRule, bas
 				}
 			case isNamespacePeer(peer) && len(rule.Ports) == 0:
 				c.warnings = append(c.warnings, Warning{Field: at.Child("to").Index(j).String(), Message: "llsd admits the namespaces of " +
-					"the spec's in-cluster endpoints (providers, storage, telemetry) by itself, and no other: a namespace of this rule " +
-					"without such an endpoint is not admitted; write the destination as an endpoint, or as ipBlock: {cidr: ...}"})
+					"the spec's in-cluster endpoints (providers' endpoints or base_url settings, storage, telemetry) by itself, and no " +
+					"other: a namespace of this rule without such an endpoint is not admitted; write the destination as an endpoint, or as ipBlock: {cidr: ...}"})
 			default:
 				c.errs = append(c.errs, field.Forbidden(at.Child("to").Index(j),
 					"llsd lets the server reach DNS and the in-cluster endpoints its spec names by itself; other destinations are written as ipBlock: {cidr: ...} only"))

@@ -3,6 +3,7 @@
 package v1alpha2
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net"
@@ -85,8 +86,15 @@ func (s *LlamaStackDistributionSpec) Endpoints() []Endpoint {
 	}
 	for _, list := range s.Providers.APIs() {
 		for i, p := range list.Providers {
+			path := field.NewPath("spec", "providers", string(list.Name)).Index(i)
 			if p.Endpoint != "" {
-				add(field.NewPath("spec", "providers", string(list.Name)).Index(i).Child("endpoint"), p.Endpoint)
+				add(path.Child("endpoint"), p.Endpoint)
+				continue
+			}
+			for _, key := range settingsURLKeys {
+				if u := p.settingsURL(key); u != "" {
+					add(path.Child("settings").Key(key), u)
+				}
 			}
 		}
 	}
@@ -108,4 +116,25 @@ func (s *LlamaStackDistributionSpec) Endpoints() []Endpoint {
 		}
 	}
 	return out
+}
+
+// settingsURLKeys are the settings that name where a provider connects when its endpoint is not
+// set: a custom provider, or one converted from an OGXServer, writes base_url (or url) there.
+var settingsURLKeys = []string{"base_url", "url"}
+
+// settingsURL is the http(s) URL a provider's settings write at key, "" when they write none
+// (or one the pod's variables fill in, unknown here).
+func (p ProviderSpec) settingsURL(key string) string {
+	if p.Settings == nil {
+		return ""
+	}
+	var settings map[string]any
+	if json.Unmarshal(p.Settings.Raw, &settings) != nil {
+		return ""
+	}
+	u, _ := settings[key].(string)
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || strings.Contains(u, "${") {
+		return ""
+	}
+	return u
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -39,7 +40,9 @@ func TestEndpoints(t *testing.T) {
 	port := int32(6432)
 	spec := v1alpha2.LlamaStackDistributionSpec{
 		Providers: &v1alpha2.ProvidersSpec{Inference: []v1alpha2.ProviderSpec{
-			{Provider: "vllm", Endpoint: "https://vllm.models.svc/v1"}, {Provider: "ollama", Endpoint: "http://10.0.0.7:11434"}}},
+			{Provider: "vllm", Endpoint: "https://vllm.models.svc/v1"}, {Provider: "ollama", Endpoint: "http://10.0.0.7:11434"},
+			{Provider: "remote::vllm", Settings: &apiextensionsv1.JSON{Raw: []byte(`{"base_url": "http://granite.serving.svc:8080/v1"}`)}},
+			{Provider: "remote::vllm", Settings: &apiextensionsv1.JSON{Raw: []byte(`{"base_url": "${env.VLLM_URL}"}`)}}}},
 		Storage: &v1alpha2.StateStorageSpec{
 			KV:       &v1alpha2.KVStorageSpec{Type: "redis", Endpoint: "redis.cache.svc:6379"},
 			Backends: map[string]v1alpha2.StorageBackendSpec{"sql_default": {Type: "sql_postgres", Host: "pg.db.svc", Port: &port, User: "u"}}},
@@ -56,6 +59,7 @@ func TestEndpoints(t *testing.T) {
 	assert.Equal(t, []resolved{
 		{"spec.providers.inference[0].endpoint", "vllm.models.svc", 443},
 		{"spec.providers.inference[1].endpoint", "10.0.0.7", 11434},
+		{"spec.providers.inference[2].settings[base_url]", "granite.serving.svc", 8080},
 		{"spec.storage.kv.endpoint", "redis.cache.svc", 6379},
 		{"spec.storage.backends.sql_default.host", "pg.db.svc", 6432},
 		{"spec.telemetry.endpoint", "collector", 4318},
