@@ -38,6 +38,12 @@ func TestMain(m *testing.M) {
 	rsswrapBinary = filepath.Join(dir, "rsswrap")
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
+	if _, set := os.LookupEnv("CONTAINERS_CONF"); !set {
+		// podman's settings for a sandbox without CAP_SYS_RESOURCE, as make test sets them, so
+		// that go test ./... runs the container-mode tests as make test does (CONTAINERS_CONF=
+		// set to nothing keeps podman's own)
+		_ = os.Setenv("CONTAINERS_CONF", filepath.Join(root, "hack", "image", "containers.conf"))
+	}
 	for binary, pkg := range map[string]string{llsdBinary: "./cmd/llsd", controllerBinary: "./cmd/llsd-controller",
 		identityBinary: "./internal/e2e/identityfn", rsswrapBinary: "./internal/e2e/rsswrap"} {
 		// The version the examples' expected output records in its receipts.
