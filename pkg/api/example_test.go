@@ -45,3 +45,52 @@ spec:
 	// llama3
 	// [spec.providers.inference[0].endpont: Unsupported value: unknown field "endpont" (did you mean endpoint?): a provider has id, provider, endpoint, apiKey, secretRefs and settings; put other config keys under settings and credentials under secretRefs]
 }
+
+// DecodeObject reads any object llsd renders, an OGXServer too, into the canonical v1alpha2 form,
+// and says what decoding found that its author may not see in it.
+func ExampleDecodeObject() {
+	d, errs := api.DecodeObject([]byte(`
+apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: {name: starter}
+  network: {policy: {egress: [{to: [{ipBlock: {cidr: 10.1.0.0/16}}], ports: [{port: 443}]}]}}
+`))
+	if len(errs) > 0 {
+		fmt.Println(errs)
+		return
+	}
+	fmt.Println(d.Object.Kind, d.Object.Name, d.Object.Spec.Networking.Egress.CIDRs)
+	for _, w := range d.Warnings {
+		fmt.Println(w.Field)
+	}
+	// Output:
+	// LlamaStackDistribution chat [10.1.0.0/16]
+	// spec.network.policy.egress[0].ports
+}
+
+// A render's receipt travels as annotations of the LlamaStackDistribution; ReadReceipt reads
+// it back, and says when an object was not rendered by llsd.
+func ExampleReadReceipt() {
+	receipt := api.Receipt{ConfigMap: "chat-config-0123456789", ConfigHash: "0123456789abcdef", ServerVersion: "1.3",
+		ConfigSource: api.ConfigSourceEmbedded, ProviderCount: 12, ResourceCount: 3}
+	read, ok := api.ReadReceipt(receipt.Annotations())
+	fmt.Println(ok, read.ConfigMap, read.ServerVersion, read.ProviderCount)
+	_, ok = api.ReadReceipt(map[string]string{"team": "ai"})
+	fmt.Println(ok)
+	// Output:
+	// true chat-config-0123456789 1.3 12
+	// false
+}
+
+// NamesOf names the objects a render of one LlamaStackDistribution writes, and Generates tells
+// one of them from an object of the same name in another API group.
+func ExampleNamesOf() {
+	n := api.NamesOf("chat")
+	fmt.Println(n.Deployment(), n.Service(), n.ServiceAccount(), n.NetworkPolicy())
+	fmt.Println(n.Generates("v1", "Service", "chat-service"), n.Generates("serving.knative.dev/v1", "Service", "chat-service"))
+	// Output:
+	// chat chat-service chat-sa chat-network-policy
+	// true false
+}
