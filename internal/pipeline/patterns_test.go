@@ -35,6 +35,33 @@ type patternCase struct {
 	options string
 }
 
+// ownOGXConfigMap is a config of the user's, written for OGX 1.x, in the ConfigMap own-config.
+const ownOGXConfigMap = `---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: own-config, namespace: ai}
+data:
+  config.yaml: |
+    version: 2
+    image_name: own
+    apis: [inference, messages]
+    providers:
+      inference:
+      - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm.models.svc:8000/v1"}}
+      messages:
+      - {provider_id: builtin, provider_type: inline::builtin, config: {kvstore: {backend: kv_default, namespace: messages}}}
+    storage:
+      backends:
+        kv_default: {type: kv_sqlite, db_path: "${env.SQLITE_STORE_DIR:=~/.ogx/distributions/own}/kvstore.db"}
+        sql_default: {type: sql_sqlite, db_path: "${env.SQLITE_STORE_DIR:=~/.ogx/distributions/own}/sql_store.db"}
+      stores:
+        metadata: {backend: kv_default, namespace: registry}
+        inference: {backend: sql_default, table_name: inference_store}
+        conversations: {backend: sql_default, table_name: conversations}
+        prompts: {backend: kv_default, namespace: prompts}
+        connectors: {backend: sql_default, table_name: connectors}
+`
+
 var patternCases = []patternCase{
 	{
 		name:   "autoscaling-sqlite-state",
@@ -139,36 +166,26 @@ metadata: {name: own, namespace: ai}
 spec:
   distribution: {name: rh-dev}
   overrideConfig: {configMapName: own-config}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: own-config, namespace: ai}
-data:
-  config.yaml: |
-    version: 2
-    image_name: own
-    apis: [inference, messages]
-    providers:
-      inference:
-      - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm.models.svc:8000/v1"}}
-      messages:
-      - {provider_id: builtin, provider_type: inline::builtin, config: {kvstore: {backend: kv_default, namespace: messages}}}
-    storage:
-      backends:
-        kv_default: {type: kv_sqlite, db_path: "${env.SQLITE_STORE_DIR:=~/.ogx/distributions/own}/kvstore.db"}
-        sql_default: {type: sql_sqlite, db_path: "${env.SQLITE_STORE_DIR:=~/.ogx/distributions/own}/sql_store.db"}
-      stores:
-        metadata: {backend: kv_default, namespace: registry}
-        inference: {backend: sql_default, table_name: inference_store}
-        conversations: {backend: sql_default, table_name: conversations}
-        prompts: {backend: kv_default, namespace: prompts}
-        connectors: {backend: sql_default, table_name: connectors}
-`,
+` + ownOGXConfigMap,
 		check: func(t *testing.T, got wildRender) {
 			for _, w := range got.warnings {
 				assert.NotContains(t, w, "reads like a config of server", "0.8's marks are 1.x's too")
 			}
 		},
+	},
+	{
+		name:    "exposed-own-config-without-authentication",
+		reason:  "a config of the user's with no server.auth, exposed by a Route: the server answers every caller, read from the ConfigMap",
+		options: "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: options}\nspec: {openshiftAI: {release: \"3.5\"}}\n",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own, namespace: ai}
+spec:
+  distribution: {name: rh-dev}
+  overrideConfig: {configMapName: own-config}
+  networking: {expose: {}}
+` + ownOGXConfigMap,
+		warnings: []string{"spec.networking.expose: the server is exposed outside the cluster (a Route) and authenticates nobody"},
 	},
 	{
 		name:   "placeholder-in-an-endpoint",
@@ -255,6 +272,19 @@ spec:
 				assert.NotContains(t, w, "authenticates nobody", "AUTH_ISSUER turns the image's oauth2_token provider on")
 			}
 		},
+	},
+	{
+		name:   "exposed-rh-dev-without-issuer",
+		reason: "rh-dev exposed (by a Route, as on OpenShift) without AUTH_ISSUER: its image's provider type ${env.AUTH_ISSUER:+oauth2_token} resolves empty, so the server answers every caller",
+		input: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: open, namespace: ai}
+spec:
+  distribution: {name: rh-dev}
+  storage: {sql: {type: postgres, connectionString: {secretKeyRef: {name: pg, key: url}}}}
+  networking: {expose: {hostname: llama.apps.example.com}}
+`,
+		warnings: []string{"spec.networking.expose: the server is exposed outside the cluster (a Route) and authenticates nobody"},
 	},
 	{
 		name:    "class-dropped-for-a-route",
