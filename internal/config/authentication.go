@@ -16,9 +16,10 @@ type Authentication struct {
 	// Known is false when llsd cannot read the config the server runs (the image's own, or a
 	// ConfigMap not among the inputs).
 	Known bool
-	// Provider is server.auth.provider_config.type as it resolves in the pod (oauth2_token,
-	// kubernetes, ...): "" when the server authenticates nobody and answers every caller.
-	Provider string
+	// Required is true when server.auth.provider_config.type resolves, in the pod, to a
+	// provider (oauth2_token, kubernetes, ...); false when the server authenticates nobody and
+	// answers every caller.
+	Required bool
 }
 
 // envTypeReference is a value the server substitutes whole from one variable:
@@ -34,39 +35,28 @@ func AuthenticationOf(tree map[string]any, env []corev1.EnvVar) Authentication {
 	auth, _ := server["auth"].(map[string]any)
 	provider, _ := auth["provider_config"].(map[string]any)
 	typ, _ := provider["type"].(string)
-	return Authentication{Known: true, Provider: resolveWhole(typ, env)}
+	return Authentication{Known: true, Required: resolvesNonEmpty(typ, env)}
 }
 
-// resolveWhole is a value that is one ${env.} reference as the server resolves it in a pod with
-// env, a plain value as it is. A variable from a Secret or ConfigMap counts as set.
-func resolveWhole(value string, env []corev1.EnvVar) string {
+// resolvesNonEmpty reports whether a value resolves to a non-empty one in a pod with env: a
+// plain value as it is, one ${env.} reference as the server substitutes it, which reads an
+// empty variable as unset. A variable from a Secret or ConfigMap counts as set.
+func resolvesNonEmpty(value string, env []corev1.EnvVar) bool {
 	m := envTypeReference().FindStringSubmatch(strings.TrimSpace(value))
 	if m == nil {
-		return value
+		return value != ""
 	}
-	set, plain := false, ""
+	set := false
 	for _, e := range env {
 		if e.Name == m[1] {
-			set, plain = e.ValueFrom != nil || e.Value != "", e.Value
+			set = e.ValueFrom != nil || e.Value != ""
 		}
 	}
 	switch m[2] {
-	case ":+":
-		if set {
-			return m[3]
-		}
-		return ""
-	case ":=":
-		if set && plain != "" {
-			return plain
-		}
-		if set {
-			return "(set in the pod)"
-		}
-		return m[3]
+	case ":+": // the value when the variable is set
+		return set && m[3] != ""
+	case ":=": // the variable's value, or the default
+		return set || m[3] != ""
 	}
-	if set {
-		return "(set in the pod)"
-	}
-	return ""
+	return set
 }

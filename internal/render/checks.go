@@ -275,7 +275,7 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 // nobody, or refuses it under the render option requireAuthentication: whoever reaches the host
 // calls every API on the server's credentials. A config llsd cannot read says nothing.
 func checkExposedAuthentication(in Input, exposePath *field.Path) (field.ErrorList, []config.Warning) {
-	if a := in.authentication(); !a.Known || a.Provider != "" {
+	if a := in.authentication(); !a.Known || a.Required {
 		return nil, nil
 	}
 	what := "an Ingress"
