@@ -130,9 +130,10 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		return nil, field.ErrorList{field.InternalError(field.NewPath("spec"), err)}
 	}
 	providers, resources := counts(g.cfg)
+	env := g.env.list()
 	return &Result{
 		Config:             out,
-		Env:                g.env.list(),
+		Env:                env,
 		EnvFields:          g.env.fields(),
 		SharedStateMissing: localBackends(g.cfg),
 		ReplicaLocalData:   localProviders(g.prof, g.cfg),
@@ -140,7 +141,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		Version:            dist.Version,
 		ProviderCount:      providers,
 		ResourceCount:      resources,
-		Authentication:     AuthenticationOf(g.cfg, append(g.env.list(), g.overrideEnv()...)),
+		Authentication:     AuthenticationOf(g.cfg, slices.Concat(env, g.overrideEnv())),
 		Warnings:           g.warnings,
 	}, nil
 }
