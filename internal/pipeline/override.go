@@ -32,15 +32,15 @@ const legacyConfigKey = "run.yaml"
 // is among the inputs: the key must be there (a ConfigMap with only run.yaml, as older
 // upstream releases read, is used with a warning when no key is set), and the config is read
 // as the server would read it (config.CheckOwnConfig), when its server version is known.
-// It returns the key to mount as config.yaml.
-func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, data map[string]string, named namedKey) (string, []config.Warning, field.ErrorList) {
+// It returns the key to mount as config.yaml and what that config asks of callers.
+func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, data map[string]string, named namedKey) (string, config.Authentication, []config.Warning, field.ErrorList) {
 	o := obj.Spec.OverrideConfig
 	key := o.ConfigKey()
 	var warnings []config.Warning
 	if named.key != "" {
 		key = named.key
 		if _, ok := data[key]; !ok {
-			return key, nil, field.ErrorList{field.Invalid(named.at, named.file, fmt.Sprintf("the server runs %s, and ConfigMap %s (spec.overrideConfig) has no key %s "+
+			return key, config.Authentication{}, nil, field.ErrorList{field.Invalid(named.at, named.file, fmt.Sprintf("the server runs %s, and ConfigMap %s (spec.overrideConfig) has no key %s "+
 				"(it has %s): name the key that holds the config", named.file, o.ConfigMapName, key, keyList(data)))}
 		}
 	} else if _, ok := data[key]; !ok {
@@ -52,33 +52,38 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 				"ConfigMap %s has no %s but %s, the key older upstream releases read: the server runs %s; set spec.overrideConfig.key: %s to say so",
 				o.ConfigMapName, v1alpha2.DefaultOverrideConfigKey, legacyConfigKey, legacyConfigKey, legacyConfigKey)})
 		case o.Key != "":
-			return key, nil, field.ErrorList{field.NotFound(overrideConfigPath.Child("key"), fmt.Sprintf("%s (ConfigMap %s has %s: set key to the one that holds the server's config)",
+			return key, config.Authentication{}, nil, field.ErrorList{field.NotFound(overrideConfigPath.Child("key"), fmt.Sprintf("%s (ConfigMap %s has %s: set key to the one that holds the server's config)",
 				key, o.ConfigMapName, keyList(data)))}
 		default:
-			return key, nil, field.ErrorList{field.NotFound(overrideConfigPath.Child("configMapName"), fmt.Sprintf(
+			return key, config.Authentication{}, nil, field.ErrorList{field.NotFound(overrideConfigPath.Child("configMapName"), fmt.Sprintf(
 				"%s has no key %s (it has %s): add it, or set spec.overrideConfig.key to the key that holds the server's config",
 				o.ConfigMapName, key, keyList(data)))}
 		}
 	}
 	source := fmt.Sprintf("ConfigMap %s key %s", o.ConfigMapName, key)
-	if errs := otherKeysReadNoSecret(o.ConfigMapName, data, key); len(errs) > 0 {
-		return key, nil, errs
+	env := overridesEnv(obj)
+	var auth config.Authentication // unknown for a config that does not parse: CheckOwnConfig says why
+	tree, parseErr := configyaml.UnmarshalMap([]byte(data[key]))
+	if parseErr == nil {
+		auth = config.AuthenticationOf(tree, env)
 	}
-	if tree, err := configyaml.UnmarshalMap([]byte(data[key])); err == nil { // one that does not parse: CheckOwnConfig says so
+	if errs := otherKeysReadNoSecret(o.ConfigMapName, data, key); len(errs) > 0 {
+		return key, auth, nil, errs
+	}
+	if parseErr == nil {
 		secretErrs, secretWarnings := config.CheckForeignSecrets(tree, overrideConfigPath.Child("configMapName"), source)
 		if len(secretErrs) > 0 {
-			return key, nil, secretErrs
+			return key, auth, nil, secretErrs
 		}
 		warnings = append(warnings, secretWarnings...)
 		if w := releaseMismatch(dist, tree, source); w != nil {
 			warnings = append(warnings, *w)
 		}
 	}
-	env := overridesEnv(obj)
 	if dist.VersionSource != "" {
 		checked, ferr := config.CheckOwnConfig([]byte(data[key]), dist.Profile, env, overrideConfigPath.Child("configMapName"), source)
 		if ferr != nil {
-			return key, nil, field.ErrorList{ferr}
+			return key, auth, nil, field.ErrorList{ferr}
 		}
 		warnings = append(warnings, checked...)
 	} else if dist.Release != "" {
@@ -93,7 +98,7 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 				"settings it falls back from go unnoticed; pin an official image to a release tag, or set spec.distribution.serverVersion to the version it runs",
 			dist.Image, source)})
 	}
-	return key, append(warnings, config.UnreadEnv([]byte(data[key]), env, overridesEnvPath)...), nil
+	return key, auth, append(warnings, config.UnreadEnv([]byte(data[key]), env, overridesEnvPath)...), nil
 }
 
 var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
-	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/render"
@@ -329,12 +328,9 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	}
 	if data, ok := opts.configMap(obj, obj.Spec.OverrideConfig.ConfigMapName); ok {
 		in.UserConfigHash = render.ConfigMapDataHash(data)
-		key, warnings, checkErrs := checkOverrideConfig(obj, dist, data, named)
+		key, auth, warnings, checkErrs := checkOverrideConfig(obj, dist, data, named)
 		errs = append(errs, checkErrs...)
-		in.UserConfigKey, checked = key, append(checked, warnings...)
-		if tree, err := configyaml.UnmarshalMap([]byte(data[key])); err == nil {
-			in.Authentication = config.AuthenticationOf(tree, overridesEnv(obj))
-		}
+		in.UserConfigKey, in.Authentication, checked = key, auth, append(checked, warnings...)
 	}
 	return renderWithReceipt(in, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceOverride, RendererVersion: opts.RendererVersion}, errs, checked)
 }
