@@ -243,17 +243,20 @@ func clearCredentialOf(key, value string) clearCredential {
 }
 
 // checkOverrideEnvCredentials refuses a plain overrides.env value that is a URL holding a
-// credential: the Deployment stores it in clear.
+// credential: the Deployment stores it in clear. One that is a placeholder gets a warning.
 func (g *generator) checkOverrideEnvCredentials() {
 	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
 		return
 	}
 	for i, e := range g.spec.Workload.Overrides.Env {
-		if p := PlaceholderIn(e.Value); e.ValueFrom == nil && p != "" {
-			g.warn(overridesEnvPath.Index(i).Child("value"), "%s", placeholderFix(p))
+		if e.ValueFrom != nil {
+			continue
 		}
-		if e.ValueFrom == nil && redact.HasCredentials(e.Value) {
-			path := overridesEnvPath.Index(i).Child("value")
+		path := overridesEnvPath.Index(i).Child("value")
+		if p := PlaceholderIn(e.Value); p != "" {
+			g.warn(path, "%s", placeholderFix(p))
+		}
+		if redact.HasCredentials(e.Value) {
 			g.refuse(path, e.Value, field.Invalid(path, redact.URL(e.Value),
 				"holds a credential (user info or a token parameter), which the Deployment would store in clear: remove it "+
 					"from the URL and pass it in another variable with valueFrom.secretKeyRef"))
