@@ -55,10 +55,7 @@ func (m *migration) providers() *ogx.ProvidersSpec {
 func (m *migration) customProvider(p v1alpha2.ProviderSpec, entry map[string]any, path *field.Path) ogx.CustomProvider {
 	typ, _ := entry["provider_type"].(string)
 	out := ogx.CustomProvider{ID: p.EffectiveID(), Type: typ}
-	settings := map[string]any{}
-	if p.Settings != nil && len(p.Settings.Raw) > 0 {
-		_ = json.Unmarshal(p.Settings.Raw, &settings)
-	}
+	settings := p.SettingsMap()
 	cfg, _ := entry["config"].(map[string]any)
 	if p.Endpoint != "" {
 		if key := keyHolding(cfg, func(v string) bool { return strings.HasPrefix(v, strings.TrimSuffix(p.Endpoint, "/")) }); key != "" {

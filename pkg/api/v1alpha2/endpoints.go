@@ -91,8 +91,9 @@ func (s *LlamaStackDistributionSpec) Endpoints() []Endpoint {
 				add(path.Child("endpoint"), p.Endpoint)
 				continue
 			}
+			settings := p.SettingsMap()
 			for _, key := range settingsURLKeys {
-				if u := p.settingsURL(key); u != "" {
+				if u := settingsURL(settings, key); u != "" {
 					add(path.Child("settings").Key(key), u)
 				}
 			}
@@ -122,19 +123,22 @@ func (s *LlamaStackDistributionSpec) Endpoints() []Endpoint {
 // set: a custom provider, or one converted from an OGXServer, writes base_url (or url) there.
 var settingsURLKeys = []string{"base_url", "url"}
 
-// settingsURL is the http(s) URL a provider's settings write at key, "" when they write none
-// (or one the pod's variables fill in, unknown here).
-func (p ProviderSpec) settingsURL(key string) string {
-	if p.Settings == nil {
-		return ""
-	}
-	var settings map[string]any
-	if json.Unmarshal(p.Settings.Raw, &settings) != nil {
-		return ""
-	}
+// settingsURL is the http(s) URL settings write at key, "" when they write none (or one the
+// pod's variables fill in, unknown here).
+func settingsURL(settings map[string]any, key string) string {
 	u, _ := settings[key].(string)
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || strings.Contains(u, "${") {
 		return ""
 	}
 	return u
+}
+
+// SettingsMap is the provider's settings decoded: empty when it has none, or when they are no
+// mapping (which validation refuses).
+func (p ProviderSpec) SettingsMap() map[string]any {
+	var settings map[string]any
+	if p.Settings == nil || json.Unmarshal(p.Settings.Raw, &settings) != nil || settings == nil {
+		return map[string]any{}
+	}
+	return settings
 }
