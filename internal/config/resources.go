@@ -278,7 +278,7 @@ func (g *generator) fixDefaultShield() {
 	for _, item := range items {
 		entry, _ := item.(map[string]any)
 		provider, _ := entry["provider_id"].(string)
-		m := conditionVar().FindStringSubmatch(provider)
+		m := conditionalID().FindStringSubmatch(provider)
 		switch {
 		case entry["shield_id"] == id && (isLiteral(provider) || m != nil):
 			found = true
@@ -367,14 +367,12 @@ func (g *generator) providerType(api, id string) string {
 func (g *generator) conditionOf(api, id string) string {
 	for _, e := range providerList(g.cfg, api) {
 		s, _ := e["provider_id"].(string)
-		if m := conditionVar().FindStringSubmatch(s); m != nil && m[2] == id {
+		if m := conditionalID().FindStringSubmatch(s); m != nil && m[2] == id {
 			return m[1]
 		}
 	}
 	return ""
 }
-
-var conditionVar = lazyre.New(`^\$\{env\.([A-Z0-9_]+):\+([^}]*)\}$`)
 
 func listOrNone(ids []string) string {
 	if len(ids) == 0 {
