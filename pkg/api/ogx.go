@@ -511,6 +511,7 @@ type pathMap struct {
 	textOf      func(string) string
 }
 
+// serverAPINames makes messages name APIs as an OGXServer does (vector_io, not vectorIo).
 func (m *pathMap) serverAPINames() {
 	for _, name := range v1alpha2.AllAPINames {
 		if server := name.ServerName(); server != string(name) {
