@@ -182,6 +182,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 	dst.Telemetry = saved.Telemetry
 	dst.VectorStores = saved.VectorStores
 	dst.Monitoring = saved.Monitoring
+	dst.Authentication = saved.Authentication
 	if o := saved.OverrideConfig; o != nil && dst.OverrideConfig != nil {
 		dst.OverrideConfig.Key = o.Key
 	}

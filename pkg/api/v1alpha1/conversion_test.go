@@ -242,7 +242,7 @@ func validSharedFields(serializer.CodecFactory) []any {
 			c.FillNoCustom(s)
 			if s.OverrideConfig != nil {
 				s.OverrideConfig = &v1alpha2.OverrideConfigSpec{ConfigMapName: "run-config"}
-				s.Providers, s.Resources, s.Storage, s.Disabled, s.VectorStores = nil, nil, nil, nil, nil
+				s.Providers, s.Resources, s.Storage, s.Disabled, s.VectorStores, s.Authentication = nil, nil, nil, nil, nil, nil
 			}
 		},
 	}
@@ -309,6 +309,26 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 			e.CIDRs = []string{"10.20.0.0/16", "203.0.113.7/32"}[:c.Intn(3)]
 			if len(e.CIDRs) == 0 {
 				e.CIDRs = nil
+			}
+		},
+		func(a *v1alpha2.AuthenticationSpec, c randfill.Continue) {
+			*a = v1alpha2.AuthenticationSpec{}
+			switch c.Intn(4) {
+			case 0:
+				a.OIDC = &v1alpha2.OIDCAuthSpec{Issuer: "https://idp.example.com", JWKSURI: "https://idp.example.com/certs",
+					ClaimsMapping: map[string]string{"groups": pick(c, "teams", "roles")}}
+			case 1:
+				a.Kubernetes = &v1alpha2.KubernetesAuthSpec{}
+			case 2:
+				a.UpstreamHeader = &v1alpha2.UpstreamHeaderAuthSpec{PrincipalHeader: "x-user"}
+			}
+			if a.HasProvider() && c.Bool() {
+				a.AccessPolicy = &v1alpha2.AccessPolicySpec{Owners: c.Bool(), SharedRead: c.Bool(),
+					Admins: &v1alpha2.AttributeMatch{Attribute: pick(c, "roles", "teams"), Value: "admin"},
+					Rules:  []v1alpha2.AccessRule{{Permit: &v1alpha2.AccessScope{Actions: []string{"read"}}, When: []string{"user is owner"}}}}
+			}
+			if c.Bool() {
+				a.RoutePolicy = []v1alpha2.RouteRule{{Permit: &v1alpha2.RouteScope{Paths: []string{"*"}}}}
 			}
 		},
 		func(v *v1alpha2.VectorStoresSpec, c randfill.Continue) {
@@ -413,6 +433,7 @@ func TestHubOnlyFieldsSurviveAV1alpha1Edit(t *testing.T) {
 			{name: "telemetry", want: hub.Spec.Telemetry, got: edited.Spec.Telemetry},
 			{name: "vectorStores", want: hub.Spec.VectorStores, got: edited.Spec.VectorStores},
 			{name: "monitoring", want: hub.Spec.Monitoring, got: edited.Spec.Monitoring},
+			{name: "authentication", want: hub.Spec.Authentication, got: edited.Spec.Authentication},
 			{name: "providers", want: hub.Spec.Providers, got: edited.Spec.Providers},
 			{name: "externalProviders", want: hub.Spec.ExternalProviders, got: edited.Spec.ExternalProviders},
 			{name: "workload.pod", want: podOf(hub), got: podOf(edited)},

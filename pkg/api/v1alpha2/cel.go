@@ -46,6 +46,7 @@ var overrideExclusive = []struct {
 	{"disabled", func(s *LlamaStackDistributionSpec) bool { return s.Disabled != nil }},
 	{"distribution.baseConfig", func(s *LlamaStackDistributionSpec) bool { return s.Distribution.BaseConfig != nil }},
 	{"vectorStores", func(s *LlamaStackDistributionSpec) bool { return s.VectorStores != nil }},
+	{"authentication", func(s *LlamaStackDistributionSpec) bool { return s.Authentication != nil }},
 }
 
 // overrideExclusiveMessage is the error of overrideConfig set with another field.

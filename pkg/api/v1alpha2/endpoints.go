@@ -3,6 +3,7 @@
 package v1alpha2
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -74,16 +75,11 @@ func PortOr(u *url.URL, def int64) (int64, error) {
 }
 
 // Endpoints are the addresses the spec names, in spec order: providers' endpoints, the
-// key-value store's, the named storage backends', telemetry's and MCP servers'.
+// key-value store's, the named storage backends', telemetry's, MCP servers' and what the
+// authentication provider calls.
 func (s *LlamaStackDistributionSpec) Endpoints() []Endpoint {
 	var out []Endpoint
-	add := func(path *field.Path, raw string) {
-		u, err := ParseEndpoint(raw, "tcp")
-		if err != nil {
-			u = nil
-		}
-		out = append(out, Endpoint{Field: path.String(), Raw: raw, URL: u})
-	}
+	add := func(path *field.Path, raw string) { out = append(out, newEndpoint(path, raw)) }
 	for _, list := range s.Providers.APIs() {
 		for i, p := range list.Providers {
 			path := field.NewPath("spec", "providers", string(list.Name)).Index(i)
@@ -116,7 +112,45 @@ func (s *LlamaStackDistributionSpec) Endpoints() []Endpoint {
 			add(field.NewPath("spec", "resources", "mcpServers").Index(i).Child("url"), m.URL)
 		}
 	}
-	return out
+	return append(out, s.Authentication.endpoints()...)
+}
+
+// DefaultKubernetesAPIServer is the API server's URL from a pod, where the Kubernetes
+// authentication provider asks when apiServerURL is unset.
+const DefaultKubernetesAPIServer = "https://kubernetes.default.svc"
+
+// DefaultGitHubAPI is GitHub's API, which the GitHub provider asks when apiBaseURL is unset.
+const DefaultGitHubAPI = "https://api.github.com"
+
+// endpoints are what the authentication provider calls: the issuer's keys or introspection
+// endpoint, the API server, GitHub's API, the custom endpoint.
+func (a *AuthenticationSpec) endpoints() []Endpoint {
+	if a == nil {
+		return nil
+	}
+	at := field.NewPath("spec", "authentication")
+	switch {
+	case a.OIDC != nil && a.OIDC.JWKSURI != "":
+		return []Endpoint{newEndpoint(at.Child("oidc", "jwksURI"), a.OIDC.JWKSURI)}
+	case a.OIDC != nil && a.OIDC.Introspection != nil:
+		return []Endpoint{newEndpoint(at.Child("oidc", "introspection", "url"), a.OIDC.Introspection.URL)}
+	case a.Kubernetes != nil:
+		return []Endpoint{newEndpoint(at.Child("kubernetes", "apiServerURL"), cmp.Or(a.Kubernetes.APIServerURL, DefaultKubernetesAPIServer))}
+	case a.GitHub != nil:
+		return []Endpoint{newEndpoint(at.Child("github", "apiBaseURL"), cmp.Or(a.GitHub.APIBaseURL, DefaultGitHubAPI))}
+	case a.Custom != nil:
+		return []Endpoint{newEndpoint(at.Child("custom", "endpoint"), a.Custom.Endpoint)}
+	}
+	return nil
+}
+
+// newEndpoint parses raw, read as tcp://raw when it has no scheme.
+func newEndpoint(path *field.Path, raw string) Endpoint {
+	u, err := ParseEndpoint(raw, "tcp")
+	if err != nil {
+		u = nil
+	}
+	return Endpoint{Field: path.String(), Raw: raw, URL: u}
 }
 
 // settingsURLKeys are the settings that name where a provider connects when its endpoint is not

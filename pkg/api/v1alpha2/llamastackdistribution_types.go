@@ -43,6 +43,12 @@ type LlamaStackDistributionSpec struct {
 	// +optional
 	Networking *NetworkingSpec `json:"networking,omitempty"`
 
+	// Authentication says who may call the server (a token from an OIDC issuer, the
+	// cluster's API server, GitHub, an endpoint of yours, or a proxy's header) and what
+	// each caller may do. Without it the server answers anyone who reaches it.
+	// +optional
+	Authentication *AuthenticationSpec `json:"authentication,omitempty"`
+
 	// Workload configures the Deployment and the objects around it.
 	// +optional
 	Workload *WorkloadSpec `json:"workload,omitempty"`
@@ -62,8 +68,8 @@ type LlamaStackDistributionSpec struct {
 	ExternalProviders *ExternalProvidersSpec `json:"externalProviders,omitempty"`
 
 	// OverrideConfig mounts a user ConfigMap as config.yaml instead of generating one.
-	// It cannot be combined with providers, resources, storage, disabled, vectorStores or
-	// distribution.baseConfig.
+	// It cannot be combined with providers, resources, storage, disabled, vectorStores,
+	// authentication or distribution.baseConfig.
 	// +optional
 	OverrideConfig *OverrideConfigSpec `json:"overrideConfig,omitempty"`
 

@@ -494,7 +494,7 @@ func Rules() []Rule {
 
 // allRules are the rules of the types and fields and those made from the list of provider APIs.
 func allRules() []ruleChecker {
-	rules := typeRules()
+	rules := append(typeRules(), authenticationRules()...)
 	for _, r := range append(overrideRules(), disabledRules()...) {
 		rules = append(rules, r)
 	}
