@@ -170,3 +170,28 @@ func TestPostgresBackendKeysAreTheSchemas(t *testing.T) {
 		})
 	}
 }
+
+// The authentication keys llsd may write for each version are the server schema's own.
+func TestAuthKeysAreTheSchemas(t *testing.T) {
+	classes := map[string]string{"oauth2_token": "OAuth2TokenAuthConfig", "kubernetes": "KubernetesAuthProviderConfig",
+		"github_token": "GitHubTokenAuthConfig", "custom": "CustomAuthConfig", "upstream_header": "UpstreamHeaderAuthConfig"}
+	for _, p := range profile.All() {
+		t.Run(string(p.Version), func(t *testing.T) {
+			doc, err := servercheck.SchemaDocument(p.Upstream.Server)
+			require.NoError(t, err)
+			defs, _ := doc.(map[string]any)["$defs"].(map[string]any)
+			for typ, class := range classes {
+				model, _ := defs[class].(map[string]any)
+				properties, _ := model["properties"].(map[string]any)
+				var keys []string
+				for key := range properties {
+					if key != "type" {
+						keys = append(keys, key)
+					}
+				}
+				slices.Sort(keys)
+				assert.Equal(t, keys, p.AuthKeys(typ), "%s %s", p, typ)
+			}
+		})
+	}
+}
