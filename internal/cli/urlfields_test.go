@@ -20,7 +20,7 @@ import (
 // urlLike names the spec's fields that hold a URL or a host: a credential written into one
 // would be stored in clear (a ConfigMap, a Deployment), as a backend's host once stored
 // pg.db.svc/?password=... (round four's F8).
-var urlLike = regexp.MustCompile(`(?i)(endpoint|url|host|hostname)$`)
+var urlLike = regexp.MustCompile(`(?i)(endpoint|url|uri|host|hostname|issuer)$`)
 
 // Every field of the spec that holds a URL or a host refuses a credential written into it, in
 // each place a URL carries one (user info, a query or fragment parameter), and no front end
@@ -44,6 +44,25 @@ func TestEveryURLFieldRefusesACredential(t *testing.T) {
 `, `
   distribution: {name: starter}
   storage: {kv: {type: redis, endpoint: "redis.cache.svc:6379"}}
+`, `
+  distribution: {name: starter}
+  authentication:
+    oidc:
+      issuer: https://idp.example.com/realms/ai
+      introspection: {url: "https://idp.example.com/introspect", clientID: llama, clientSecret: {secretKeyRef: {name: idp, key: secret}}}
+`, `
+  distribution: {name: starter}
+  authentication:
+    oidc: {issuer: "https://idp.example.com/realms/ai", jwksURI: "https://idp.example.com/certs"}
+`, `
+  distribution: {name: starter}
+  authentication: {kubernetes: {apiServerURL: "https://api.cluster.example.com:6443"}}
+`, `
+  distribution: {name: starter}
+  authentication: {github: {apiBaseURL: "https://github.example.com/api/v3"}}
+`, `
+  distribution: {name: starter}
+  authentication: {custom: {endpoint: "http://authz.auth.svc:8080/validate"}}
 `}
 	docs := make([]map[string]any, len(bases))
 	for i, spec := range bases {

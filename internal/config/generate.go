@@ -109,6 +109,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.applyMCPServers,
 		g.applyVectorStores,
 		g.applyServer,
+		g.applyAuthentication,
 		g.applyStatePaths,
 		g.checkBackendReferences,
 		g.checkLocalStorage,

@@ -98,24 +98,26 @@ func (g *generator) checkUserValues() {
 			walkSettings(settings, g.settings(v1alpha2.ProviderSpec{Settings: ref.Settings}, settings))
 		}
 	}
-	walkStorageStrings(g.spec.Storage, func(path *field.Path, s string) { check(path, s, false, "") })
+	walkSpecStrings(storagePath, g.spec.Storage, func(path *field.Path, s string) { check(path, s, false, "") })
+	walkSpecStrings(authenticationPath, g.spec.Authentication, func(path *field.Path, s string) { check(path, s, false, "") })
 	g.checkOverrideEnvCredentials()
 }
 
-// walkStorageStrings visits every string of spec.storage but the Secret references: each lands
-// in config.yaml or names what the server opens (a host, a namespace, a table, a CA file). The
-// spec is walked as its JSON, so a string field the storage API gains later is visited without
-// a line here (TestEveryStorageStringIsChecked sets each to a secret's ${env.}).
-func walkStorageStrings(storage *v1alpha2.StateStorageSpec, visit func(path *field.Path, s string)) {
-	if storage == nil {
+// walkSpecStrings visits every string of a part of the spec (spec.storage, spec.authentication)
+// but the Secret references: each lands in config.yaml or names what the server opens (a host,
+// a namespace, a table, a CA file, an issuer). The part is walked as its JSON, so a string
+// field its API gains later is visited without a line here (TestEveryStorageStringIsChecked
+// sets each of storage's to a secret's ${env.}).
+func walkSpecStrings[T any](base *field.Path, part *T, visit func(path *field.Path, s string)) {
+	if part == nil {
 		return
 	}
-	tree, err := runtime.DefaultUnstructuredConverter.ToUnstructured(storage)
+	tree, err := runtime.DefaultUnstructuredConverter.ToUnstructured(part)
 	if err != nil {
 		panic(err) // a typed spec always converts
 	}
 	configyaml.WalkStrings(tree, func(at configyaml.Path, s string) {
-		path := storagePath
+		path := base
 		for _, step := range at {
 			if step == "secretKeyRef" {
 				return // a Secret's name and key, which config.yaml never holds

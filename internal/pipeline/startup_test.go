@@ -261,6 +261,9 @@ func versionLacks(name string, story *v1alpha2.LlamaStackDistribution, v profile
 	if story.Spec.Monitoring != nil && !p.MetricsEndpoint {
 		return "serves no Prometheus metrics"
 	}
+	if lacks := authenticationLacks(story.Spec.Authentication, p); lacks != "" {
+		return lacks
+	}
 	if st := story.Spec.Storage; st != nil && len(st.Backends) > 0 {
 		if p.PostgresBackendKeys == nil {
 			return "keeps prompts and connectors in key-value stores"
@@ -269,6 +272,22 @@ func versionLacks(name string, story *v1alpha2.LlamaStackDistribution, v profile
 			if b.CommandTimeout != nil && !slices.Contains(p.PostgresBackendKeys[b.Type], "command_timeout") {
 				return "does not accept commandTimeout"
 			}
+		}
+	}
+	return ""
+}
+
+// authenticationLacks is the error of an authentication field the version's provider lacks.
+func authenticationLacks(a *v1alpha2.AuthenticationSpec, p *profile.Profile) string {
+	switch {
+	case a == nil:
+	case a.UpstreamHeader != nil && len(p.AuthKeys("upstream_header")) == 0:
+		return "has no upstream_header authentication provider"
+	case a.UpstreamHeader != nil && len(a.UpstreamHeader.AttributeHeaders) > 0 && !slices.Contains(p.AuthKeys("upstream_header"), "attribute_headers"):
+		return "has no attribute_headers"
+	case a.Kubernetes != nil && a.Kubernetes.TenantClaim != "", a.OIDC != nil && a.OIDC.TenantClaim != "":
+		if !slices.Contains(p.AuthKeys("kubernetes"), "tenant_claim") {
+			return "has no tenant_claim"
 		}
 	}
 	return ""
