@@ -33,6 +33,7 @@ func check(in Input) (field.ErrorList, []config.Warning) {
 	errs = append(errs, checkCommandLine(in)...)
 	errs = append(errs, checkReferencedNames(in)...)
 	errs = append(errs, checkTelemetryCredentials(in)...)
+	errs = append(errs, checkAuthentication(in)...)
 	var warnings []config.Warning
 	add := func(e field.ErrorList, w []config.Warning) {
 		errs, warnings = append(errs, e...), append(warnings, w...)
@@ -284,9 +285,8 @@ func checkExposedAuthentication(in Input, exposePath *field.Path) (field.ErrorLi
 	}
 	detail := fmt.Sprintf("the server is exposed outside the cluster (%s) and authenticates nobody: whoever reaches it calls every API, "+
 		"runs inference on the providers' accounts, reads and deletes files, vector stores, conversations and responses, and "+
-		"registers models and tools; put a proxy that authenticates in front of it, or give the server an auth provider "+
-		"(server.auth in a config of your own, spec.overrideConfig; rh-dev's: AUTH_ISSUER and AUTH_JWKS_URI in "+
-		"spec.workload.overrides.env)", what)
+		"registers models and tools; give the server an authentication provider (spec.authentication, or server.auth in a "+
+		"config of your own, spec.overrideConfig), or put a proxy that authenticates in front of it", what)
 	if in.Options.RequireAuthentication {
 		return field.ErrorList{field.Forbidden(exposePath, detail+"; the render option requireAuthentication refuses it")}, nil
 	}

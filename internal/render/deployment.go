@@ -26,7 +26,6 @@ const (
 	// SSL_CERT_FILE names one file.
 	caMergedDir  = "/etc/ssl/certs/llsd"
 	caMergedFile = caMergedDir + "/ca-bundle.crt"
-	healthPath   = "/v1/health"
 	// The image's user: non-root, in group 0, which owns the image's writable directories.
 	runAsUser = int64(1001)
 	fsGroup   = int64(1001)
@@ -42,6 +41,8 @@ const (
 	volumeCache     = "cache"
 	volumeCAMerged  = "ca-bundle-merged"
 	volumeProviders = "providers"
+	// volumeKubeCA is the cluster's CA, which the Kubernetes authentication provider trusts.
+	volumeKubeCA = "kube-ca"
 	// volumeOGXConfig is an OGXServer's config again, as the successor operator mounts it.
 	volumeOGXConfig = "ogx-config"
 )
@@ -334,7 +335,7 @@ func probe(obj *v1alpha2.LlamaStackDistribution, period, failures int32) *corev1
 	}
 	return &corev1.Probe{
 		ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
-			Path: healthPath, Port: intstr.FromString(api.PortName), Scheme: scheme,
+			Path: config.HealthPath, Port: intstr.FromString(api.PortName), Scheme: scheme,
 		}},
 		PeriodSeconds:    period,
 		FailureThreshold: failures,
@@ -363,6 +364,9 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 	if in.Object.Spec.ServerTLS() != nil {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeTLS, MountPath: config.TLSDir, ReadOnly: true})
 	}
+	if mountsKubeCA(in) {
+		mounts = append(mounts, corev1.VolumeMount{Name: volumeKubeCA, MountPath: config.KubeCADir, ReadOnly: true})
+	}
 	switch files := caFiles(in); {
 	case len(files) == 1:
 		mounts = append(mounts, caMounts(in)...)
@@ -370,6 +374,12 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeCAMerged, MountPath: caMergedDir, ReadOnly: true})
 	}
 	return mounts
+}
+
+// mountsKubeCA reports whether the pod mounts the cluster's CA: the config llsd generated has
+// the Kubernetes provider ask the in-cluster API server.
+func mountsKubeCA(in Input) bool {
+	return !in.runsImageConfig() && in.UserConfig == "" && config.MountsKubeCA(&in.Object.Spec)
 }
 
 // caMounts mount every CA bundle ConfigMap, the spec's and the platform's.
@@ -434,6 +444,14 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 		vols = append(vols, corev1.Volume{Name: volumeTLS, VolumeSource: corev1.VolumeSource{
 			Secret: &corev1.SecretVolumeSource{SecretName: tls.SecretName, Items: tlsItems(tls)},
 		}})
+	}
+	if mountsKubeCA(in) {
+		// The ConfigMap the API server publishes in every namespace: its CA without the
+		// service account token that would bring it along.
+		vols = append(vols, corev1.Volume{Name: volumeKubeCA, VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{
+			LocalObjectReference: corev1.LocalObjectReference{Name: config.KubeCAConfigMap},
+			Items:                []corev1.KeyToPath{{Key: config.KubeCAKey, Path: config.KubeCAKey}},
+		}}})
 	}
 	for _, src := range caSources(obj) {
 		vols = append(vols, corev1.Volume{Name: src.volume, VolumeSource: corev1.VolumeSource{

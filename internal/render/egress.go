@@ -13,6 +13,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -40,6 +41,15 @@ func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPo
 	var unnamed []string
 	for _, e := range obj.Spec.Endpoints() {
 		host, port := e.Host(), e.Port()
+		if e.Field == kubernetesAPIServerField {
+			if config.MountsKubeCA(&obj.Spec) {
+				// the API server is no pod: its Service's address is translated to the
+				// control plane's, which no namespace selector names
+				unnamed = append(unnamed, "the API server the Kubernetes provider asks ("+e.Field+"): its addresses are those "+
+					"`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes` lists")
+				continue
+			}
+		}
 		if addr, err := netip.ParseAddr(host); err == nil {
 			bits := 32
 			if addr.Is6() {
@@ -74,6 +84,9 @@ func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPo
 	}
 	return rules, unnamed
 }
+
+// kubernetesAPIServerField is the field of the API server the Kubernetes provider asks.
+var kubernetesAPIServerField = field.NewPath("spec", "authentication", "kubernetes", "apiServerURL").String()
 
 // clusterNamespace is the namespace of an in-cluster host: <service>.<namespace>.svc[.cluster.local],
 // or a bare name (a Service of the server's namespace, own).

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package render_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/render"
+)
+
+// The Kubernetes provider asks the in-cluster API server with the caller's token: the pod
+// trusts the cluster's CA from kube-root-ca.crt and keeps no token of its own; an API server
+// named by its outside URL needs neither.
+func TestKubernetesProviderGetsTheClusterCAWithoutAToken(t *testing.T) {
+	for _, tc := range []struct {
+		reason, auth string
+		wantCA       bool
+	}{
+		{reason: "the in-cluster API server (the default)", auth: "kubernetes: {}", wantCA: true},
+		{reason: "the in-cluster Service named in full", auth: "kubernetes: {apiServerURL: https://kubernetes.default.svc.cluster.local}", wantCA: true},
+		{reason: "an API server outside the cluster", auth: "kubernetes: {apiServerURL: https://api.example.com:6443}"},
+		{reason: "another provider", auth: "github: {}"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			out, problems := renderSpec(t, "chat", "  distribution: {name: starter}\n  authentication: {"+tc.auth+"}\n", nil)
+			require.Empty(t, filterErrors(problems))
+			pod := deploymentOf(t, out).Spec.Template.Spec
+			assert.False(t, *pod.AutomountServiceAccountToken, "the pod keeps no service account token")
+			var ca *corev1.Volume
+			for i, v := range pod.Volumes {
+				if v.ConfigMap != nil && v.ConfigMap.Name == config.KubeCAConfigMap {
+					ca = &pod.Volumes[i]
+				}
+			}
+			mounted := false
+			for _, m := range pod.Containers[0].VolumeMounts {
+				mounted = mounted || m.MountPath == config.KubeCADir
+			}
+			assert.Equal(t, tc.wantCA, ca != nil, "the cluster's CA as a volume")
+			assert.Equal(t, tc.wantCA, mounted, "the cluster's CA mounted at %s", config.KubeCADir)
+			assert.Equal(t, tc.wantCA, strings.Contains(out.Objects[0].(*corev1.ConfigMap).Data[render.ConfigKey],
+				"tls_cafile: "+config.KubeCADir+"/"+config.KubeCAKey), "the provider trusts the mounted CA")
+		})
+	}
+}
+
+// A server that believes a header believes whoever sends it: llsd renders it only behind a
+// NetworkPolicy that admits the proxy alone, and never exposed past the proxy.
+func TestUpstreamHeaderOnlyBehindTheProxy(t *testing.T) {
+	const auth = "  distribution: {name: starter}\n  authentication: {upstreamHeader: {principalHeader: x-user}}\n"
+	for _, tc := range []struct {
+		reason, networking string
+		want               []string
+	}{
+		{reason: "the proxy's namespace admitted, nothing exposed", networking: "  networking: {allowedFrom: {namespaces: [gateway]}}\n"},
+		{reason: "no allowedFrom: any pod could name itself anyone", want: []string{
+			"spec.networking.allowedFrom: Required value: the server believes the header x-user whoever sends it: name the proxy"}},
+		{reason: "exposed: callers from outside reach the server past the proxy", networking: "  networking: {allowedFrom: {namespaces: [gateway]}, expose: {hostname: chat.example.com}}\n",
+			want: []string{"spec.authentication.upstreamHeader: Forbidden: the server believes the header x-user whoever sends it, and networking.expose routes"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			_, problems := renderSpec(t, "chat", auth+tc.networking, nil)
+			errs := filterErrors(problems)
+			require.Len(t, errs, len(tc.want), "%v", problems)
+			for i, want := range tc.want {
+				assert.Contains(t, errs[i], want)
+			}
+		})
+	}
+}
+
+// Authentication on an image whose own config runs (llsd generates none) is refused: llsd
+// could not put server.auth anywhere the server reads.
+func TestAuthenticationNeedsAConfigLLSDWrites(t *testing.T) {
+	in, errs := specInput(t, "chat", "  distribution: {name: starter}\n  authentication: {kubernetes: {}}\n")
+	require.Empty(t, errs)
+	in.Config = &config.Result{} // the image's own config runs
+	_, errs = render.Render(in)
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0].Error(), "spec.authentication: Forbidden: llsd writes server.auth into the config it generates")
+}
+
+// An exposed server that authenticates its callers is no cause for a warning, and one that
+// does not is, under every provider of the spec.
+func TestExposureFollowsAuthentication(t *testing.T) {
+	const exposed = "  distribution: {name: starter}\n  networking: {expose: {hostname: chat.example.com}}\n"
+	_, problems := renderSpec(t, "chat", exposed, nil)
+	assert.True(t, containsLine(problems, "authenticates nobody"), "%v", problems)
+	for _, auth := range []string{"kubernetes: {}", "github: {}", "custom: {endpoint: http://authz.auth.svc:8080/check}",
+		"oidc: {issuer: https://idp.example.com, jwksURI: https://idp.example.com/certs}"} {
+		_, problems := renderSpecWith(t, "chat", exposed+"  authentication: {"+auth+"}\n", nil, render.Options{RequireAuthentication: true})
+		assert.Empty(t, problems, auth)
+	}
+}
