@@ -202,6 +202,7 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		}
 		dst.Networking.TLS.Enabled, dst.Networking.TLS.SecretName = tls.Enabled, tls.SecretName
 		dst.Networking.TLS.CertificateKey, dst.Networking.TLS.PrivateKeyKey = tls.CertificateKey, tls.PrivateKeyKey
+		dst.Networking.TLS.Ciphers, dst.Networking.TLS.HSTSMaxAge = tls.Ciphers, tls.HSTSMaxAge
 	}
 	if tls := hubTLS(saved); tls != nil && (len(tls.CABundles) > 0 || tls.ClusterTrustedCAs) {
 		ensureNetworking(dst)
@@ -216,6 +217,10 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 	if saved.Networking != nil && saved.Networking.Egress != nil {
 		ensureNetworking(dst)
 		dst.Networking.Egress = saved.Networking.Egress
+	}
+	if saved.Networking != nil && saved.Networking.CORS != nil {
+		ensureNetworking(dst)
+		dst.Networking.CORS = saved.Networking.CORS
 	}
 	if exp := saved.Networking.GetExpose(); exp != nil && dst.ExposeEnabled() {
 		dst.Networking.Expose.Hostname = exp.Hostname
@@ -238,11 +243,11 @@ func hubTLS(saved *v1alpha2.LlamaStackDistributionSpec) *v1alpha2.TLSSpec {
 // hubOnlyPaths are the fields restoreHubOnlySpec takes from the annotation.
 var hubOnlyPaths = []string{
 	"spec.providers", "spec.resources", "spec.storage", "spec.disabled", "spec.externalProviders",
-	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.tls.certificateKey", "spec.networking.tls.privateKeyKey", "spec.networking.egress", "spec.networking.tls.caBundles", "spec.networking.allowedFrom.cidrs", "spec.networking.tls.clusterTrustedCAs", "spec.networking.expose.hostname",
+	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.tls.certificateKey", "spec.networking.tls.privateKeyKey", "spec.networking.tls.ciphers", "spec.networking.tls.hstsMaxAge", "spec.networking.egress", "spec.networking.cors", "spec.networking.tls.caBundles", "spec.networking.allowedFrom.cidrs", "spec.networking.tls.clusterTrustedCAs", "spec.networking.expose.hostname",
 	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
 	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
 	"spec.workload.storage.accessModes", "spec.overrideConfig.key",
-	"spec.distribution.baseConfig", "spec.vectorStores", "spec.monitoring",
+	"spec.distribution.baseConfig", "spec.vectorStores", "spec.monitoring", "spec.authentication",
 }
 
 // restoreSpokeOnlySpec brings back what v1alpha2 cannot express after a v1alpha2 edit.

@@ -330,6 +330,9 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 			if c.Bool() {
 				a.RoutePolicy = []v1alpha2.RouteRule{{Permit: &v1alpha2.RouteScope{Paths: []string{"*"}}}}
 			}
+			if c.Bool() {
+				a.Tenancy = &v1alpha2.TenancySpec{Mode: "single", DefaultTenantID: "acme"}
+			}
 		},
 		func(v *v1alpha2.VectorStoresSpec, c randfill.Continue) {
 			*v = v1alpha2.VectorStoresSpec{DefaultEmbeddingModel: pick(c, "", "m0"), DefaultProvider: pick(c, "", "faiss", "pgvector")}
@@ -397,6 +400,16 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 			if c.Bool() {
 				t.CABundles = []v1alpha2.CABundleSpec{{ConfigMapName: "trusted-ca"}}
 			}
+			t.Ciphers, t.HSTSMaxAge = nil, nil
+			if t.Enabled && c.Bool() {
+				t.Ciphers, t.HSTSMaxAge = []string{"ECDHE-RSA-AES128-GCM-SHA256"}, ptrTo(int32(c.Intn(86400)))
+			}
+		},
+		func(cors *v1alpha2.CORSSpec, c randfill.Continue) {
+			*cors = v1alpha2.CORSSpec{AllowOrigins: []string{pick(c, "*", "https://chat.example.com")}, AllowMethods: []string{"GET", "POST"}}
+			if cors.AllowOrigins[0] != "*" {
+				cors.AllowCredentials = c.Bool()
+			}
 		},
 		func(e *v1alpha2.ExposeSpec, c randfill.Continue) {
 			e.Enabled = ptrTo(c.Bool())
@@ -414,6 +427,13 @@ func validHubOnlyFields(serializer.CodecFactory) []any {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+func corsOf(o *v1alpha2.LlamaStackDistribution) *v1alpha2.CORSSpec {
+	if o.Spec.Networking == nil {
+		return nil
+	}
+	return o.Spec.Networking.CORS
+}
 
 // The fields only v1alpha2 has survive an edit through v1alpha1 (kubectl edit of the v1alpha1
 // object): the edit changes what v1alpha1 has, the annotation brings back the rest.
@@ -434,6 +454,7 @@ func TestHubOnlyFieldsSurviveAV1alpha1Edit(t *testing.T) {
 			{name: "vectorStores", want: hub.Spec.VectorStores, got: edited.Spec.VectorStores},
 			{name: "monitoring", want: hub.Spec.Monitoring, got: edited.Spec.Monitoring},
 			{name: "authentication", want: hub.Spec.Authentication, got: edited.Spec.Authentication},
+			{name: "networking.cors", want: corsOf(hub), got: corsOf(edited)},
 			{name: "providers", want: hub.Spec.Providers, got: edited.Spec.Providers},
 			{name: "externalProviders", want: hub.Spec.ExternalProviders, got: edited.Spec.ExternalProviders},
 			{name: "workload.pod", want: podOf(hub), got: podOf(edited)},

@@ -99,8 +99,50 @@ var (
 	}
 )
 
+var (
+	ruleSingleTenantNeedsID = rule[*TenancySpec]{
+		Rule: Rule{On: []string{"TenancySpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "self.mode != 'single' || has(self.defaultTenantID)",
+			FieldPath: ".defaultTenantID",
+			Reason:    ptr.To(apiextensionsv1.FieldValueRequired),
+			Message:   "defaultTenantID is required in single mode: it is the tenant of every request",
+		}},
+		holds: func(t *TenancySpec) bool { return t.Mode != "single" || t.DefaultTenantID != "" },
+	}
+	ruleMultiTenantNeedsATenant = rule[*AuthenticationSpec]{
+		Rule: Rule{On: []string{"AuthenticationSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule: "!has(self.tenancy) || self.tenancy.mode != 'multi' || (has(self.oidc) && has(self.oidc.tenantClaim)) || " +
+				"(has(self.kubernetes) && has(self.kubernetes.tenantClaim)) || (has(self.custom) && has(self.custom.tenantField)) || " +
+				"(has(self.upstreamHeader) && has(self.upstreamHeader.tenantHeader))",
+			FieldPath: ".tenancy",
+			Reason:    ptr.To(apiextensionsv1.FieldValueRequired),
+			Message: "multi mode refuses every request whose caller names no tenant: set the provider's tenant source " +
+				"(oidc.tenantClaim, kubernetes.tenantClaim, custom.tenantField or upstreamHeader.tenantHeader)",
+		}},
+		holds: func(a *AuthenticationSpec) bool {
+			return a.Tenancy == nil || a.Tenancy.Mode != "multi" || a.tenantSource() != ""
+		},
+	}
+)
+
+// tenantSource is the provider field that names each caller's tenant, "" when none does.
+func (a *AuthenticationSpec) tenantSource() string {
+	switch {
+	case a.OIDC != nil:
+		return a.OIDC.TenantClaim
+	case a.Kubernetes != nil:
+		return a.Kubernetes.TenantClaim
+	case a.Custom != nil:
+		return a.Custom.TenantField
+	case a.UpstreamHeader != nil:
+		return a.UpstreamHeader.TenantHeader
+	}
+	return ""
+}
+
 // authenticationRules are the rules of spec.authentication, in the order the CRD lists them.
 func authenticationRules() []ruleChecker {
 	return []ruleChecker{ruleOneAuthProvider, ruleAccessPolicyNeedsProvider, ruleOIDCOneKeySource, ruleClaimsMappingValues,
-		ruleAccessRulePermitOrForbid, ruleAccessRuleWhenOrUnless, ruleRouteRulePermitOrForbid, ruleRouteRuleWhenOrUnless}
+		ruleAccessRulePermitOrForbid, ruleAccessRuleWhenOrUnless, ruleRouteRulePermitOrForbid, ruleRouteRuleWhenOrUnless,
+		ruleSingleTenantNeedsID, ruleMultiTenantNeedsATenant}
 }

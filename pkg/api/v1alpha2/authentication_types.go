@@ -57,6 +57,27 @@ type AuthenticationSpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxItems=64
 	RoutePolicy []RouteRule `json:"routePolicy,omitempty"`
+
+	// Tenancy keeps each tenant's resources apart (OGX 1.2 and later).
+	// +optional
+	Tenancy *TenancySpec `json:"tenancy,omitempty"`
+}
+
+// TenancySpec is how the server assigns each request a tenant:
+//
+//	tenancy: {mode: multi}     # with oidc.tenantClaim, kubernetes.tenantClaim, custom.tenantField or upstreamHeader.tenantHeader
+//	tenancy: {mode: single, defaultTenantID: acme}
+type TenancySpec struct {
+	// Mode single stamps every request with defaultTenantID; multi takes each caller's
+	// tenant from the authentication provider and refuses a request that names none.
+	// +kubebuilder:validation:Enum=single;multi
+	Mode string `json:"mode"`
+
+	// DefaultTenantID is the tenant of every request in single mode.
+	// +optional
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^[a-z0-9][-_a-z0-9]*$`
+	DefaultTenantID string `json:"defaultTenantID,omitempty"`
 }
 
 // OIDCAuthSpec validates tokens of an OpenID Connect issuer. Set jwksURI (the server checks

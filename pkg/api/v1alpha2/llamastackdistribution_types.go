@@ -483,6 +483,47 @@ type NetworkingSpec struct {
 	// in-cluster endpoints the spec names, and cidrs.
 	// +optional
 	Egress *EgressSpec `json:"egress,omitempty"`
+	// CORS lets web pages of other origins call the server from a browser (llama-stack 0.6
+	// to OGX 0.8: OGX 1.0 removed it, and the Ingress answers instead).
+	// +optional
+	CORS *CORSSpec `json:"cors,omitempty"`
+}
+
+// CORSSpec is the server's answer to a browser's cross-origin requests:
+//
+//	cors: {allowOrigins: [https://chat.example.com], allowHeaders: [authorization, content-type]}
+type CORSSpec struct {
+	// AllowOrigins are the origins whose pages may call the server; "*" for any.
+	// +optional
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MaxLength=253
+	AllowOrigins []string `json:"allowOrigins,omitempty"`
+	// AllowOriginRegex admits the origins it matches (Python's re.fullmatch).
+	// +optional
+	// +kubebuilder:validation:MaxLength=512
+	AllowOriginRegex string `json:"allowOriginRegex,omitempty"`
+	// AllowMethods are the HTTP methods allowed; OPTIONS alone when unset.
+	// +optional
+	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:items:Enum=GET;POST;PUT;PATCH;DELETE;OPTIONS;HEAD;*
+	AllowMethods []string `json:"allowMethods,omitempty"`
+	// AllowHeaders are the request headers allowed (authorization, content-type).
+	// +optional
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MaxLength=128
+	AllowHeaders []string `json:"allowHeaders,omitempty"`
+	// ExposeHeaders are the response headers a page may read.
+	// +optional
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MaxLength=128
+	ExposeHeaders []string `json:"exposeHeaders,omitempty"`
+	// AllowCredentials lets pages send cookies and authorization; not with the "*" origin.
+	// +optional
+	AllowCredentials bool `json:"allowCredentials,omitempty"`
+	// MaxAge is how long, in seconds, a browser keeps a preflight's answer; 600 when unset.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	MaxAge *int32 `json:"maxAge,omitempty"`
 }
 
 // TLSSpec configures TLS. caBundle (outbound trust) is valid on its own.
@@ -522,6 +563,18 @@ type TLSSpec struct {
 	// the CA bundle. OpenShift only (render option platform: openshift).
 	// +optional
 	ClusterTrustedCAs bool `json:"clusterTrustedCAs,omitempty"`
+	// Ciphers are the TLS 1.2 cipher suites the server offers (OpenSSL names), among the
+	// FIPS-approved ones OGX accepts; all six when unset. OGX 1.2 and later.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=6
+	// +kubebuilder:validation:items:Enum=ECDHE-ECDSA-AES128-GCM-SHA256;ECDHE-RSA-AES128-GCM-SHA256;ECDHE-ECDSA-AES256-GCM-SHA384;ECDHE-RSA-AES256-GCM-SHA384;DHE-RSA-AES128-GCM-SHA256;DHE-RSA-AES256-GCM-SHA384
+	Ciphers []string `json:"ciphers,omitempty"`
+	// HSTSMaxAge is how long, in seconds, browsers keep to HTTPS for the server's host
+	// (Strict-Transport-Security); 0 sends no header. A year when unset. OGX 1.2 and later.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	HSTSMaxAge *int32 `json:"hstsMaxAge,omitempty"`
 }
 
 // CABundleSpec names a ConfigMap of CA certificates.

@@ -232,6 +232,23 @@ var (
 		}},
 		holds: func(t *TLSSpec) bool { return t.SecretName == "" || t.Enabled },
 	}
+	ruleServerTLSSettingsNeedTLS = rule[*TLSSpec]{
+		Rule: Rule{On: []string{"TLSSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "!(has(self.ciphers) || has(self.hstsMaxAge)) || (has(self.enabled) && self.enabled)",
+			Reason:  ptr.To(apiextensionsv1.FieldValueForbidden),
+			Message: "ciphers and hstsMaxAge are the server's own TLS: set enabled: true (with secretName), or remove them",
+		}},
+		holds: func(t *TLSSpec) bool { return (len(t.Ciphers) == 0 && t.HSTSMaxAge == nil) || t.Enabled },
+	}
+	ruleCORSCredentialsNeedOrigins = rule[*CORSSpec]{
+		Rule: Rule{On: []string{"CORSSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!(has(self.allowCredentials) && self.allowCredentials && has(self.allowOrigins) && '*' in self.allowOrigins)",
+			FieldPath: ".allowCredentials",
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
+			Message:   "allowCredentials cannot go with the \"*\" origin (the server refuses it): name the origins",
+		}},
+		holds: func(c *CORSSpec) bool { return !c.AllowCredentials || !slices.Contains(c.AllowOrigins, "*") },
+	}
 	ruleHostnameNeedsExpose = rule[*ExposeSpec]{
 		Rule: Rule{On: []string{"ExposeSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      "!has(self.hostname) || !has(self.enabled) || self.enabled",
@@ -452,6 +469,8 @@ func typeRules() []ruleChecker {
 		ruleDimensionOnlyForEmbedding,
 		ruleTLSNeedsSecret,
 		ruleSecretNeedsTLS,
+		ruleServerTLSSettingsNeedTLS,
+		ruleCORSCredentialsNeedOrigins,
 		ruleHostnameNeedsExpose,
 		ruleRouteHasNoClass,
 		ruleRouteHasNoTLSSecret,
