@@ -54,3 +54,48 @@ func AuthKeySince(typ, key string) Version {
 	}
 	return ""
 }
+
+// serverKeys are the keys of server each version takes: every version's, and those only some
+// have (src/llama_stack/core/datatypes.py ServerConfig at v0.6.0 and v0.7.1,
+// src/ogx/core/datatypes.py from v0.8.0). TestServerKeysAreTheSchemas holds them to each
+// version's schema.
+var serverKeys = []string{"auth", "host", "port", "tls_cafile", "tls_certfile", "tls_keyfile", "workers"}
+
+// serverKeysBetween are keys some versions have, from first to last ("" for the newest).
+var serverKeysBetween = []struct {
+	first, last Version
+	keys        []string
+}{
+	{"0.6", "0.8", []string{"cors", "quota"}},
+	{"0.8", "", []string{"registry_refresh_interval_seconds"}},
+	{"1.2", "", []string{"insecure", "tenancy", "tls_config", "hsts_max_age"}},
+}
+
+// ServerKeys are the keys of server the version takes, sorted.
+func (p *Profile) ServerKeys() []string {
+	keys := slices.Clone(serverKeys)
+	for _, between := range serverKeysBetween {
+		if p.Version.Compare(between.first) >= 0 && (between.last == "" || p.Version.Compare(between.last) <= 0) {
+			keys = append(keys, between.keys...)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// ServerKeyVersions names the versions whose server takes key: "OGX 1.2 and later",
+// "llama-stack 0.6 to OGX 0.8".
+func ServerKeyVersions(key string) string {
+	for _, between := range serverKeysBetween {
+		if !slices.Contains(between.keys, key) {
+			continue
+		}
+		first, _ := For(between.first)
+		if between.last == "" {
+			return first.String() + " and later"
+		}
+		last, _ := For(between.last)
+		return first.String() + " to " + last.String()
+	}
+	return "every version"
+}

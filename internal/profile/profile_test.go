@@ -3,6 +3,7 @@
 package profile_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -194,4 +195,18 @@ func TestAuthKeysAreTheSchemas(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The server keys llsd may write for each version are the server schema's own.
+func TestServerKeysAreTheSchemas(t *testing.T) {
+	for _, p := range profile.All() {
+		doc, err := servercheck.SchemaDocument(p.Upstream.Server)
+		require.NoError(t, err)
+		defs, _ := doc.(map[string]any)["$defs"].(map[string]any)
+		model, _ := defs["ServerConfig"].(map[string]any)
+		properties, _ := model["properties"].(map[string]any)
+		assert.Equal(t, slices.Sorted(maps.Keys(properties)), p.ServerKeys(), "%s", p)
+	}
+	assert.Equal(t, "OGX 1.2 and later", profile.ServerKeyVersions("tenancy"))
+	assert.Equal(t, "llama-stack 0.6 to OGX 0.8", profile.ServerKeyVersions("cors"))
 }
