@@ -83,9 +83,10 @@ func (g *generator) applyAuthentication() {
 // without (openai_vector_store_mixin.py:730-734 at OGX v1.1.0).
 const accessControlledVectorStores = profile.Version("1.1")
 
-// storeVectorStoreMetadata gives an access policy's vector stores the SQL store their
-// providers need from OGX 1.1 (storage.stores.vector_stores, on the SQL backend the server's
-// other stores use), when the config has vector_io providers and no such store.
+// storeVectorStoreMetadata gives the vector stores of an access policy, or of multi-tenant
+// mode, the SQL store their providers need from OGX 1.1 (storage.stores.vector_stores, on the
+// SQL backend the server's other stores use), when the config has vector_io providers and no
+// such store.
 func (g *generator) storeVectorStoreMetadata() {
 	stores := mapAt(mapAt(g.cfg, "storage"), "stores")
 	if g.prof.Version.Compare(accessControlledVectorStores) < 0 || len(providerList(g.cfg, "vector_io")) == 0 ||

@@ -110,6 +110,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.applyVectorStores,
 		g.applyServer,
 		g.applyAuthentication,
+		g.applyServerSettings,
 		g.applyStatePaths,
 		g.checkBackendReferences,
 		g.checkLocalStorage,

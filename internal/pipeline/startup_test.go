@@ -264,6 +264,9 @@ func versionLacks(name string, story *v1alpha2.LlamaStackDistribution, v profile
 	if lacks := authenticationLacks(story.Spec.Authentication, p); lacks != "" {
 		return lacks
 	}
+	if lacks := serverSettingsLack(story, p); lacks != "" {
+		return lacks
+	}
 	if st := story.Spec.Storage; st != nil && len(st.Backends) > 0 {
 		if p.PostgresBackendKeys == nil {
 			return "keeps prompts and connectors in key-value stores"
@@ -288,6 +291,22 @@ func authenticationLacks(a *v1alpha2.AuthenticationSpec, p *profile.Profile) str
 	case a.Kubernetes != nil && a.Kubernetes.TenantClaim != "", a.OIDC != nil && a.OIDC.TenantClaim != "":
 		if !slices.Contains(p.AuthKeys("kubernetes"), "tenant_claim") {
 			return "has no tenant_claim"
+		}
+	}
+	return ""
+}
+
+// serverSettingsLack is the error of a server setting the version lacks.
+func serverSettingsLack(story *v1alpha2.LlamaStackDistribution, p *profile.Profile) string {
+	n, a := story.Spec.Networking, story.Spec.Authentication
+	for key, used := range map[string]bool{
+		"cors":         n != nil && n.CORS != nil,
+		"tls_config":   n != nil && n.TLS != nil && len(n.TLS.Ciphers) > 0,
+		"hsts_max_age": n != nil && n.TLS != nil && n.TLS.HSTSMaxAge != nil,
+		"tenancy":      a != nil && a.Tenancy != nil,
+	} {
+		if used && !slices.Contains(p.ServerKeys(), key) {
+			return "has no server." + key
 		}
 	}
 	return ""
