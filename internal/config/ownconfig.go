@@ -279,8 +279,12 @@ func UnreadEnv(configYAML []byte, env []corev1.EnvVar, path *field.Path) []Warni
 			continue
 		}
 		message := fmt.Sprintf("%s does nothing: config.yaml has no ${env.%s}", e.Name, e.Name)
-		if retired {
+		switch {
+		case retired:
 			message += ": " + instead
+		case strings.HasPrefix(e.Name, "AUTH_"):
+			// the variables of OpenShift AI's images' auth block, which this config has not
+			message += ": give the server its authentication provider with spec.authentication (oidc: issuer, audience, jwksURI)"
 		}
 		warnings = append(warnings, Warning{Field: path.Index(i).Child("name").String(), Message: message})
 	}

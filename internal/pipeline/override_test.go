@@ -211,6 +211,17 @@ spec:
   workload: {overrides: {env: [{name: INFERENCE_MODEL, value: llama3.2:3b}]}}
 `,
 			want: []string{"warning: spec.workload.overrides.env[0].name: INFERENCE_MODEL does nothing: config.yaml has no ${env.INFERENCE_MODEL}"}},
+		{reason: "AUTH_ISSUER, which only OpenShift AI's images' configs read: the spec's authentication is what works here",
+			doc: `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: own, namespace: ai}
+spec:
+  distribution: ` + starter07 +
+				`
+  workload: {overrides: {env: [{name: AUTH_ISSUER, value: "https://idp.example.com"}]}}
+`,
+			want: []string{"warning: spec.workload.overrides.env[0].name: AUTH_ISSUER does nothing: config.yaml has no ${env.AUTH_ISSUER}: " +
+				"give the server its authentication provider with spec.authentication (oidc: issuer, audience, jwksURI)"}},
 		{reason: "a config of a custom image, whose version llsd does not know: only the variables are checked, and the user is told",
 			doc: v2("{image: registry.example.com/own:1}", "{configMapName: stack}", ""),
 			data: map[string]string{"config.yaml": `version: 2
