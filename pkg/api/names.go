@@ -47,6 +47,11 @@ func (n Names) ServiceMonitor() string { return n.llsd + "-monitor" }
 func (n Names) PrometheusRule() string { return n.llsd + "-alerts" }
 func (n Names) TrustedCA() string      { return n.llsd + "-trusted-ca" }
 
+// ModelToken is the service account token Secret the server calls token-protected
+// InferenceServices with; ModelAccess the Role (and RoleBinding) that lets it get them.
+func (n Names) ModelToken() string  { return n.llsd + "-model-token" }
+func (n Names) ModelAccess() string { return n.llsd + "-model-access" }
+
 // ConfigMap is named by the config's hash: a new config is a new, immutable ConfigMap.
 func (n Names) ConfigMap(hash string) string { return n.llsd + "-config-" + hash[:10] }
 
@@ -83,6 +88,9 @@ var generatedKinds = map[string]struct {
 	"PrometheusRule":          {"monitoring.coreos.com", nameOf(Names.PrometheusRule)},
 	"HorizontalPodAutoscaler": {"autoscaling", nameOf(Names.HPA)},
 	"PodDisruptionBudget":     {"policy", nameOf(Names.PDB)},
+	"Secret":                  {"", nameOf(Names.ModelToken)},
+	"Role":                    {"rbac.authorization.k8s.io", nameOf(Names.ModelAccess)},
+	"RoleBinding":             {"rbac.authorization.k8s.io", nameOf(Names.ModelAccess)},
 }
 
 // nameOf is whether a name is the one names gives a kind.

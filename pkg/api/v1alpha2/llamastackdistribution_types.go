@@ -290,6 +290,13 @@ type ProviderSpec struct {
 	// +optional
 	APIKey *SecretKeySource `json:"apiKey,omitempty"`
 
+	// InferenceService names the KServe InferenceService that serves this vllm provider's
+	// models, instead of endpoint: llsd reads it (and its ServingRuntime) among the inputs and
+	// derives the URL, the served model and, for OpenShift AI's token-protected predictors,
+	// the token and the CA it asks for.
+	// +optional
+	InferenceService *InferenceServiceRef `json:"inferenceService,omitempty"`
+
 	// SecretRefs maps provider config keys to Secret keys. Each becomes an environment
 	// variable LLSD_<ID>_<KEY> and the config holds ${env.LLSD_<ID>_<KEY>}.
 	// +optional
@@ -309,6 +316,25 @@ type ProviderSpec struct {
 	// have network settings (the remote inference providers).
 	// +optional
 	ClientCertificate *ClientCertificateSpec `json:"clientCertificate,omitempty"`
+}
+
+// InferenceServiceRef names an InferenceService (serving.kserve.io/v1beta1):
+//
+//	inferenceService: {name: granite}                    # in the LlamaStackDistribution's namespace
+//	inferenceService: {name: granite, namespace: models}
+type InferenceServiceRef struct {
+	// Name of the InferenceService.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z]([-a-z0-9]*[a-z0-9])?$`
+	Name string `json:"name"`
+
+	// Namespace of the InferenceService; the LlamaStackDistribution's when unset. One that
+	// is not among the inputs is not checked: llsd says so and assumes KServe's defaults.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // ClientCertificateSpec names a Secret holding a certificate and its key: tls.crt and tls.key

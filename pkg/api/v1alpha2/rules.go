@@ -182,6 +182,26 @@ var (
 		}},
 		holds: keysMatch[SecretKeySource](configKeyPattern),
 	}
+	ruleInferenceServiceNotWithEndpoint = rule[*ProviderSpec]{
+		Rule: Rule{On: []string{"ProviderSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!(has(self.inferenceService) && has(self.endpoint))",
+			FieldPath: ".inferenceService",
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
+			Message:   "inferenceService and endpoint are mutually exclusive: llsd derives the endpoint from the InferenceService, so remove endpoint",
+		}},
+		holds: func(p *ProviderSpec) bool { return p.InferenceService == nil || p.Endpoint == "" },
+	}
+	ruleInferenceServiceIsVLLM = rule[*ProviderSpec]{
+		Rule: Rule{On: []string{"ProviderSpec"}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:      "!has(self.inferenceService) || self.provider == 'vllm' || self.provider == 'remote::vllm'",
+			FieldPath: ".inferenceService",
+			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
+			Message:   "inferenceService is for the vllm provider, which speaks the OpenAI API KServe's vLLM and Hugging Face runtimes serve: set provider: vllm",
+		}},
+		holds: func(p *ProviderSpec) bool {
+			return p.InferenceService == nil || p.Provider == "vllm" || p.Provider == "remote::vllm"
+		},
+	}
 	ruleUniqueModelNames = rule[[]ModelSpec]{
 		Rule: Rule{On: []string{"ResourcesSpec.models"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "self.all(m, self.exists_one(n, n.name == m.name))",
@@ -463,6 +483,8 @@ func typeRules() []ruleChecker {
 		ruleDistributionNotBoth,
 		ruleDistributionNeedsOne,
 		ruleSecretRefKeys,
+		ruleInferenceServiceNotWithEndpoint,
+		ruleInferenceServiceIsVLLM,
 		ruleUniqueModelNames,
 		ruleUniqueMCPServerIDs,
 		ruleEmbeddingNeedsDimension,
