@@ -13,6 +13,11 @@ const (
 	// ClientTLSDir holds, under <provider id>/, each provider's client certificate (tls.crt,
 	// tls.key) for mutual TLS.
 	ClientTLSDir = "/etc/llama-stack/client-tls"
+	// ServiceCADir holds OpenShift's service CA (service-ca.crt of the openshift-service-ca.crt
+	// ConfigMap OpenShift puts in every namespace), which signs token-protected predictors'
+	// certificates; ServiceCAFile is the file.
+	ServiceCADir  = "/etc/llama-stack/service-ca"
+	ServiceCAFile = ServiceCADir + "/service-ca.crt"
 )
 
 // applyServer writes the server block: port and workers when the spec sets them (with the

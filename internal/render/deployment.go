@@ -367,6 +367,9 @@ func volumeMounts(in Input) []corev1.VolumeMount {
 	if mountsKubeCA(in) {
 		mounts = append(mounts, corev1.VolumeMount{Name: volumeKubeCA, MountPath: config.KubeCADir, ReadOnly: true})
 	}
+	if in.ModelAccess.ServiceCA {
+		mounts = append(mounts, serviceCAMount())
+	}
 	switch files := caFiles(in); {
 	case len(files) == 1:
 		mounts = append(mounts, caMounts(in)...)
@@ -452,6 +455,9 @@ func volumes(in Input, configMapName string) []corev1.Volume {
 			LocalObjectReference: corev1.LocalObjectReference{Name: config.KubeCAConfigMap},
 			Items:                []corev1.KeyToPath{{Key: config.KubeCAKey, Path: config.KubeCAKey}},
 		}}})
+	}
+	if in.ModelAccess.ServiceCA {
+		vols = append(vols, serviceCAVolume())
 	}
 	for _, src := range caSources(obj) {
 		vols = append(vols, corev1.Volume{Name: src.volume, VolumeSource: corev1.VolumeSource{

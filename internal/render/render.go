@@ -17,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -47,6 +48,8 @@ type Input struct {
 	// Authentication is what the user's config (UserConfig) asks of callers; a generated
 	// config says its own (Config.Authentication).
 	Authentication config.Authentication
+	// ModelAccess is what the server needs to call token-protected InferenceServices.
+	ModelAccess ModelAccess
 }
 
 // authentication is what the config the server runs asks of its callers.
@@ -96,7 +99,7 @@ func Kinds() []Object {
 	return []Object{&v1alpha2.LlamaStackDistribution{}, &corev1.ConfigMap{}, &corev1.ServiceAccount{},
 		&corev1.PersistentVolumeClaim{}, &appsv1.Deployment{}, &corev1.Service{}, &networkingv1.Ingress{},
 		&networkingv1.NetworkPolicy{}, &autoscalingv2.HorizontalPodAutoscaler{}, &policyv1.PodDisruptionBudget{}, &Route{},
-		&ServiceMonitor{}, &PrometheusRule{}}
+		&ServiceMonitor{}, &PrometheusRule{}, &corev1.Secret{}, &rbacv1.Role{}, &rbacv1.RoleBinding{}}
 }
 
 // Object is a Kubernetes object a render writes (the method set of controller-runtime's
@@ -142,6 +145,7 @@ func Render(in Input) (Output, field.ErrorList) {
 	out.Objects = appendRendered(out.Objects, d, service(m, in.Object),
 		ingress(m, in.Object, in.Options), route(m, in.Object, in.Options), networkPolicy(m, in.Object, in.Options),
 		hpa(m, in.Object), pdb(m, in.Object), serviceMonitor(m, in.Object), prometheusRule(m, in.Object))
+	out.Objects = append(out.Objects, modelAccessObjects(m, in.ModelAccess, d.Spec.Template.Spec.ServiceAccountName)...)
 	return out, nil
 }
 
