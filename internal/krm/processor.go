@@ -13,6 +13,7 @@ import (
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/distribution"
@@ -83,6 +84,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 		return false, nil
 	}
 	opts.ConfigMaps = configMaps(rl.Items, llsdConfig)
+	opts.KServe = KServeObjects(rl.Items)
 	toDo := toRender(rl.Items, llsdConfig)
 	prepare(toDo)
 	var out fn.KubeObjects
@@ -600,6 +602,28 @@ func orphanResult(o *fn.KubeObject) *fn.Result {
 }
 
 func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() }
+
+// KServeObjects are the InferenceServices and ServingRuntimes among items, decoded, by
+// namespace/name: the providers that name an InferenceService are derived from them.
+func KServeObjects(items fn.KubeObjects) pipeline.KServe {
+	k := pipeline.KServe{InferenceServices: map[string]map[string]any{}, ServingRuntimes: map[string]map[string]any{}}
+	for _, item := range items {
+		var into map[string]map[string]any
+		switch {
+		case item.GetKind() == "InferenceService" && item.GetAPIVersion() == "serving.kserve.io/v1beta1":
+			into = k.InferenceServices
+		case item.GetKind() == "ServingRuntime" && item.GetAPIVersion() == "serving.kserve.io/v1alpha1":
+			into = k.ServingRuntimes
+		default:
+			continue
+		}
+		var m map[string]any
+		if sigsyaml.Unmarshal([]byte(item.String()), &m) == nil {
+			into[key(item)] = m
+		}
+	}
+	return k
+}
 
 // configMaps are the data of the user's ConfigMaps among the items that an LLSD references
 // (its override config, base config or CA bundle), by namespace/name. Only those are read, each once and

@@ -30,6 +30,9 @@ type Options struct {
 	// ConfigMaps are the ConfigMaps among the inputs, by namespace/name, with their data:
 	// an overrideConfig ConfigMap found here drives rollouts by its content hash.
 	ConfigMaps map[string]map[string]string
+	// KServe are the InferenceServices and ServingRuntimes among the inputs, which providers
+	// that name an InferenceService are derived from.
+	KServe KServe
 	// Limits bound the work one LLSD may ask for; zero fields take the defaults.
 	Limits Limits
 	// Providers reads provider images' lls-provider-spec.yaml: the registry client when the
@@ -107,6 +110,11 @@ func jsonDepth(data []byte) int {
 type Result struct {
 	// LLSD is the canonical v1alpha2 object with its receipt.
 	LLSD *v1alpha2.LlamaStackDistribution
+	// Derived is the object as rendered, with what llsd derived filled in (a provider's
+	// endpoint and model from the InferenceService it names); nil when nothing was.
+	Derived *v1alpha2.LlamaStackDistribution
+	// ModelAccess is what the render wrote for the server to call token-protected models.
+	ModelAccess render.ModelAccess
 	// Objects are the generated objects, in a fixed order.
 	Objects  []render.Object
 	Warnings []config.Warning
@@ -210,11 +218,16 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	if dist.Base == nil {
 		return renderImageOwnConfig(obj, dist, opts, errs)
 	}
-	res, genErrs := config.Generate(obj, dist)
+	served, access, servedWarnings, servedErrs := servedByKServe(obj, opts.KServe)
+	if len(servedErrs) > 0 {
+		return nil, slices.Concat(errs, servedErrs, render.SpecErrors(render.Input{Object: obj, Distribution: dist, ConfigMaps: opts.ConfigMaps, Options: opts.Render}))
+	}
+	res, genErrs := config.Generate(served, dist)
 	if len(genErrs) > 0 {
 		return nil, append(append(errs, genErrs...), render.SpecErrors(render.Input{Object: obj, Distribution: dist, ConfigMaps: opts.ConfigMaps, Options: opts.Render})...)
 	}
-	result, errs := renderWithReceipt(render.Input{Object: obj, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps},
+	result, errs := renderWithReceipt(render.Input{Object: served, Distribution: dist, Config: res, Options: opts.Render, ConfigMaps: opts.ConfigMaps,
+		ModelAccess: access}, obj,
 		api.Receipt{
 			ServerVersion:   string(dist.Version),
 			Image:           dist.Image,
@@ -223,27 +236,31 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 			ProviderCount:   res.ProviderCount,
 			ResourceCount:   res.ResourceCount,
 			RendererVersion: opts.RendererVersion,
-		}, errs, slices.Concat(baseWarnings, distributionWarnings(dist), res.Warnings))
+		}, errs, slices.Concat(baseWarnings, distributionWarnings(dist), servedWarnings, res.Warnings))
 	if result != nil && obj.Spec.Workload != nil && obj.Spec.Workload.Overrides != nil {
 		result.Warnings = append(result.Warnings, config.UnreadEnv(res.Config, obj.Spec.Workload.Overrides.Env, overridesEnvPath)...)
 	}
 	return result, errs
 }
 
-// renderWithReceipt renders in and returns its objects and the LlamaStackDistribution with
-// the receipt (the rendered ConfigMap's name and hash filled in), with the warnings found
+// renderWithReceipt renders in and returns its objects and the LlamaStackDistribution as
+// written (in.Object may have filled in what llsd derived) with the receipt (the rendered ConfigMap's name and hash filled in), with the warnings found
 // before the render first; nothing when errs (found before) or the render hold an error.
-func renderWithReceipt(in render.Input, receipt api.Receipt, errs field.ErrorList, warnings []config.Warning) (*Result, field.ErrorList) {
+func renderWithReceipt(in render.Input, written *v1alpha2.LlamaStackDistribution, receipt api.Receipt, errs field.ErrorList, warnings []config.Warning) (*Result, field.ErrorList) {
 	out, renderErrs := render.Render(in)
 	if errs = append(errs, renderErrs...); len(errs) > 0 {
 		return nil, errs
 	}
 	receipt.ConfigMap, receipt.ConfigHash = out.ConfigMapName, out.ConfigHash
-	llsd, err := withReceipt(in.Object, receipt)
+	llsd, err := withReceipt(written, receipt)
 	if err != nil {
 		return nil, append(errs, err)
 	}
-	return &Result{LLSD: llsd, Objects: out.Objects, Warnings: slices.Concat(warnings, out.Warnings)}, nil
+	result := &Result{LLSD: llsd, Objects: out.Objects, Warnings: slices.Concat(warnings, out.Warnings), ModelAccess: in.ModelAccess}
+	if in.Object != written {
+		result.Derived = in.Object
+	}
+	return result, nil
 }
 
 // distributionWarnings are the resolver's notes, as warnings about spec.distribution.
@@ -332,7 +349,7 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 		errs = append(errs, checkErrs...)
 		in.UserConfigKey, in.Authentication, checked = key, auth, append(checked, warnings...)
 	}
-	return renderWithReceipt(in, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceOverride, RendererVersion: opts.RendererVersion}, errs, checked)
+	return renderWithReceipt(in, obj, api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceOverride, RendererVersion: opts.RendererVersion}, errs, checked)
 }
 
 // configMap is the data of a ConfigMap of obj's namespace among the inputs.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/render"
@@ -33,6 +35,25 @@ type renderInput struct {
 	name string
 	doc  []byte
 	opts pipeline.Options
+}
+
+// kserveBeside are the InferenceServices and ServingRuntimes of the files beside file: an
+// example's package.
+func kserveBeside(t testing.TB, file string) pipeline.KServe {
+	siblings, err := filepath.Glob(filepath.Join(filepath.Dir(file), "*.yaml"))
+	require.NoError(t, err)
+	var items fn.KubeObjects
+	for _, sibling := range siblings {
+		data, err := os.ReadFile(sibling)
+		require.NoError(t, err)
+		if !strings.Contains(string(data), "serving.kserve.io") || strings.HasSuffix(sibling, "expected.yaml") {
+			continue
+		}
+		more, err := fn.ParseKubeObjects(data)
+		require.NoError(t, err)
+		items = append(items, more...)
+	}
+	return krm.KServeObjects(items)
 }
 
 // renderInputs are the LlamaStackDistributions of every golden case that renders (config
@@ -71,7 +92,7 @@ func renderInputs(t testing.TB) []renderInput {
 		for i, doc := range strings.Split(string(data), "\n---\n") {
 			if strings.Contains(doc, "kind: LlamaStackDistribution") && !strings.Contains(file, "expected") {
 				inputs = append(inputs, renderInput{name: strings.TrimPrefix(file, root+"/") + "#" + string(rune('0'+i)),
-					doc: []byte(doc), opts: pipeline.Options{RendererVersion: "test"}})
+					doc: []byte(doc), opts: pipeline.Options{RendererVersion: "test", KServe: kserveBeside(t, file)}})
 			}
 		}
 	}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/internal/config"
+	"github.com/llamastack/llsd/internal/kserve"
+	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// KServe objects among the inputs: InferenceServices and ServingRuntimes, decoded, by
+// namespace/name.
+type KServe struct {
+	InferenceServices map[string]map[string]any
+	ServingRuntimes   map[string]map[string]any
+}
+
+func (k KServe) runtime(namespace, name string) map[string]any {
+	return k.ServingRuntimes[namespace+"/"+name]
+}
+
+// servedByKServe fills in, on a copy of obj, what each vllm provider that names an
+// InferenceService needs: its endpoint, the token and CA of a token-protected predictor, and
+// the model it serves when no model of the spec names the provider; the user's object is
+// left as written (it is what the render gives back). Also the access the render must grant.
+func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe) (*v1alpha2.LlamaStackDistribution, render.ModelAccess, []config.Warning, field.ErrorList) {
+	var access render.ModelAccess
+	if obj.Spec.Providers == nil || !slices.ContainsFunc(obj.Spec.Providers.Inference, func(p v1alpha2.ProviderSpec) bool { return p.InferenceService != nil }) {
+		return obj, access, nil, nil
+	}
+	out := obj.DeepCopy()
+	var warnings []config.Warning
+	var errs field.ErrorList
+	for i := range out.Spec.Providers.Inference {
+		p := &out.Spec.Providers.Inference[i]
+		if p.InferenceService == nil {
+			continue
+		}
+		path := field.NewPath("spec", "providers", "inference").Index(i)
+		predictor, w, err := derivePredictor(obj, p.InferenceService, k, path.Child("inferenceService"))
+		warnings = append(warnings, w...)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.Endpoint = predictor.BaseURL
+		if predictor.Knative && obj.Spec.Networking != nil && obj.Spec.Networking.Egress != nil {
+			warnings = append(warnings, config.Warning{Field: "spec.networking.egress", Message: fmt.Sprintf("InferenceService %s runs on Knative, "+
+				"whose requests go through its local gateway (knative-local-gateway, in istio-system with Istio or knative-serving with "+
+				"Kourier), a namespace the NetworkPolicy does not admit: add the gateway's pod network to networking.egress.cidrs", p.InferenceService.Name)})
+		}
+		if predictor.TokenProtected && p.APIKey == nil {
+			p.APIKey = &v1alpha2.SecretKeySource{SecretKeyRef: v1alpha2.SecretKeyRef{Name: api.NamesOf(obj.Name).ModelToken(), Key: "token"}}
+			access.Grant(cmp.Or(p.InferenceService.Namespace, obj.Namespace), p.InferenceService.Name)
+		}
+		if predictor.ServiceCA {
+			access.ServiceCA = true
+			p.Settings = withDefault(p.Settings, "tls_verify", config.ServiceCAFile)
+		}
+		errs = append(errs, servedModels(out, p, predictor, path)...)
+	}
+	return out, access, warnings, errs
+}
+
+// derivePredictor reads the InferenceService a provider names: from the inputs, or, when it is
+// in a namespace the spec names and not among them, by KServe's defaults with a warning.
+func derivePredictor(obj *v1alpha2.LlamaStackDistribution, ref *v1alpha2.InferenceServiceRef, k KServe, path *field.Path) (kserve.Predictor, []config.Warning, *field.Error) {
+	namespace := cmp.Or(ref.Namespace, obj.Namespace)
+	isvc, found := k.InferenceServices[namespace+"/"+ref.Name]
+	if !found && (ref.Namespace == "" || ref.Namespace == obj.Namespace) {
+		return kserve.Predictor{}, nil, field.Invalid(path.Child("name"), ref.Name, fmt.Sprintf("no InferenceService %s among the inputs (%s); "+
+			"add it to the package, or name its namespace to reach one outside it", ref.Name, present(k, namespace)))
+	}
+	if !found {
+		isvc = map[string]any{"metadata": map[string]any{"name": ref.Name, "namespace": namespace}}
+	}
+	predictor, err := kserve.Derive(isvc, k.runtime)
+	if err != nil {
+		return predictor, nil, field.Invalid(path, ref.Name, "InferenceService "+ref.Name+": "+err.Error())
+	}
+	var warnings []config.Warning
+	if !found {
+		warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf("InferenceService %s/%s is not among the inputs, "+
+			"so llsd could not check it: it calls %s for model %s, as KServe's defaults give them (no token, OpenShift AI's vLLM runtime)",
+			namespace, ref.Name, predictor.BaseURL, predictor.ModelName)})
+	} else if len(predictor.Assumed) > 0 {
+		warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf("InferenceService %s: llsd assumed %s",
+			ref.Name, strings.Join(predictor.Assumed, "; "))})
+	}
+	return predictor, warnings, nil
+}
+
+// present names the InferenceServices among the inputs in a namespace.
+func present(k KServe, namespace string) string {
+	var names []string
+	for _, key := range slices.Sorted(maps.Keys(k.InferenceServices)) {
+		if ns, name, _ := strings.Cut(key, "/"); ns == namespace {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return "there are none in namespace " + namespace
+	}
+	return "there are " + strings.Join(names, ", ")
+}
+
+// servedModels registers the served model when no model of the spec names the provider,
+// and refuses a model of the provider that the InferenceService does not serve.
+func servedModels(obj *v1alpha2.LlamaStackDistribution, p *v1alpha2.ProviderSpec, predictor kserve.Predictor, path *field.Path) field.ErrorList {
+	if obj.Spec.Resources == nil {
+		obj.Spec.Resources = &v1alpha2.ResourcesSpec{}
+	}
+	var errs field.ErrorList
+	mine := 0
+	only := len(obj.Spec.Providers.Inference) == 1
+	for i := range obj.Spec.Resources.Models {
+		m := &obj.Spec.Resources.Models[i]
+		if m.Provider != p.EffectiveID() && (m.Provider != "" || !only) {
+			continue
+		}
+		mine++
+		if served := cmp.Or(m.ProviderModelID, m.Name); served != predictor.ModelName {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "resources", "models").Index(i), served, fmt.Sprintf(
+				"InferenceService %s (%s) serves %s, not %s: set providerModelId: %s, or serve this model", p.InferenceService.Name,
+				path.Child("inferenceService"), predictor.ModelName, served, predictor.ModelName)))
+		}
+		if m.ContextLength == nil && predictor.ContextLength > 0 {
+			m.ContextLength = &predictor.ContextLength
+		}
+	}
+	if mine == 0 && !predictor.Embedding { // an embedding model needs its dimension, which only the user knows
+		m := v1alpha2.ModelSpec{Name: predictor.ModelName, Provider: p.EffectiveID()}
+		if predictor.ContextLength > 0 {
+			m.ContextLength = &predictor.ContextLength
+		}
+		obj.Spec.Resources.Models = append(obj.Spec.Resources.Models, m)
+	}
+	return errs
+}
+
+// withDefault sets key in settings unless they set it.
+func withDefault(settings *apiextensionsv1.JSON, key string, value any) *apiextensionsv1.JSON {
+	m := map[string]any{}
+	if settings != nil {
+		_ = json.Unmarshal(settings.Raw, &m) // settings were decoded from JSON
+	}
+	if _, ok := m[key]; !ok {
+		m[key] = value
+	}
+	raw, _ := json.Marshal(m) // a map of JSON values always marshals
+	return &apiextensionsv1.JSON{Raw: raw}
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package pipeline_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/configyaml"
+)
+
+// kserveRuntime is OpenShift AI's vLLM runtime, as its template writes it.
+const kserveRuntime = `apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+metadata: {name: vllm-cuda-runtime, namespace: ai}
+spec:
+  containers:
+  - name: kserve-container
+    image: quay.io/modh/vllm:cuda
+    command: [python, -m, vllm.entrypoints.openai.api_server]
+    args: [--port=8080, --model=/mnt/models, "--served-model-name={{.Name}}"]
+`
+
+func kserveISVC(annotations, args string) string {
+	return `---
+apiVersion: serving.kserve.io/v1beta1
+kind: InferenceService
+metadata:
+  name: granite
+  namespace: ai
+  annotations: {` + annotations + `}
+spec:
+  predictor:
+    model:
+      modelFormat: {name: vLLM}
+      runtime: vllm-cuda-runtime
+      args: [` + args + `]
+`
+}
+
+func kserveLLSD(provider, models string) string {
+	return `---
+apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: {name: starter}
+  providers:
+    inference:
+    - {id: granite, provider: vllm, inferenceService: ` + provider + `}
+` + models
+}
+
+// A provider that names an InferenceService of the package gets, from it and its runtime, the
+// URL, the model and its context length, and what OpenShift AI's token check asks for; what
+// llsd cannot check or derive is said, and a model the InferenceService does not serve is an
+// error. Every server that renders starts (the start-up oracle).
+func TestModelsFromTheSamePackage(t *testing.T) {
+	const raw, protected = "serving.kserve.io/deploymentMode: RawDeployment", "serving.kserve.io/deploymentMode: RawDeployment, security.opendatahub.io/enable-auth: 'true'"
+	for _, tc := range []struct {
+		reason, doc string
+		baseURL     string
+		token       bool
+		models      []string
+		errors      []string
+		warnings    []string
+	}{
+		{reason: "raw deployment: the predictor Service on port 80, the model registered under its served name with its context length",
+			doc:     kserveRuntime + kserveISVC(raw, "--max-model-len=16384") + kserveLLSD("{name: granite}", ""),
+			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", models: []string{"granite"}},
+		{reason: "OpenShift AI's token check: https 8443 with a token of the server's service account and the service CA",
+			doc:     kserveRuntime + kserveISVC(protected, "") + kserveLLSD("{name: granite}", ""),
+			baseURL: "https://granite-predictor.ai.svc.cluster.local:8443/v1", token: true, models: []string{"granite"}},
+		{reason: "serverless with the token check: Knative's Service, a token",
+			doc: kserveRuntime + kserveISVC("serving.kserve.io/deploymentMode: Serverless, security.opendatahub.io/enable-auth: 'true'", "") +
+				kserveLLSD("{name: granite}", ""),
+			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", token: true, models: []string{"granite"}},
+		{reason: "a model of the spec that the InferenceService serves under another name",
+			doc: kserveRuntime + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
+				"  resources: {models: [{name: granite-3.3, provider: granite}]}\n"),
+			errors: []string{`spec.resources.models[0]: Invalid value: "granite-3.3": InferenceService granite (spec.providers.inference[0].inferenceService) serves ibm/granite, not granite-3.3: set providerModelId: ibm/granite`}},
+		{reason: "the spec names the served model itself: kept, and nothing added",
+			doc: kserveRuntime + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
+				"  resources: {models: [{name: granite, providerModelId: ibm/granite}]}\n"),
+			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", models: []string{"granite"}},
+		{reason: "an InferenceService not in the package, without a namespace: the names that are",
+			doc:    kserveRuntime + kserveISVC(raw, "") + kserveLLSD("{name: granit}", ""),
+			errors: []string{`spec.providers.inference[0].inferenceService.name: Invalid value: "granit": no InferenceService granit among the inputs (there are granite); add it to the package, or name its namespace to reach one outside it`}},
+		{reason: "an InferenceService of another namespace, not in the package: KServe's defaults, and a warning that llsd could not check it",
+			doc:     kserveLLSD("{name: llama, namespace: models}", ""),
+			baseURL: "http://llama-predictor.models.svc.cluster.local/v1", models: []string{"llama"},
+			warnings: []string{"spec.providers.inference[0].inferenceService: InferenceService models/llama is not among the inputs, so llsd could not check it"}},
+		{reason: "a runtime not in the package: assumed, and said",
+			doc:     kserveISVC(raw, "") + kserveLLSD("{name: granite}", ""),
+			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", models: []string{"granite"},
+			warnings: []string{"spec.providers.inference[0].inferenceService: InferenceService granite: llsd assumed ServingRuntime vllm-cuda-runtime (not among the inputs)"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			got := renderWild(t, []byte(tc.doc), nil)
+			require.Len(t, got.errors, len(tc.errors), "%v", got.errors)
+			for i, want := range tc.errors {
+				assert.Contains(t, got.errors[i], want)
+			}
+			for _, want := range tc.warnings {
+				assert.True(t, mentions(got.warnings, want), "no warning %q in %v", want, got.warnings)
+			}
+			if len(tc.errors) > 0 {
+				return
+			}
+			kinds := map[string]bool{}
+			var config string
+			for _, o := range got.items {
+				kinds[o.GetKind()] = true
+				if o.GetKind() == "ConfigMap" {
+					config, _, _ = o.NestedString("data", "config.yaml")
+				}
+				if o.GetKind() == "LlamaStackDistribution" {
+					assert.NotContains(t, o.String(), "endpoint:", "the object is given back as written")
+				}
+			}
+			tree, err := configyaml.UnmarshalMap([]byte(config))
+			require.NoError(t, err)
+			var provider map[string]any
+			for _, p := range tree["providers"].(map[string]any)["inference"].([]any) {
+				if p.(map[string]any)["provider_id"] == "granite" {
+					provider = p.(map[string]any)["config"].(map[string]any)
+				}
+			}
+			require.NotNil(t, provider)
+			assert.Equal(t, tc.baseURL, provider["base_url"])
+			assert.Equal(t, tc.token, provider["api_token"] != nil, "the token")
+			assert.Equal(t, tc.token, kinds["Secret"] && kinds["Role"] && kinds["RoleBinding"], "the token's Secret, Role and RoleBinding")
+			assert.Equal(t, strings.HasPrefix(tc.baseURL, "https"), provider["tls_verify"] == "/etc/llama-stack/service-ca/service-ca.crt")
+			var registered []string
+			for _, m := range tree["registered_resources"].(map[string]any)["models"].([]any) {
+				if m.(map[string]any)["provider_id"] == "granite" {
+					registered = append(registered, m.(map[string]any)["model_id"].(string))
+				}
+			}
+			assert.Equal(t, tc.models, registered)
+		})
+	}
+}
