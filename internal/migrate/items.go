@@ -20,6 +20,7 @@ import (
 // ConfigMaps among items are read as a render reads them.
 func Items(items fn.KubeObjects, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
 	opts.ConfigMaps = krm.ConfigMaps(items)
+	opts.KServe = krm.KServeObjects(items)
 	var out fn.KubeObjects
 	var results fn.Results
 	for _, item := range items {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/pipeline"
+	"github.com/llamastack/llsd/pkg/api"
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -49,9 +50,31 @@ func ToOGXServer(obj *v1alpha2.LlamaStackDistribution, res *pipeline.Result) (*o
 		out.Spec.OverrideConfig = &ogx.ConfigMapKeyRef{Name: o.ConfigMapName, Key: cmp.Or(o.Key, runKey(deploymentOf(res)), o.ConfigKey())}
 	}
 	m.unmapped()
+	m.modelAccess()
 	m.defaultedResources()
 	m.adopt(out)
 	return out, m.warnings
+}
+
+// rendered is the spec as rendered: with the endpoints and models llsd derived from the
+// InferenceServices the providers name, which an OGXServer cannot name.
+func (m *migration) rendered() *v1alpha2.LlamaStackDistributionSpec {
+	if m.res.Derived != nil {
+		return &m.res.Derived.Spec
+	}
+	return &m.res.LLSD.Spec
+}
+
+// modelAccess warns that the token llsd rendered for token-protected InferenceServices (its
+// Secret, Role and RoleBinding) and the service CA are not the successor's to write.
+func (m *migration) modelAccess() {
+	if a := m.res.ModelAccess; len(a.InferenceServices) > 0 || a.ServiceCA {
+		m.warn(specPath.Child("providers", "inference"), "the OGXServer calls the InferenceServices llsd derived its providers from "+
+			"(their base_url is in the providers' settings), but the successor writes neither the token llsd rendered for them "+
+			"(Secret %s, Role and RoleBinding %s) nor the mount of OpenShift's service CA that tls_verify names: keep those objects, "+
+			"and mount the openshift-service-ca.crt ConfigMap at /etc/llama-stack/service-ca in workload.overrides",
+			api.NamesOf(m.obj.Name).ModelToken(), api.NamesOf(m.obj.Name).ModelAccess())
+	}
 }
 
 // defaultedResources warns where the successor sets requests the LLSD did not: a core per

@@ -23,7 +23,7 @@ import (
 // credential under the config keys the render wrote them to (base_url, api_token, ...), which
 // a custom provider names itself. Providers of APIs an OGXServer has no list for are warnings.
 func (m *migration) providers() *ogx.ProvidersSpec {
-	spec := m.res.LLSD.Spec.Providers
+	spec := m.rendered().Providers
 	if spec == nil {
 		return nil
 	}

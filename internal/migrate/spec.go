@@ -43,7 +43,7 @@ func (m *migration) distribution() ogx.DistributionSpec {
 }
 
 func (m *migration) resources() *ogx.ResourcesSpec {
-	r := m.obj.Spec.Resources
+	r := m.rendered().Resources
 	if r == nil {
 		return nil
 	}
