@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,8 @@ func TestExamples(t *testing.T) {
 		{dir: "openshift", render: kustomizeBuild},
 		{dir: "ogxserver/kustomize", render: kustomizeBuild},
 		{dir: "ogxserver/kpt", render: kptRender},
+		{dir: "kserve/kustomize", render: kustomizeBuild},
+		{dir: "kserve/kpt", render: kptRender},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			src := filepath.Join(examples, tc.dir)
@@ -58,7 +61,10 @@ func kptRender(t *testing.T, dir string) []byte {
 
 // exampleLLSDs are the LlamaStackDistribution and OGXServer files under examples/.
 var exampleLLSDs = []string{"kustomize/transformer/llsd.yaml", "kustomize/generator/llsd.yaml", "kpt/llsd.yaml", "argocd/app/llsd.yaml",
-	"ogxserver/kustomize/ogxserver.yaml", "ogxserver/kpt/ogxserver.yaml"}
+	"ogxserver/kustomize/ogxserver.yaml", "ogxserver/kpt/ogxserver.yaml", "kserve/kpt/llsd.yaml"}
+
+// exampleInputs are the other inputs of the example LLSDs: what a provider is derived from.
+var exampleInputs = []string{"kserve/kpt/servingruntime.yaml", "kserve/kpt/inferenceservice.yaml"}
 
 // The repository root is a kpt package of the examples: it renders every example LLSD and
 // nothing else, and rendering it in place twice leaves the same files.
@@ -76,7 +82,7 @@ func TestRootKptPackage(t *testing.T) {
 		}
 	}
 	args := []string{"render"}
-	for _, f := range exampleLLSDs {
+	for _, f := range append(slices.Clone(exampleLLSDs), exampleInputs...) {
 		args = append(args, filepath.Join(dir, "examples", f))
 	}
 	assertSameRender(t, objects(t, run(t, dir, llsdBinary, args...)), got)
