@@ -8,8 +8,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/pkg/api"
 )
 
 // kserveRuntime is OpenShift AI's vLLM runtime, as its template writes it.
@@ -111,16 +114,23 @@ func TestModelsFromTheSamePackage(t *testing.T) {
 				return
 			}
 			kinds := map[string]bool{}
-			var config string
+			var config, version string
+			dep := &appsv1.Deployment{}
 			for _, o := range got.items {
 				kinds[o.GetKind()] = true
-				if o.GetKind() == "ConfigMap" {
+				switch o.GetKind() {
+				case "ConfigMap":
 					config, _, _ = o.NestedString("data", "config.yaml")
+				case "Deployment":
+					require.NoError(t, yaml.Unmarshal([]byte(o.String()), dep))
+				case "LlamaStackDistribution":
+					version = o.GetAnnotation(api.AnnotationServerVersion)
 				}
 				if o.GetKind() == "LlamaStackDistribution" {
 					assert.NotContains(t, o.String(), "endpoint:", "the object is given back as written")
 				}
 			}
+			checkServerStarts(t, version, []byte(config), dep, got.warnings)
 			tree, err := configyaml.UnmarshalMap([]byte(config))
 			require.NoError(t, err)
 			var provider map[string]any
