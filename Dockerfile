@@ -33,7 +33,8 @@ FROM scratch AS function
 # kustomize and kpt run functions as the user nobody, which must resolve inside the image.
 COPY --from=build /out/passwd /etc/passwd
 COPY --from=build /out/llsd /usr/local/bin/llsd
-# The Argo CD plugin runs `llsd render` by name in this image.
-ENV PATH=/usr/local/bin
+# The Argo CD plugin runs `llsd render` by name in this image. kpt fn doc runs the image with
+# --help, which then prints the function's documentation rather than the command line's.
+ENV PATH=/usr/local/bin LLSD_HELP=function
 USER 65534:65534
 ENTRYPOINT ["/usr/local/bin/llsd"]

@@ -65,6 +65,10 @@ them, or - for standard input) as llsd render would render them, with the same o
 per problem and a summary. The exit code is 1 when one is invalid.
 `
 
+// EnvHelp set to "function" makes --help print the function's documentation, as the
+// function image sets it: kpt fn doc runs a function's image with --help.
+const EnvHelp = "LLSD_HELP"
+
 // Main runs llsd with args and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	tuneGC()
@@ -104,6 +108,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "llsd", version.Get())
 		return 0
 	case "help", "--help", "-h":
+		if os.Getenv(EnvHelp) == "function" && len(args) == 1 {
+			fmt.Fprint(stdout, functionDoc) // the function image: kpt fn doc runs it with --help
+			return 0
+		}
 		if len(args) > 1 && args[1] != "help" && slices.Contains(commands, args[1]) {
 			return Main([]string{args[1], "--help"}, stdin, stdout, stderr) // llsd help render
 		}

@@ -130,3 +130,20 @@ func TestNoArgumentsReadsStdinUnlessATerminal(t *testing.T) {
 	cli.Main(nil, null, &stdout, &stderr)
 	assert.NotContains(t, stderr.String(), "Usage:")
 }
+
+// In the function image (LLSD_HELP=function) --help is the function's documentation in the
+// catalog's sections, which kpt fn doc prints; elsewhere it is the command line's usage.
+func TestHelpInTheFunctionImage(t *testing.T) {
+	t.Setenv(cli.EnvHelp, "function")
+	code, out, _ := run(t, "--help")
+	assert.Equal(t, 0, code)
+	for _, section := range []string{"\nOverview\n", "\nUsage\n", "\nFunctionConfig\n", "\nExamples\n"} {
+		assert.Contains(t, out, section)
+	}
+	code, out, _ = run(t, "render", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "Usage: llsd render PATH...", "a command's help stays the command's")
+	t.Setenv(cli.EnvHelp, "")
+	_, out, _ = run(t, "--help")
+	assert.Contains(t, out, "llsd turns short LlamaStackDistribution resources")
+}

@@ -13,16 +13,33 @@ import (
 	"github.com/llamastack/llsd/internal/version"
 )
 
-var functionDoc = `llsd renders LlamaStackDistributions (llamastack.io/v1alpha1 and v1alpha2) into the
-objects that run a llama-stack server: the canonical v1alpha2 object with a render receipt,
-an immutable ConfigMap with the generated config.yaml, ServiceAccount, PVC, Deployment,
-Service, Ingress, NetworkPolicy, HPA and PDB.
+var functionDoc = `llsd: render LlamaStackDistributions into the objects of a llama-stack server
 
-Transformer mode: LlamaStackDistributions are items. Generator mode: the function config is
-a LlamaStackDistribution. Objects llsd generated before are replaced, so running it on its
-own output changes nothing.
+Overview
 
-Function config (optional): a RenderOptions,
+llsd renders LlamaStackDistributions (llamastack.io/v1alpha1 and v1alpha2), and the successor
+operator's OGXServers, into the objects that run a llama-stack server: the canonical object with
+a render receipt, an immutable ConfigMap with the generated config.yaml, ServiceAccount, PVC,
+Deployment, Service, Ingress or Route, NetworkPolicy, HPA, PDB, ServiceMonitor and
+PrometheusRule, as the spec asks. A config the server would refuse, or objects the API server
+would, are errors with the object and field path; what works but surprises is a warning.
+Objects llsd generated before are replaced, so running it on its own output changes nothing.
+
+Usage
+
+Transformer mode: LlamaStackDistributions are items (kpt fn render, kustomize transformers:).
+Generator mode: the function config is a LlamaStackDistribution (kustomize generators:).
+Other items pass through; llsd reads the ConfigMaps, InferenceServices and ServingRuntimes a
+LlamaStackDistribution names. The exit code is 1 on an error.
+
+  # Kptfile
+  pipeline:
+    mutators:
+      - image: ghcr.io/llamastack/llsd:<release>   # or exec: llsd (on PATH), with --allow-exec
+
+FunctionConfig
+
+Optional: a RenderOptions,
 
   apiVersion: fn.llamastack.io/v1alpha1
   kind: RenderOptions
@@ -41,7 +58,21 @@ llsd label-image), cached by digest in $LLSD_CACHE_DIR or ~/.cache/llsd/oci. Off
 without it llsd never touches the network. Under kustomize's container mode the function
 needs network: true in its container spec.
 
-Errors are results with the object and field path, and the exit code is 1.
+Examples
+
+  apiVersion: llamastack.io/v1alpha2
+  kind: LlamaStackDistribution
+  metadata: {name: chat, namespace: ai}
+  spec:
+    distribution: {name: starter}
+    providers:
+      inference: {provider: vllm, endpoint: "http://vllm.models.svc:8000/v1"}
+    resources: {models: [meta-llama/Llama-3.2-3B-Instruct]}
+
+  kpt fn eval --image ghcr.io/llamastack/llsd:<release> .   # render a package once
+  kpt fn render .                                            # the Kptfile's pipeline
+
+More: https://github.com/llamastack/llsd (examples/ and docs/).
 `
 
 // kptPackagePath is the annotation kpt fn render gives every item of a package.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -129,4 +130,17 @@ func TestContainerKpt(t *testing.T) {
 	out := objects(t, run(t, evalPkg, kpt, "fn", "eval", ".", "--image", image, "--image-pull-policy", "never", "-o", "unwrap"))
 	delete(out, "Kptfile/stack") // -o unwrap includes local-config objects
 	assertSameRender(t, objects(t, run(t, evalPkg, llsdBinary, "render", filepath.Join(evalPkg, "llsd.yaml"))), out)
+}
+
+// kpt fn doc runs the function image with --help: it prints the function's documentation in
+// the catalog's sections, not the command line's usage.
+func TestKptFnDoc(t *testing.T) {
+	kpt := kptPath(t)
+	image := llsdImage(t)
+	t.Setenv("KPT_FN_RUNTIME", "podman")
+	out := string(run(t, t.TempDir(), kpt, "fn", "doc", "--image", image))
+	for _, section := range []string{"\nOverview\n", "\nUsage\n", "\nFunctionConfig\n", "\nExamples\n"} {
+		assert.Contains(t, out, section)
+	}
+	assert.NotContains(t, out, "llsd turns short LlamaStackDistribution", "the command line's usage")
 }
