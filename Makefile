@@ -159,10 +159,11 @@ RELEASE_ENV = LLSD_VERSION=$(VERSION) LLSD_COMMIT_TIMESTAMP=$$(git log -1 --form
   GORELEASER_CURRENT_TAG=$$(git describe --tags --abbrev=0 2>/dev/null || echo v0.0.0)
 
 .PHONY: release-snapshot
-release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dist/: archives for linux and darwin on amd64 and arm64, SHA256SUMS, SBOMs, two-architecture images (OCI layouts), install.yaml by digest; nothing is pushed.
+release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dist/: archives for linux and darwin on amd64 and arm64, SHA256SUMS, SBOMs, two-architecture images (OCI layouts), install.yaml and the Helm chart by digest; nothing is pushed.
 	$(RELEASE_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
 	$(RELEASE_ENV) hack/release/images.sh dist $(VERSION) $(RELEASE_REGISTRY) > dist/images.txt
 	KUSTOMIZE=$(KUSTOMIZE) hack/release/install-bundle.sh dist/images.txt $(RELEASE_REGISTRY) dist
+	cd hack/chart && $(GO) run ./package ../../charts/llsd-controller ../../dist/images.txt $(RELEASE_REGISTRY) $(VERSION) ../../dist/charts
 	$(GO) run ./hack/releasecheck dist
 
 .PHONY: release-reproducible
@@ -181,17 +182,18 @@ $(CYCLONEDX_GOMOD):
 ##@ Code generation
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) ## Regenerate deepcopy code, the CRD in crds/ and docs/api-reference.md.
+generate: $(CONTROLLER_GEN) $(KUSTOMIZE) ## Regenerate deepcopy code, the CRD in crds/, docs/api-reference.md and the Helm chart's templates.
 	$(CONTROLLER_GEN) object:headerFile=hack/boilerplate.go.txt paths=./pkg/api/...
 	$(CONTROLLER_GEN) crd:crdVersions=v1 paths=./pkg/api/... output:crd:artifacts:config=crds/bases
 	$(GO) run ./hack/crdpatch crds/bases/llamastack.io_llamastackdistributions.yaml crds/llamastack.io_llamastackdistributions.yaml pkg/api/v1alpha2/zz_generated.bounds.go
 	rm -rf crds/bases
 	$(GO) run ./hack/apidocs crds/llamastack.io_llamastackdistributions.yaml > docs/api-reference.md
+	cd hack/chart && $(GO) run ./gen $(KUSTOMIZE) ../../examples/install ../../charts/llsd-controller
 
 .PHONY: verify
 verify: toolchain generate vulncheck ## Fail when generated files are stale, go.mod is not tidy or the code calls a known vulnerability.
-	@git diff --exit-code -- crds pkg/api docs/api-reference.md || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
-	@test -z "$$(git status --porcelain -- crds pkg/api docs/api-reference.md)" || { git status --porcelain -- crds pkg/api docs/api-reference.md; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
+	@git diff --exit-code -- crds pkg/api docs/api-reference.md charts || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
+	@test -z "$$(git status --porcelain -- crds pkg/api docs/api-reference.md charts)" || { git status --porcelain -- crds pkg/api docs/api-reference.md charts; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
 .PHONY: vulncheck
@@ -219,6 +221,7 @@ $(CONTROLLER_GEN):
 .PHONY: test
 test: lint envtest-assets kustomize ## Everything, with the race detector: unit tests, the envtest suites (real kube-apiserver + etcd) and the real-tool tests (kustomize, kpt, podman); a missing tool fails with what to install.
 	LLSD_STRICT=1 KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
+	cd hack/chart && KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
 	$(call announce-shared-skip)
 
 .PHONY: test-unit

@@ -81,7 +81,10 @@ func check(dist string) error {
 	if err := checkBundle(filepath.Join(dist, "argocd-repo-server-patch.yaml"), "llsd", digests); err != nil {
 		return err
 	}
-	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 2 two-architecture images, install bundle by digest\n", version, len(binaries)*len(platforms))
+	if err := checkChart(dist, version, digests["llsd-controller"]); err != nil {
+		return err
+	}
+	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 2 two-architecture images, install bundle and Helm chart by digest\n", version, len(binaries)*len(platforms))
 	return os.WriteFile(filepath.Join(dist, "release.sha256"), []byte(strings.Join(record, "\n")+"\n"), 0o644)
 }
 
@@ -248,6 +251,31 @@ func checkBundle(path, name string, digests map[string]string) error {
 	}
 	if found == 0 {
 		return fmt.Errorf("%s runs no container", path)
+	}
+	return nil
+}
+
+// checkChart wants the release's Helm chart at its version, installing the controller by its
+// digest.
+func checkChart(dist, version, digest string) error {
+	matches, _ := filepath.Glob(filepath.Join(dist, "charts", "llsd-controller-*.tgz"))
+	if len(matches) != 1 {
+		return fmt.Errorf("%s/charts holds %d llsd-controller charts, not one", dist, len(matches))
+	}
+	path := matches[0]
+	chart, err := fileInArchive(path, "llsd-controller/Chart.yaml")
+	if err != nil {
+		return err
+	}
+	values, err := fileInArchive(path, "llsd-controller/values.yaml")
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(chart, []byte("appVersion: "+version)) {
+		return fmt.Errorf("%s: Chart.yaml is not of version %s", path, version)
+	}
+	if !bytes.Contains(values, []byte("digest: "+digest)) {
+		return fmt.Errorf("%s: values.yaml does not install llsd-controller by its digest %s", path, digest)
 	}
 	return nil
 }
