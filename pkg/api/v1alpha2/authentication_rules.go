@@ -74,14 +74,8 @@ var (
 		}},
 		holds: func(r *AccessRule) bool { return (r.Permit != nil) != (r.Forbid != nil) },
 	}
-	ruleAccessRuleWhenOrUnless = rule[*AccessRule]{
-		Rule: Rule{On: []string{"AccessRule"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:    "!(has(self.when) && has(self.unless))",
-			Reason:  ptr.To(apiextensionsv1.FieldValueForbidden),
-			Message: "when and unless are mutually exclusive: write two rules",
-		}},
-		holds: func(r *AccessRule) bool { return len(r.When) == 0 || len(r.Unless) == 0 },
-	}
+	ruleAccessRuleWhenOrUnless = whenOrUnless("AccessRule", "when and unless are mutually exclusive: write two rules",
+		func(r *AccessRule) (when, unless []string) { return r.When, r.Unless })
 	ruleRouteRulePermitOrForbid = rule[*RouteRule]{
 		Rule: Rule{On: []string{"RouteRule"}, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:    "has(self.permit) != has(self.forbid)",
@@ -89,14 +83,8 @@ var (
 		}},
 		holds: func(r *RouteRule) bool { return (r.Permit != nil) != (r.Forbid != nil) },
 	}
-	ruleRouteRuleWhenOrUnless = rule[*RouteRule]{
-		Rule: Rule{On: []string{"RouteRule"}, ValidationRule: apiextensionsv1.ValidationRule{
-			Rule:    "!(has(self.when) && has(self.unless))",
-			Reason:  ptr.To(apiextensionsv1.FieldValueForbidden),
-			Message: "when and unless are mutually exclusive in a route rule: write two rules",
-		}},
-		holds: func(r *RouteRule) bool { return len(r.When) == 0 || len(r.Unless) == 0 },
-	}
+	ruleRouteRuleWhenOrUnless = whenOrUnless("RouteRule", "when and unless are mutually exclusive in a route rule: write two rules",
+		func(r *RouteRule) (when, unless []string) { return r.When, r.Unless })
 )
 
 var (
@@ -138,6 +126,19 @@ func (a *AuthenticationSpec) tenantSource() string {
 		return a.UpstreamHeader.TenantHeader
 	}
 	return ""
+}
+
+// whenOrUnless is the rule that a rule of type on has when or unless, not both (the server's
+// AccessRule and RouteAccessRule refuse both).
+func whenOrUnless[T any](on, message string, conditions func(T) (when, unless []string)) rule[T] {
+	return rule[T]{
+		Rule: Rule{On: []string{on}, ValidationRule: apiextensionsv1.ValidationRule{
+			Rule:    "!(has(self.when) && has(self.unless))",
+			Reason:  ptr.To(apiextensionsv1.FieldValueForbidden),
+			Message: message,
+		}},
+		holds: func(r T) bool { when, unless := conditions(r); return len(when) == 0 || len(unless) == 0 },
+	}
 }
 
 // authenticationRules are the rules of spec.authentication, in the order the CRD lists them.
