@@ -38,3 +38,12 @@ COPY --from=build /out/llsd /usr/local/bin/llsd
 ENV PATH=/usr/local/bin LLSD_HELP=function
 USER 65534:65534
 ENTRYPOINT ["/usr/local/bin/llsd"]
+
+# The Argo CD config-management plugin sidecar (make argocd-cmp-image; a release's
+# llsd-argocd-cmp): the function image with the plugin's configuration where argocd-cmp-server
+# reads it, so the sidecar needs no ConfigMap (examples/argocd/repo-server-patch.yaml).
+FROM function AS argocd-cmp
+COPY examples/argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml
+
+# The default target (podman build . without --target): the KRM function.
+FROM function

@@ -112,6 +112,7 @@ install: build controller $(KUSTOMIZE) ## Install llsd, llsd-controller and the 
 CONTAINER_TOOL   ?= podman
 IMAGE            ?= localhost/llsd:dev
 CONTROLLER_IMAGE ?= localhost/llsd-controller:dev
+ARGOCD_CMP_IMAGE ?= localhost/llsd-argocd-cmp:dev
 
 # Both images come from one Dockerfile (targets function and controller); the local binaries
 # replace its build stage, so no golang image is needed.
@@ -128,6 +129,10 @@ image: image-binaries ## Build the KRM function image ($(IMAGE)) from the local 
 .PHONY: controller-image
 controller-image: image-binaries ## Build the controller image ($(CONTROLLER_IMAGE)) from the local binary.
 	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image --target controller -t $(CONTROLLER_IMAGE) .
+
+.PHONY: argocd-cmp-image
+argocd-cmp-image: image-binaries ## Build the Argo CD plugin sidecar image ($(ARGOCD_CMP_IMAGE)): llsd with the plugin's configuration.
+	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image --target argocd-cmp -t $(ARGOCD_CMP_IMAGE) .
 
 .PHONY: demo
 demo: ## Render the examples with the embedded starter distribution (offline) into out/demo/.

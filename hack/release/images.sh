@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# images.sh DIST VERSION REGISTRY: the function and controller images for linux/amd64 and
+# images.sh DIST VERSION REGISTRY: the function, controller and Argo CD plugin sidecar images for linux/amd64 and
 # linux/arm64 from the binaries goreleaser built in DIST, each pair as one manifest list, written
 # as an OCI layout to DIST/images/<name> (nothing is pushed). The images hold only files (a
 # static binary and /etc/passwd on scratch), so no emulation is needed for the other
@@ -13,7 +13,7 @@ dist=$1 version=$2 registry=$3
 tool=${CONTAINER_TOOL:-podman}
 : "${LLSD_COMMIT_TIMESTAMP:?the commit time, for reproducible layers}"
 
-for image in llsd:function llsd-controller:controller; do
+for image in llsd:function llsd-controller:controller llsd-argocd-cmp:argocd-cmp; do
 	name=${image%%:*} target=${image#*:}
 	list=$registry/$name:$version
 	$tool manifest rm "$list" >/dev/null 2>&1 || true

@@ -7,8 +7,8 @@
 set -euo pipefail
 images=$1 registry=$2 out=$3
 digest() { awk -v n="$1" '$1 == n {print $2}' "$images"; }
-controller=$(digest llsd-controller) function=$(digest llsd)
-[[ $controller == sha256:* && $function == sha256:* ]] || { echo "install-bundle.sh: no digests in $images" >&2; exit 1; }
+controller=$(digest llsd-controller) cmp=$(digest llsd-argocd-cmp)
+[[ $controller == sha256:* && $cmp == sha256:* ]] || { echo "install-bundle.sh: no digests in $images" >&2; exit 1; }
 
 # A copy keeps the examples' layout (the base names ../../../crds) and leaves the clone as it is.
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
@@ -27,7 +27,7 @@ apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 resources: [repo-server-patch.yaml]
 images:
-  - {name: ghcr.io/llamastack/llsd, newName: $registry/llsd, digest: $function}
+  - {name: ghcr.io/llamastack/llsd-argocd-cmp, newName: $registry/llsd-argocd-cmp, digest: $cmp}
 EOF
 {
 	echo "# llsd install bundle: the CRD, llsd-controller and its webhook configuration; kubectl apply --server-side -f install.yaml"

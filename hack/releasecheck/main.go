@@ -34,7 +34,9 @@ import (
 )
 
 var (
-	binaries  = []string{"llsd", "llsd-controller"}
+	binaries = []string{"llsd", "llsd-controller"}
+	// images are the release's images: the function, the controller, the Argo CD plugin sidecar.
+	images    = []string{"llsd", "llsd-controller", "llsd-argocd-cmp"}
 	platforms = []string{"linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64"}
 )
 
@@ -72,19 +74,19 @@ func check(dist string) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range binaries {
+	for _, name := range images {
 		record = append(record, digests[name]+"  image "+name)
 	}
 	if err := checkBundle(filepath.Join(dist, "install.yaml"), "llsd-controller", digests); err != nil {
 		return err
 	}
-	if err := checkBundle(filepath.Join(dist, "argocd-repo-server-patch.yaml"), "llsd", digests); err != nil {
+	if err := checkBundle(filepath.Join(dist, "argocd-repo-server-patch.yaml"), "llsd-argocd-cmp", digests); err != nil {
 		return err
 	}
 	if err := checkChart(dist, version, digests["llsd-controller"]); err != nil {
 		return err
 	}
-	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 2 two-architecture images, install bundle and Helm chart by digest\n", version, len(binaries)*len(platforms))
+	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle and Helm chart by digest\n", version, len(binaries)*len(platforms))
 	return os.WriteFile(filepath.Join(dist, "release.sha256"), []byte(strings.Join(record, "\n")+"\n"), 0o644)
 }
 
@@ -189,7 +191,7 @@ func checkSBOM(path string) error {
 // checkImages reads each image's OCI layout: one manifest list of linux/amd64 and linux/arm64.
 func checkImages(dist, version string) (map[string]string, error) {
 	digests := map[string]string{}
-	for _, name := range binaries {
+	for _, name := range images {
 		path, err := layout.FromPath(filepath.Join(dist, "images", name))
 		if err != nil {
 			return nil, fmt.Errorf("image %s: %w", name, err)

@@ -144,3 +144,33 @@ func TestKptFnDoc(t *testing.T) {
 	}
 	assert.NotContains(t, out, "llsd turns short LlamaStackDistribution", "the command line's usage")
 }
+
+// The Argo CD plugin sidecar image is the function image with the plugin's configuration where
+// argocd-cmp-server reads it: built from the Dockerfile's argocd-cmp target, it holds
+// examples/argocd/plugin.yaml as it is, and runs llsd as Argo CD's user.
+func TestArgoCDSidecarImage(t *testing.T) {
+	podman := podmanPath(t)
+	llsdImage(t) // the build context with the binary
+	root := filepath.Join("..", "..")
+	const sidecar = "localhost/llsd-argocd-cmp:e2e"
+	context := filepath.Join(filepath.Dir(llsdBinary), "image")
+	out, err := exec.Command(podman, "build", "--quiet", "--build-context", "build="+context, "--target", "argocd-cmp",
+		"-t", sidecar, "-f", filepath.Join(root, "Dockerfile"), root).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	out, err = exec.Command(podman, "run", "--rm", "--network", "none", "--user", "999", sidecar, "version").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.True(t, strings.HasPrefix(string(out), "llsd "), "%s", out)
+
+	id, err := exec.Command(podman, "create", sidecar).Output()
+	require.NoError(t, err)
+	container := strings.TrimSpace(string(id))
+	t.Cleanup(func() { _ = exec.Command(podman, "rm", container).Run() })
+	dir := t.TempDir()
+	out, err = exec.Command(podman, "cp", container+":/home/argocd/cmp-server/config/plugin.yaml", dir).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	got, err := os.ReadFile(filepath.Join(dir, "plugin.yaml"))
+	require.NoError(t, err)
+	want, err := os.ReadFile(filepath.Join(root, "examples", "argocd", "plugin.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
+}
