@@ -3,6 +3,8 @@
 package kserve_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,22 +14,18 @@ import (
 	"github.com/llamastack/llsd/internal/kserve"
 )
 
-// vllmRuntime is OpenShift AI's vLLM ServingRuntime as its template writes it.
-const vllmRuntime = `apiVersion: serving.kserve.io/v1alpha1
-kind: ServingRuntime
-metadata: {name: vllm-cuda-runtime, namespace: models}
-spec:
-  supportedModelFormats: [{name: vLLM, autoSelect: true}]
-  containers:
-  - name: kserve-container
-    image: quay.io/modh/vllm:latest
-    command: [python, -m, vllm.entrypoints.openai.api_server]
-    args: [--port=8080, --model=/mnt/models, "--served-model-name={{.Name}}"]
-`
+// vllmRuntime is OpenShift AI's vLLM runtime as its template writes it: the KServe example's.
+var vllmRuntime = func() string {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "kserve", "kpt", "servingruntime.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}()
 
 const huggingFaceRuntime = `apiVersion: serving.kserve.io/v1alpha1
 kind: ServingRuntime
-metadata: {name: hf, namespace: models}
+metadata: {name: hf, namespace: ai}
 spec:
   containers:
   - name: kserve-container
@@ -43,7 +41,7 @@ func decode(t *testing.T, doc string) map[string]any {
 }
 
 func isvc(annotations, predictor string) string {
-	return "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: granite\n  namespace: models\n" +
+	return "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: granite\n  namespace: ai\n" +
 		"  annotations: {" + annotations + "}\nspec:\n  predictor:\n" + predictor
 }
 
@@ -70,35 +68,35 @@ func TestDerive(t *testing.T) {
 	}{
 		{reason: "raw deployment on OpenShift AI's vLLM runtime: the predictor Service on port 80, the InferenceService's name",
 			doc: isvc("serving.kserve.io/deploymentMode: RawDeployment", onVLLM),
-			url: "http://granite-predictor.models.svc.cluster.local/v1", model: "granite"},
+			url: "http://granite-predictor.ai.svc.cluster.local/v1", model: "granite"},
 		{reason: "no deployment mode: KServe's default, Standard, assumed and said",
-			doc: isvc("", onVLLM), url: "http://granite-predictor.models.svc.cluster.local/v1", model: "granite", assumed: 1},
+			doc: isvc("", onVLLM), url: "http://granite-predictor.ai.svc.cluster.local/v1", model: "granite", assumed: 1},
 		{reason: "OpenShift AI's token protection: kube-rbac-proxy on https 8443 with the service CA's certificate",
 			doc: isvc("serving.kserve.io/deploymentMode: RawDeployment, security.opendatahub.io/enable-auth: 'true'", onVLLM),
-			url: "https://granite-predictor.models.svc.cluster.local:8443/v1", model: "granite", token: true, ca: true},
+			url: "https://granite-predictor.ai.svc.cluster.local:8443/v1", model: "granite", token: true, ca: true},
 		{reason: "serverless: Knative's Service through the local gateway, a token when protected (Authorino)",
 			doc: isvc("serving.kserve.io/deploymentMode: Serverless, security.opendatahub.io/enable-auth: 'true'", onVLLM),
-			url: "http://granite-predictor.models.svc.cluster.local/v1", model: "granite", token: true, knative: true},
+			url: "http://granite-predictor.ai.svc.cluster.local/v1", model: "granite", token: true, knative: true},
 		{reason: "the InferenceService's args come after the runtime's: the last name and the context length win",
 			doc: isvc("serving.kserve.io/deploymentMode: Standard",
 				onVLLM+"      args: [--served-model-name=ibm/granite-3.3-8b, --max-model-len=16384]\n"),
-			url: "http://granite-predictor.models.svc.cluster.local/v1", model: "ibm/granite-3.3-8b", contextLength: 16384},
+			url: "http://granite-predictor.ai.svc.cluster.local/v1", model: "ibm/granite-3.3-8b", contextLength: 16384},
 		{reason: "an embedding model: vLLM's task",
 			doc: isvc("serving.kserve.io/deploymentMode: Standard", onVLLM+"      args: [--task, embed]\n"),
-			url: "http://granite-predictor.models.svc.cluster.local/v1", model: "granite", embedding: true},
+			url: "http://granite-predictor.ai.svc.cluster.local/v1", model: "granite", embedding: true},
 		{reason: "KServe's Hugging Face runtime: its OpenAI API under /openai/v1",
 			doc: isvc("serving.kserve.io/deploymentMode: Standard", "    model:\n      modelFormat: {name: huggingface}\n      runtime: hf\n"),
-			url: "http://granite-predictor.models.svc.cluster.local/openai/v1", model: "granite"},
+			url: "http://granite-predictor.ai.svc.cluster.local/openai/v1", model: "granite"},
 		{reason: "a runtime not among the inputs: OpenShift AI's vLLM runtime assumed and said",
 			doc: isvc("serving.kserve.io/deploymentMode: Standard", "    model:\n      modelFormat: {name: vLLM}\n      runtime: elsewhere\n"),
-			url: "http://granite-predictor.models.svc.cluster.local/v1", model: "granite", assumed: 1},
+			url: "http://granite-predictor.ai.svc.cluster.local/v1", model: "granite", assumed: 1},
 		{reason: "a transformer is the entry point",
 			doc: isvc("serving.kserve.io/deploymentMode: Standard", onVLLM) + "  transformer:\n    containers: [{name: t, image: t}]\n",
-			url: "http://granite-transformer.models.svc.cluster.local/v1", model: "granite"},
+			url: "http://granite-transformer.ai.svc.cluster.local/v1", model: "granite"},
 		{reason: "a predictor of its own container: vLLM without a served name serves the model's path",
 			doc: isvc("serving.kserve.io/deploymentMode: Standard",
 				"    containers:\n    - name: kserve-container\n      image: vllm/vllm-openai\n      args: [--model, /mnt/models/llama, --max-model-len, '8192']\n"),
-			url: "http://granite-predictor.models.svc.cluster.local/v1", model: "/mnt/models/llama", contextLength: 8192},
+			url: "http://granite-predictor.ai.svc.cluster.local/v1", model: "/mnt/models/llama", contextLength: 8192},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			p, err := kserve.Derive(decode(t, tc.doc), runtimes)

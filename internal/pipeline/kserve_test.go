@@ -3,6 +3,8 @@
 package pipeline_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,17 +17,14 @@ import (
 	"github.com/llamastack/llsd/pkg/api"
 )
 
-// kserveRuntime is OpenShift AI's vLLM runtime, as its template writes it.
-const kserveRuntime = `apiVersion: serving.kserve.io/v1alpha1
-kind: ServingRuntime
-metadata: {name: vllm-cuda-runtime, namespace: ai}
-spec:
-  containers:
-  - name: kserve-container
-    image: quay.io/modh/vllm:cuda
-    command: [python, -m, vllm.entrypoints.openai.api_server]
-    args: [--port=8080, --model=/mnt/models, "--served-model-name={{.Name}}"]
-`
+// kserveRuntime is OpenShift AI's vLLM runtime, as its template writes it: the KServe example's.
+var kserveRuntime = func() string {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "kserve", "kpt", "servingruntime.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}()
 
 func kserveISVC(annotations, args string) string {
 	return `---
