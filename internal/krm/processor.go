@@ -256,9 +256,19 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.Ku
 
 // renderItem renders one LLSD into its canonical form and objects, or error results.
 func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
-	decoded, errs := api.DecodeObject([]byte(item.String()))
+	data := []byte(item.String())
+	decoded, errs := api.DecodeObject(data)
 	if len(errs) > 0 {
-		return nil, fieldResults(item, errs, nil) // decoding reports the fields as the user wrote them
+		results := fieldResults(item, errs, nil) // decoding reports the fields as the user wrote them
+		// The rest of the object, without the values decoding refused, is rendered for the
+		// errors of its other fields: every problem in one run.
+		if salvaged, hidden := api.Salvage(data, errs); salvaged != nil {
+			results = append(results, fieldResults(item, hidden, nil)...)
+			if _, more := pipeline.RenderDecoded(salvaged, opts); len(more) > 0 {
+				results = append(results, ObjectResults(item, salvaged, pipeline.AlsoWrong(more, append(errs, hidden...)), nil)...)
+			}
+		}
+		return nil, results
 	}
 	res, errs := pipeline.RenderDecoded(decoded, opts)
 	if len(errs) > 0 {

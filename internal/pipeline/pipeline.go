@@ -122,7 +122,7 @@ type Result struct {
 
 // Render renders a decoded, defaulted object. Nothing is returned on error: never a partial
 // output. The errors are all that can be found at once: an invalid spec renders nothing, but
-// is rendered anyway for the errors of its other fields (alsoWrong).
+// is rendered anyway for the errors of its other fields (AlsoWrong).
 func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
 	leftoverErrs, leftoverWarnings := v1alpha1Leftovers(obj)
 	limitErrs := checkLimits(obj, opts.Limits)
@@ -131,7 +131,7 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 		if len(limitErrs) > 0 || slices.ContainsFunc(invalid, tooMuch) {
 			return nil, errs // what is over a limit is not worked through
 		}
-		return nil, append(errs, alsoWrong(renderInvalid(obj, opts), invalid)...)
+		return nil, append(errs, AlsoWrong(renderInvalid(obj, opts), invalid)...)
 	}
 	res, errs := renderValid(obj, opts, errs)
 	if res != nil {
@@ -179,10 +179,10 @@ func tooMuch(e *field.Error) bool {
 	return e.Type == field.ErrorTypeTooMany || e.Type == field.ErrorTypeTooLong
 }
 
-// alsoWrong are the errors of rendering an invalid spec anyway that are about other fields
+// AlsoWrong are the errors of rendering an invalid spec anyway that are about other fields
 // than those in error (invalid): an error at such a field, inside it or around it (a store
 // missing because its type is misspelt) would only follow from the invalid value.
-func alsoWrong(rendered, invalid field.ErrorList) field.ErrorList {
+func AlsoWrong(rendered, invalid field.ErrorList) field.ErrorList {
 	var out field.ErrorList
 	for _, e := range rendered {
 		if !slices.ContainsFunc(invalid, func(i *field.Error) bool { return related(e.Field, i.Field) }) &&

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package api
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+)
+
+// Salvage decodes what DecodeObject refused of a v1alpha2 LlamaStackDistribution, without the
+// values its errors name, so that rendering the rest finds the problems of the other fields in
+// the same run: a value of the wrong type (replicas: three) hides neither a misspelt field nor
+// an unknown distribution. It returns nil when nothing can be salvaged: the document is no YAML
+// object, is of another kind or version, or an error is about a list item as a whole (leaving
+// it out would renumber the items after it) or about the object itself.
+//
+// What a refused value hides is what depends on it: an error at the refused field, inside it or
+// around it (a store missing because its type was refused) is the refused value's, and the
+// caller leaves it out (pipeline.AlsoWrong).
+//
+// Its errors are the ones the refused values hid: the fields of the rest that no type has.
+func Salvage(data []byte, errs field.ErrorList) (*Decoded, field.ErrorList) {
+	jsonDoc, err := yaml.YAMLToJSONStrict(data)
+	if err != nil {
+		return nil, nil
+	}
+	var doc map[string]any
+	if json.Unmarshal(jsonDoc, &doc) != nil || doc["apiVersion"] != v1alpha2.GroupVersion.String() || doc["kind"] != v1alpha2.Kind {
+		return nil, nil
+	}
+	spec, ok := doc["spec"].(map[string]any)
+	if !ok {
+		return nil, nil
+	}
+	expandShorthand(spec)
+	for _, e := range errs {
+		steps, ok := pathSteps(e.Field)
+		if !ok || len(steps) < 2 || steps[0] != "spec" {
+			return nil, nil
+		}
+		if _, item := steps[len(steps)-1].(int); item || !remove(doc, steps) {
+			return nil, nil
+		}
+	}
+	obj := &v1alpha2.LlamaStackDistribution{}
+	hidden := strictDecode(doc, obj)
+	if slices.ContainsFunc(hidden, func(e *field.Error) bool { return e.Type != field.ErrorTypeNotSupported }) || obj.Name == "" {
+		return nil, nil // a value still of the wrong type: nothing more to say than errs do
+	}
+	v1alpha2.Default(obj)
+	return &Decoded{Object: obj}, hidden
+}
+
+// pathSteps splits a field path (spec.providers.inference[0].endpoint, metadata.labels[app])
+// into map keys and list indexes.
+func pathSteps(path string) ([]any, bool) {
+	var steps []any
+	for _, part := range strings.Split(path, ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		if name != "" {
+			steps = append(steps, name)
+		}
+		for rest != "" {
+			inside, after, ok := strings.Cut(rest, "]")
+			if !ok {
+				return nil, false
+			}
+			if i, err := strconv.Atoi(inside); err == nil {
+				steps = append(steps, i)
+			} else {
+				steps = append(steps, inside)
+			}
+			rest = strings.TrimPrefix(after, "[")
+		}
+	}
+	return steps, len(steps) > 0
+}
+
+// remove deletes the value at steps of doc, and reports whether the path led to it (or to
+// nothing: a value already left out).
+func remove(doc any, steps []any) bool {
+	for i, step := range steps {
+		last := i == len(steps)-1
+		switch node := doc.(type) {
+		case map[string]any:
+			key, ok := step.(string)
+			if !ok {
+				return false
+			}
+			if last {
+				delete(node, key)
+				return true
+			}
+			if doc, ok = node[key]; !ok {
+				return true
+			}
+		case []any:
+			index, ok := step.(int)
+			if !ok || index < 0 || index >= len(node) {
+				return false
+			}
+			doc = node[index]
+		default:
+			return false
+		}
+	}
+	return false
+}
