@@ -192,16 +192,8 @@ func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.
 // exists as remote:: and inline:: (milvus, qdrant, chromadb) means the remote provider when
 // an endpoint is given, else the one the image ships.
 func (g *generator) candidateTypes(api, name string, hasEndpoint bool) []string {
-	if strings.HasPrefix(name, "remote::") || strings.HasPrefix(name, "inline::") {
-		return []string{name}
-	}
-	var remote, inline []string
-	for _, n := range []string{name, strings.ReplaceAll(name, "_", "-")} {
-		remote = append(remote, "remote::"+n)
-		inline = append(inline, "inline::"+n)
-	}
-	all := slices.Concat(remote, inline)
-	if hasEndpoint {
+	all := typesNamed(name)
+	if hasEndpoint || len(all) == 1 {
 		return all
 	}
 	var shippedFirst []string
@@ -211,6 +203,20 @@ func (g *generator) candidateTypes(api, name string, hasEndpoint bool) []string 
 		}
 	}
 	return append(shippedFirst, all...)
+}
+
+// typesNamed are the provider types a name may mean: itself when it is one (remote::NAME,
+// inline::NAME), else the remote and the inline provider of that name, "_" read as "-" too.
+func typesNamed(name string) []string {
+	if strings.HasPrefix(name, "remote::") || strings.HasPrefix(name, "inline::") {
+		return []string{name}
+	}
+	var remote, inline []string
+	for _, n := range []string{name, strings.ReplaceAll(name, "_", "-")} {
+		remote = append(remote, "remote::"+n)
+		inline = append(inline, "inline::"+n)
+	}
+	return slices.Concat(remote, inline)
 }
 
 func (g *generator) imageName() string {

@@ -212,7 +212,8 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	}
 	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distOpts)
 	if ferr != nil {
-		return nil, append(append(errs, ferr), render.SpecErrors(render.Input{Object: obj, ConfigMaps: opts.ConfigMaps, Options: opts.Render})...)
+		return nil, slices.Concat(errs, field.ErrorList{ferr}, config.UnknownProviderNames(&obj.Spec),
+			render.SpecErrors(render.Input{Object: obj, ConfigMaps: opts.ConfigMaps, Options: opts.Render}))
 	}
 	opts.Render = forItsPlatform(dist, opts.Render)
 	if dist.Base == nil {

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A mistake in each layer — a value of the wrong type, an unknown field, an unknown
+// distribution, an unknown provider — is reported in one run, by render and validate alike:
+// the values decoding refuses are left out and the rest is rendered for the errors of its
+// other fields. What a refused value hides (checks of that value) is not reported.
+func TestEveryLayerInOneRun(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "stack.yaml", `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: {name: startr}
+  providers:
+    inference: {provider: vlm, endpont: "http://vllm:8000/v1"}
+  workload:
+    replicas: three
+`)
+	want := []string{
+		`spec.workload.replicas: Invalid value: "string": must be of type integer`,
+		`spec.providers.inference[0].endpont: Unsupported value: unknown field "endpont" (did you mean endpoint?)`,
+		`spec.distribution.name: Invalid value: "startr": unknown distribution (did you mean starter?)`,
+		`spec.providers.inference[0].provider: Invalid value: "vlm": no server version llsd supports has "vlm" among its inference providers (did you mean vllm?)`,
+	}
+	for _, command := range []string{"validate", "render"} {
+		code, _, stderr := run(t, command, file)
+		assert.Equal(t, 1, code)
+		for _, w := range want {
+			assert.Contains(t, stderr, w, "llsd %s", command)
+		}
+		assert.Equal(t, len(want), strings.Count(stderr, "LlamaStackDistribution chat: spec."), "llsd %s: each problem once:\n%s", command, stderr)
+	}
+}
