@@ -39,3 +39,28 @@ spec:
 		assert.Equal(t, len(want), strings.Count(stderr, "LlamaStackDistribution chat: spec."), "llsd %s: each problem once:\n%s", command, stderr)
 	}
 }
+
+// An OGXServer alike: praxisMode of the wrong type hides neither the misspelt field nor the
+// unknown distribution.
+func TestEveryLayerInOneRunOfAnOGXServer(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "server.yaml", `apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: chat, namespace: ai}
+spec:
+  praxisMode: true
+  distribution: {name: startr}
+  providers:
+    inference:
+      remote:
+        vllm: [{id: v, endpoint: "http://vllm:8000/v1", maxTokns: 4096}]
+`)
+	code, _, stderr := run(t, "validate", file)
+	assert.Equal(t, 1, code)
+	for _, w := range []string{
+		`spec.praxisMode: Invalid value: "bool": must be of type object`,
+		`spec.providers.inference.remote.vllm[0].maxTokns: Unsupported value: unknown field "maxTokns" (did you mean maxTokens?)`,
+		`spec.distribution.name: Invalid value: "startr": unknown distribution (did you mean starter?)`,
+	} {
+		assert.Contains(t, stderr, w)
+	}
+}

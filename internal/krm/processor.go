@@ -262,8 +262,9 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 		results := fieldResults(item, errs, nil) // decoding reports the fields as the user wrote them
 		// The rest of the object, without the values decoding refused, is rendered for the
 		// errors of its other fields: every problem in one run.
-		if salvaged, hidden := api.Salvage(data, errs); salvaged != nil {
-			results = append(results, fieldResults(item, hidden, nil)...)
+		salvaged, hidden := api.Salvage(data, errs)
+		results = append(results, fieldResults(item, hidden, nil)...)
+		if salvaged != nil {
 			if _, more := pipeline.RenderDecoded(salvaged, opts); len(more) > 0 {
 				results = append(results, ObjectResults(item, salvaged, pipeline.AlsoWrong(more, append(errs, hidden...)), nil)...)
 			}

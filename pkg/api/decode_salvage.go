@@ -11,35 +11,42 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// Salvage decodes what DecodeObject refused of a v1alpha2 LlamaStackDistribution, without the
-// values its errors name, so that rendering the rest finds the problems of the other fields in
-// the same run: a value of the wrong type (replicas: three) hides neither a misspelt field nor
-// an unknown distribution. It returns nil when nothing can be salvaged: the document is no YAML
-// object, is of another kind or version, or an error is about a list item as a whole (leaving
-// it out would renumber the items after it) or about the object itself.
+// Salvage decodes what DecodeObject refused of a LlamaStackDistribution v1alpha2 or an
+// OGXServer, without the values its errors name, so that rendering the rest finds the
+// problems of the other fields in the same run: a value of the wrong type (replicas: three)
+// hides neither a misspelt field nor an unknown distribution. It returns nil when nothing can
+// be salvaged: the document is no YAML object, is a v1alpha1 object (whose conversion reads
+// every field), or an error is about a list item as a whole (leaving it out would renumber the
+// items after it) or about the object itself.
 //
 // What a refused value hides is what depends on it: an error at the refused field, inside it or
 // around it (a store missing because its type was refused) is the refused value's, and the
 // caller leaves it out (pipeline.AlsoWrong).
 //
-// Its errors are the ones the refused values hid: the fields of the rest that no type has.
+// Its errors are the ones the refused values hid: the fields of the rest that no type has, and
+// for an OGXServer what its own rules and its conversion refuse of the rest.
 func Salvage(data []byte, errs field.ErrorList) (*Decoded, field.ErrorList) {
 	jsonDoc, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
 		return nil, nil
 	}
 	var doc map[string]any
-	if json.Unmarshal(jsonDoc, &doc) != nil || doc["apiVersion"] != v1alpha2.GroupVersion.String() || doc["kind"] != v1alpha2.Kind {
+	if json.Unmarshal(jsonDoc, &doc) != nil {
 		return nil, nil
 	}
 	spec, ok := doc["spec"].(map[string]any)
-	if !ok {
+	switch {
+	case !ok:
+		return nil, nil
+	case doc["apiVersion"] == v1alpha2.GroupVersion.String() && doc["kind"] == v1alpha2.Kind:
+		expandShorthand(spec)
+	case doc["apiVersion"] != ogx.GroupVersion.String() || doc["kind"] != ogx.Kind:
 		return nil, nil
 	}
-	expandShorthand(spec)
 	for _, e := range errs {
 		steps, ok := pathSteps(e.Field)
 		if !ok || len(steps) < 2 || steps[0] != "spec" {
@@ -49,13 +56,40 @@ func Salvage(data []byte, errs field.ErrorList) (*Decoded, field.ErrorList) {
 			return nil, nil
 		}
 	}
+	if doc["kind"] == ogx.Kind {
+		return salvageOGX(doc)
+	}
 	obj := &v1alpha2.LlamaStackDistribution{}
 	hidden := strictDecode(doc, obj)
-	if slices.ContainsFunc(hidden, func(e *field.Error) bool { return e.Type != field.ErrorTypeNotSupported }) || obj.Name == "" {
+	if fatal(hidden) || obj.Name == "" {
 		return nil, nil // a value still of the wrong type: nothing more to say than errs do
 	}
 	v1alpha2.Default(obj)
 	return &Decoded{Object: obj}, hidden
+}
+
+// salvageOGX decodes and converts what is left of an OGXServer; what its own rules refuse of it
+// is said, and stops there.
+func salvageOGX(doc map[string]any) (*Decoded, field.ErrorList) {
+	o := &ogx.OGXServer{}
+	hidden := strictDecode(doc, o)
+	if fatal(hidden) || o.Name == "" {
+		return nil, nil
+	}
+	if errs := ogx.Validate(o); len(errs) > 0 {
+		return nil, append(hidden, errs...)
+	}
+	c := ogxToLLSD(o)
+	if len(c.errs) > 0 {
+		return nil, append(hidden, c.errs...)
+	}
+	v1alpha2.Default(c.obj)
+	return &Decoded{Object: c.obj, paths: c.paths, Warnings: c.warnings, Consumed: true}, hidden
+}
+
+// fatal reports an error of a decode other than an unknown field: the value did not decode.
+func fatal(errs field.ErrorList) bool {
+	return slices.ContainsFunc(errs, func(e *field.Error) bool { return e.Type != field.ErrorTypeNotSupported })
 }
 
 // pathSteps splits a field path (spec.providers.inference[0].endpoint, metadata.labels[app])
