@@ -14,15 +14,6 @@ import (
 	"github.com/llamastack/llsd/internal/kserve"
 )
 
-// vllmRuntime is OpenShift AI's vLLM runtime as its template writes it: the KServe example's.
-var vllmRuntime = func() string {
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "kserve", "kpt", "servingruntime.yaml"))
-	if err != nil {
-		panic(err)
-	}
-	return string(data)
-}()
-
 const huggingFaceRuntime = `apiVersion: serving.kserve.io/v1alpha1
 kind: ServingRuntime
 metadata: {name: hf, namespace: ai}
@@ -49,7 +40,10 @@ const onVLLM = "    model:\n      modelFormat: {name: vLLM}\n      runtime: vllm
 
 func TestDerive(t *testing.T) {
 	runtimes := func(namespace, name string) map[string]any {
-		for _, doc := range []string{vllmRuntime, huggingFaceRuntime} {
+		// OpenShift AI's vLLM runtime as its template writes it: the KServe example's
+		vllm, err := os.ReadFile(filepath.Join("..", "..", "examples", "kserve", "kpt", "servingruntime.yaml"))
+		require.NoError(t, err)
+		for _, doc := range []string{string(vllm), huggingFaceRuntime} {
 			m := decode(t, doc)
 			meta := m["metadata"].(map[string]any)
 			if meta["name"] == name && meta["namespace"] == namespace {

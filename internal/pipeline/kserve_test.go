@@ -18,13 +18,11 @@ import (
 )
 
 // kserveRuntime is OpenShift AI's vLLM runtime, as its template writes it: the KServe example's.
-var kserveRuntime = func() string {
+func kserveRuntime(t *testing.T) string {
 	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "kserve", "kpt", "servingruntime.yaml"))
-	if err != nil {
-		panic(err)
-	}
+	require.NoError(t, err)
 	return string(data)
-}()
+}
 
 func kserveISVC(annotations, args string) string {
 	return `---
@@ -71,25 +69,25 @@ func TestModelsFromTheSamePackage(t *testing.T) {
 		warnings    []string
 	}{
 		{reason: "raw deployment: the predictor Service on port 80, the model registered under its served name with its context length",
-			doc:     kserveRuntime + kserveISVC(raw, "--max-model-len=16384") + kserveLLSD("{name: granite}", ""),
+			doc:     kserveRuntime(t) + kserveISVC(raw, "--max-model-len=16384") + kserveLLSD("{name: granite}", ""),
 			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", models: []string{"granite"}},
 		{reason: "OpenShift AI's token check: https 8443 with a token of the server's service account and the service CA",
-			doc:     kserveRuntime + kserveISVC(protected, "") + kserveLLSD("{name: granite}", ""),
+			doc:     kserveRuntime(t) + kserveISVC(protected, "") + kserveLLSD("{name: granite}", ""),
 			baseURL: "https://granite-predictor.ai.svc.cluster.local:8443/v1", token: true, models: []string{"granite"}},
 		{reason: "serverless with the token check: Knative's Service, a token",
-			doc: kserveRuntime + kserveISVC("serving.kserve.io/deploymentMode: Serverless, security.opendatahub.io/enable-auth: 'true'", "") +
+			doc: kserveRuntime(t) + kserveISVC("serving.kserve.io/deploymentMode: Serverless, security.opendatahub.io/enable-auth: 'true'", "") +
 				kserveLLSD("{name: granite}", ""),
 			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", token: true, models: []string{"granite"}},
 		{reason: "a model of the spec that the InferenceService serves under another name",
-			doc: kserveRuntime + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
+			doc: kserveRuntime(t) + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
 				"  resources: {models: [{name: granite-3.3, provider: granite}]}\n"),
 			errors: []string{`spec.resources.models[0]: Invalid value: "granite-3.3": InferenceService granite (spec.providers.inference[0].inferenceService) serves ibm/granite, not granite-3.3: set providerModelId: ibm/granite`}},
 		{reason: "the spec names the served model itself: kept, and nothing added",
-			doc: kserveRuntime + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
+			doc: kserveRuntime(t) + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
 				"  resources: {models: [{name: granite, providerModelId: ibm/granite}]}\n"),
 			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", models: []string{"granite"}},
 		{reason: "an InferenceService not in the package, without a namespace: the names that are",
-			doc:    kserveRuntime + kserveISVC(raw, "") + kserveLLSD("{name: granit}", ""),
+			doc:    kserveRuntime(t) + kserveISVC(raw, "") + kserveLLSD("{name: granit}", ""),
 			errors: []string{`spec.providers.inference[0].inferenceService.name: Invalid value: "granit": no InferenceService granit among the inputs (there are granite); add it to the package, or name its namespace to reach one outside it`}},
 		{reason: "an InferenceService of another namespace, not in the package: KServe's defaults, and a warning that llsd could not check it",
 			doc:     kserveLLSD("{name: llama, namespace: models}", ""),
