@@ -86,7 +86,10 @@ func check(dist string) error {
 	if err := checkChart(dist, version, digests["llsd-controller"]); err != nil {
 		return err
 	}
-	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle and Helm chart by digest\n", version, len(binaries)*len(platforms))
+	if err := checkOLMBundle(dist, digests["llsd-controller"]); err != nil {
+		return err
+	}
+	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle, Helm chart and OLM bundle by digest\n", version, len(binaries)*len(platforms))
 	return os.WriteFile(filepath.Join(dist, "release.sha256"), []byte(strings.Join(record, "\n")+"\n"), 0o644)
 }
 
@@ -278,6 +281,50 @@ func checkChart(dist, version, digest string) error {
 	}
 	if !bytes.Contains(values, []byte("digest: "+digest)) {
 		return fmt.Errorf("%s: values.yaml does not install llsd-controller by its digest %s", path, digest)
+	}
+	return nil
+}
+
+// checkOLMBundle wants the OLM bundle's CSV to run the controller, and list it in
+// relatedImages, by its digest.
+func checkOLMBundle(dist, digest string) error {
+	path := filepath.Join(dist, "bundle", "manifests", "llsd.clusterserviceversion.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var csv struct {
+		Spec struct {
+			Install struct {
+				Spec struct {
+					Deployments []struct {
+						Spec struct {
+							Template struct {
+								Spec struct {
+									Containers []struct{ Image string } `json:"containers"`
+								} `json:"spec"`
+							} `json:"template"`
+						} `json:"spec"`
+					} `json:"deployments"`
+				} `json:"spec"`
+			} `json:"install"`
+			RelatedImages []struct{ Image string } `json:"relatedImages"`
+		} `json:"spec"`
+	}
+	if err := yaml.Unmarshal(data, &csv); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	images := []string{}
+	for _, r := range csv.Spec.RelatedImages {
+		images = append(images, r.Image)
+	}
+	for _, d := range csv.Spec.Install.Spec.Deployments {
+		for _, c := range d.Spec.Template.Spec.Containers {
+			images = append(images, c.Image)
+		}
+	}
+	if len(images) != 2 || slices.ContainsFunc(images, func(image string) bool { return !strings.HasSuffix(image, "/llsd-controller@"+digest) }) {
+		return fmt.Errorf("%s: runs and relates %v, not llsd-controller by its digest %s", path, images, digest)
 	}
 	return nil
 }
