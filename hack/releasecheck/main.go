@@ -18,19 +18,24 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/internal/release"
 )
 
 var (
@@ -89,7 +94,10 @@ func check(dist string) error {
 	if err := checkOLMBundle(dist, digests["llsd-controller"]); err != nil {
 		return err
 	}
-	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle, Helm chart and OLM bundle by digest\n", version, len(binaries)*len(platforms))
+	if err := checkSignatures(dist, digests); err != nil {
+		return err
+	}
+	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle, Helm chart and OLM bundle by digest; signatures, provenance and SBOM attestations verified\n", version, len(binaries)*len(platforms))
 	return os.WriteFile(filepath.Join(dist, "release.sha256"), []byte(strings.Join(record, "\n")+"\n"), 0o644)
 }
 
@@ -204,10 +212,15 @@ func checkImages(dist, version string) (map[string]string, error) {
 			return nil, err
 		}
 		manifest, err := top.IndexManifest()
-		if err != nil || len(manifest.Manifests) != 1 {
-			return nil, fmt.Errorf("image %s: the layout holds %d entries, want its one manifest list", name, len(manifest.Manifests))
+		if err != nil {
+			return nil, err
 		}
-		list, err := top.ImageIndex(manifest.Manifests[0].Digest)
+		// the image under the release's version; its signature and attestation beside it
+		at := slices.IndexFunc(manifest.Manifests, func(d v1.Descriptor) bool { return d.Annotations[release.RefNameAnnotation] == version })
+		if at < 0 {
+			return nil, fmt.Errorf("image %s: the layout holds no image tagged %s", name, version)
+		}
+		list, err := top.ImageIndex(manifest.Manifests[at].Digest)
 		if err != nil {
 			return nil, fmt.Errorf("image %s: %w", name, err)
 		}
@@ -225,7 +238,7 @@ func checkImages(dist, version string) (map[string]string, error) {
 		if !slices.Equal(got, []string{"linux/amd64", "linux/arm64"}) {
 			return nil, fmt.Errorf("image %s:%s is for %v, want linux/amd64 and linux/arm64", name, version, got)
 		}
-		digests[name] = manifest.Manifests[0].Digest.String()
+		digests[name] = manifest.Manifests[at].Digest.String()
 	}
 	return digests, nil
 }
@@ -327,6 +340,163 @@ func checkOLMBundle(dist, digest string) error {
 		return fmt.Errorf("%s: runs and relates %v, not llsd-controller by its digest %s", path, images, digest)
 	}
 	return nil
+}
+
+// checkSignatures verifies offline, with the release's key, what hack/sign wrote: each file's
+// signature, the provenance of every archive and image, each image's signature and SBOM
+// attestation.
+func checkSignatures(dist string, digests map[string]string) error {
+	key, err := release.PublicKey(dist)
+	if err != nil {
+		return err
+	}
+	files, err := release.SignedFiles(dist)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(dist, name))
+		if err != nil {
+			return err
+		}
+		sig, err := os.ReadFile(filepath.Join(dist, name+".sig"))
+		if err != nil {
+			return err
+		}
+		if err := release.VerifyBlob(key, data, string(sig)); err != nil {
+			return fmt.Errorf("%s.sig: %w", name, err)
+		}
+		sum := sha256.Sum256(data)
+		want[name+"@"+hex.EncodeToString(sum[:])] = true
+	}
+	images, err := release.Images(dist)
+	if err != nil {
+		return err
+	}
+	for _, img := range images {
+		if digests[img.Name] != img.Digest {
+			return fmt.Errorf("images.txt names %s %s, its layout %s", img.Name, img.Digest, digests[img.Name])
+		}
+		if err := checkImageSignatures(dist, key, img); err != nil {
+			return fmt.Errorf("image %s: %w", img.Name, err)
+		}
+		want[img.Reference()+"@"+strings.TrimPrefix(img.Digest, "sha256:")] = true
+	}
+	data, err := os.ReadFile(filepath.Join(dist, release.ProvenanceFile))
+	if err != nil {
+		return err
+	}
+	st, err := release.VerifyEnvelope(key, data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", release.ProvenanceFile, err)
+	}
+	for _, s := range st.Subject {
+		delete(want, s.Name+"@"+s.Digest["sha256"])
+	}
+	if st.PredicateType != release.SLSAPredicate || len(want) > 0 {
+		return fmt.Errorf("%s: a %s statement that leaves out %v", release.ProvenanceFile, st.PredicateType, slices.Sorted(maps.Keys(want)))
+	}
+	return nil
+}
+
+// checkImageSignatures verifies an image's cosign signature and SBOM attestation in its layout.
+func checkImageSignatures(dist string, key *ecdsa.PublicKey, img release.Image) error {
+	sigLayer, annotations, err := onlyLayer(dist, img, img.SignatureTag())
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(sigLayer, release.SimpleSigning(img)) {
+		return errors.New("the signature signs another payload than this image's")
+	}
+	if err := release.VerifyBlob(key, sigLayer, annotations[release.SignatureAnnotation]); err != nil {
+		return err
+	}
+	attestations, err := layersOf(dist, img, img.AttestationTag())
+	if err != nil {
+		return err
+	}
+	var predicates []string
+	for _, layer := range attestations {
+		st, err := release.VerifyEnvelope(key, layer.data)
+		if err != nil {
+			return err
+		}
+		if len(st.Subject) != 1 || "sha256:"+st.Subject[0].Digest["sha256"] != img.Digest {
+			return fmt.Errorf("a %s attestation about %v, not this image", st.PredicateType, st.Subject)
+		}
+		predicates = append(predicates, st.PredicateType)
+	}
+	if !slices.Equal(predicates, []string{release.SLSAPredicate, release.CycloneDXPredicate}) {
+		return fmt.Errorf("the attestations are %v, not the image's provenance and SBOM", predicates)
+	}
+	return nil
+}
+
+// layer is a layer's content and annotations.
+type layer struct {
+	data        []byte
+	annotations map[string]string
+}
+
+// onlyLayer is the one layer of the image tagged tag in img's layout.
+func onlyLayer(dist string, img release.Image, tag string) ([]byte, map[string]string, error) {
+	layers, err := layersOf(dist, img, tag)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(layers) != 1 {
+		return nil, nil, fmt.Errorf("%s holds %d layers, not one", tag, len(layers))
+	}
+	return layers[0].data, layers[0].annotations, nil
+}
+
+// layersOf are the layers of the image tagged tag in img's layout.
+func layersOf(dist string, img release.Image, tag string) ([]layer, error) {
+	path, err := layout.FromPath(filepath.Join(dist, "images", img.Name))
+	if err != nil {
+		return nil, err
+	}
+	index, err := path.ImageIndex()
+	if err != nil {
+		return nil, err
+	}
+	manifest, err := index.IndexManifest()
+	if err != nil {
+		return nil, err
+	}
+	at := slices.IndexFunc(manifest.Manifests, func(d v1.Descriptor) bool { return d.Annotations[release.RefNameAnnotation] == tag })
+	if at < 0 {
+		return nil, fmt.Errorf("no %s beside the image", tag)
+	}
+	image, err := index.Image(manifest.Manifests[at].Digest)
+	if err != nil {
+		return nil, err
+	}
+	m, err := image.Manifest()
+	if err != nil {
+		return nil, err
+	}
+	layers, err := image.Layers()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]layer, len(layers))
+	for i, l := range layers {
+		rc, err := l.Uncompressed()
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(rc)
+		if closeErr := rc.Close(); err == nil {
+			err = closeErr
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i] = layer{data: data, annotations: m.Layers[i].Annotations}
+	}
+	return out, nil
 }
 
 func fileSum(path string) (string, error) {

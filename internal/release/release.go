@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package release holds what signing a release and checking it share: which files and images
+// are signed, the formats cosign reads (blob signatures, simple-signing payloads, DSSE
+// envelopes of in-toto statements) and their offline verification with the release's key.
+// hack/sign writes them, hack/releasecheck verifies them.
+package release
+
+import (
+	"bufio"
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Files, media types and annotations, as cosign names them.
+const (
+	PublicKeyFile           = "cosign.pub"
+	ProvenanceFile          = "provenance.intoto.json"
+	InTotoPayloadType       = "application/vnd.in-toto+json"
+	InTotoStatement         = "https://in-toto.io/Statement/v1"
+	SLSAPredicate           = "https://slsa.dev/provenance/v1"
+	CycloneDXPredicate      = "https://cyclonedx.org/bom"
+	SimpleSigningMediaType  = "application/vnd.dev.cosign.simplesigning.v1+json"
+	DSSEMediaType           = "application/vnd.dsse.envelope.v1+json"
+	SignatureAnnotation     = "dev.cosignproject.cosign/signature"
+	PredicateTypeAnnotation = "predicateType"
+	RefNameAnnotation       = "org.opencontainers.image.ref.name"
+)
+
+// Subject is what an in-toto statement is about.
+type Subject struct {
+	Name   string            `json:"name"`
+	Digest map[string]string `json:"digest"`
+}
+
+// Statement is an in-toto statement.
+type Statement struct {
+	Type          string    `json:"_type"`
+	Subject       []Subject `json:"subject"`
+	PredicateType string    `json:"predicateType"`
+	Predicate     any       `json:"predicate"`
+}
+
+// Envelope is a DSSE envelope.
+type Envelope struct {
+	PayloadType string              `json:"payloadType"`
+	Payload     string              `json:"payload"`
+	Signatures  []EnvelopeSignature `json:"signatures"`
+}
+
+// EnvelopeSignature is one signature of an envelope.
+type EnvelopeSignature struct {
+	Sig string `json:"sig"`
+}
+
+// Image is one image of the release: its name, the digest of its manifest list, and the
+// registry it is named for.
+type Image struct {
+	Name, Digest, Registry string
+}
+
+// Reference is the image by digest.
+func (i Image) Reference() string { return i.Registry + "/" + i.Name + "@" + i.Digest }
+
+// SignatureTag and AttestationTag are the tags cosign gives an image's signature and
+// attestations: sha256-<hex>.sig, .att.
+func (i Image) SignatureTag() string   { return strings.Replace(i.Digest, ":", "-", 1) + ".sig" }
+func (i Image) AttestationTag() string { return strings.Replace(i.Digest, ":", "-", 1) + ".att" }
+
+// SignedFiles are SHA256SUMS and the files it names (the archives and their SBOMs).
+func SignedFiles(dist string) ([]string, error) {
+	f, err := os.Open(filepath.Join(dist, "SHA256SUMS"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	files := []string{"SHA256SUMS"}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if _, name, ok := strings.Cut(sc.Text(), "  "); ok {
+			files = append(files, name)
+		}
+	}
+	return files, sc.Err()
+}
+
+// Images are the release's images, from images.sh's output (DIST/images.txt) and the registry
+// install.yaml names them for.
+func Images(dist string) ([]Image, error) {
+	data, err := os.ReadFile(filepath.Join(dist, "images.txt"))
+	if err != nil {
+		return nil, err
+	}
+	registry, err := registryOf(dist)
+	if err != nil {
+		return nil, err
+	}
+	var images []Image
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		name, digest, ok := strings.Cut(line, " ")
+		if !ok || !strings.HasPrefix(digest, "sha256:") {
+			return nil, fmt.Errorf("%s/images.txt: %q is no <name> <digest> line", dist, line)
+		}
+		images = append(images, Image{Name: name, Digest: digest, Registry: registry})
+	}
+	return images, nil
+}
+
+// registryOf is the registry the release's install.yaml names the controller in.
+func registryOf(dist string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dist, "install.yaml"))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		image, _ := strings.CutPrefix(strings.TrimSpace(line), "image: ")
+		if registry, _, ok := strings.Cut(image, "/llsd-controller@"); ok {
+			return registry, nil
+		}
+	}
+	return "", fmt.Errorf("%s/install.yaml runs no llsd-controller by digest", dist)
+}
+
+// PAE is DSSE's pre-authentication encoding, which the envelope's signature signs.
+func PAE(payloadType string, payload []byte) []byte {
+	return fmt.Appendf(nil, "DSSEv1 %d %s %d %s", len(payloadType), payloadType, len(payload), payload)
+}
+
+// SimpleSigning is the payload cosign signs for an image.
+func SimpleSigning(img Image) []byte {
+	data, _ := json.Marshal(map[string]any{ // maps of strings always marshal
+		"critical": map[string]any{
+			"identity": map[string]string{"docker-reference": img.Registry + "/" + img.Name},
+			"image":    map[string]string{"docker-manifest-digest": img.Digest},
+			"type":     "cosign container image signature",
+		},
+		"optional": nil,
+	})
+	return data
+}
+
+// Provenance is the release's SLSA provenance statement about subjects.
+func Provenance(dist string, subjects []Subject) []byte {
+	data, _ := json.Marshal(Statement{Type: InTotoStatement, Subject: subjects, PredicateType: SLSAPredicate, Predicate: ProvenancePredicate(dist)})
+	return data // a statement of strings and maps always marshals
+}
+
+// ProvenancePredicate is the SLSA provenance of the release in dist: how it was built, from
+// which commit.
+func ProvenancePredicate(dist string) map[string]any {
+	var meta struct{ Version, Commit, Date string }
+	if data, err := os.ReadFile(filepath.Join(dist, "metadata.json")); err == nil {
+		_ = json.Unmarshal(data, &meta) // what it lacks stays empty
+	}
+	const build = "https://github.com/llamastack/llsd/blob/main/Makefile#release-snapshot"
+	return map[string]any{
+		"buildDefinition": map[string]any{
+			"buildType":          build,
+			"externalParameters": map[string]string{"version": meta.Version},
+			"resolvedDependencies": []map[string]any{{"uri": "git+https://github.com/llamastack/llsd",
+				"digest": map[string]string{"gitCommit": meta.Commit}}},
+		},
+		"runDetails": map[string]any{"builder": map[string]string{"id": build}, "metadata": map[string]string{"startedOn": meta.Date}},
+	}
+}
+
+// ImageSBOM is the SBOM of an image's binary (linux/amd64): the function's for the function
+// and the Argo CD sidecar image, the controller's for the controller.
+func ImageSBOM(dist string, img Image) (json.RawMessage, error) {
+	binary := "llsd"
+	if img.Name == "llsd-controller" {
+		binary = "llsd-controller"
+	}
+	matches, _ := filepath.Glob(filepath.Join(dist, binary+"_*_linux_amd64.cdx.json"))
+	if len(matches) != 1 {
+		return nil, fmt.Errorf("%s: %d SBOMs of %s for linux/amd64, not one", dist, len(matches), binary)
+	}
+	return os.ReadFile(matches[0])
+}
+
+// PublicKey reads the release's public key.
+func PublicKey(dist string) (*ecdsa.PublicKey, error) {
+	data, err := os.ReadFile(filepath.Join(dist, PublicKeyFile))
+	if err != nil {
+		return nil, err
+	}
+	block, _ := pem.Decode(data)
+	if block == nil {
+		return nil, fmt.Errorf("%s holds no PEM key", PublicKeyFile)
+	}
+	key, err := x509.ParsePKIXPublicKey(block.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	ecKey, ok := key.(*ecdsa.PublicKey)
+	if !ok {
+		return nil, errors.New(PublicKeyFile + " is no ECDSA key")
+	}
+	return ecKey, nil
+}
+
+// VerifyBlob checks a cosign blob signature (base64 of an ASN.1 ECDSA signature of the
+// SHA-256 of data).
+func VerifyBlob(key *ecdsa.PublicKey, data []byte, signature string) error {
+	sig, err := base64.StdEncoding.DecodeString(strings.TrimSpace(signature))
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	if !ecdsa.VerifyASN1(key, sum[:], sig) {
+		return errors.New("the signature does not verify with the release's key")
+	}
+	return nil
+}
+
+// VerifyEnvelope checks a DSSE envelope's signature and returns its statement.
+func VerifyEnvelope(key *ecdsa.PublicKey, data []byte) (Statement, error) {
+	var env Envelope
+	var st Statement
+	if err := json.Unmarshal(data, &env); err != nil {
+		return st, err
+	}
+	payload, err := base64.StdEncoding.DecodeString(env.Payload)
+	if err != nil {
+		return st, err
+	}
+	if len(env.Signatures) != 1 {
+		return st, fmt.Errorf("the envelope has %d signatures, not one", len(env.Signatures))
+	}
+	if err := VerifyBlob(key, PAE(env.PayloadType, payload), env.Signatures[0].Sig); err != nil {
+		return st, err
+	}
+	if env.PayloadType != InTotoPayloadType {
+		return st, fmt.Errorf("the envelope holds %s, not an in-toto statement", env.PayloadType)
+	}
+	return st, json.Unmarshal(payload, &st)
+}
