@@ -158,8 +158,10 @@ func signImage(dist string, key *ecdsa.PrivateKey, img release.Image) error {
 		if err != nil {
 			return err
 		}
+		// cosign reads an attestation's signature from its envelope, and wants the layer's
+		// signature annotation there, empty
 		layers = append(layers, mutate.Addendum{Layer: static.NewLayer(envelope, release.DSSEMediaType),
-			Annotations: map[string]string{release.PredicateTypeAnnotation: st.PredicateType}})
+			Annotations: map[string]string{release.PredicateTypeAnnotation: st.PredicateType, release.SignatureAnnotation: ""}})
 	}
 	attestations, err := mutate.Append(mutate.MediaType(empty.Image, types.OCIManifestSchema1), layers...)
 	if err != nil {
