@@ -14,7 +14,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/profile"
-	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
 )
 
 // baseConfigs are the distributions with a base config of their own (the others reuse one).

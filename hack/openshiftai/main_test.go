@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/distribution"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
 // The rh-dev base configs in distributions/rh-dev are what the tool writes from the images'

@@ -23,7 +23,7 @@ import (
 	"unicode"
 
 	"github.com/llamastack/llsd/internal/profile"
-	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
 )
 
 func main() {

@@ -23,7 +23,7 @@ var product = []string{"pkg/", "internal/cli", "internal/config", "internal/conf
 	"internal/distribution", "internal/krm", "internal/migrate", "internal/oci", "internal/pipeline", "internal/profile", "internal/render", "internal/version"}
 
 // testSupport are the packages only tests may import.
-var testSupport = []string{"internal/testenv", "internal/registrytest", "internal/e2e", "internal/servercheck", "internal/golden"}
+var testSupport = []string{"internal/testsupport/", "internal/e2e"}
 
 type rule struct {
 	pkg, reason string
@@ -50,7 +50,7 @@ var rules = append([]rule{
 	{pkg: "internal/migrate", reason: "migration renders through the one pipeline and reads inputs as the KRM function does; it is no command", forbidden: []string{"internal/controller", "internal/cli"}},
 	{pkg: "internal/controller", reason: "the controller never renders: it reads the receipt",
 		forbidden: []string{"internal/config", "internal/render", "internal/pipeline", "internal/krm", "internal/cli"}},
-	{pkg: "internal/servercheck", reason: "the oracle restates the server's rules and shares none of the generator's",
+	{pkg: "internal/testsupport/servercheck", reason: "the oracle restates the server's rules and shares none of the generator's",
 		forbidden: []string{"internal/profile", "internal/distribution", "internal/config", "internal/render", "internal/pipeline", "internal/krm", "pkg/api"}},
 	{pkg: "fn", reason: "the KRM function binary does not link the controller", forbidden: []string{"internal/controller"}},
 	{pkg: "cmd/llsd", reason: "the KRM function binary does not link the controller", forbidden: []string{"internal/controller"}},

@@ -11,7 +11,7 @@ import (
 
 	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/internal/oci"
-	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/registrytest"
 )
 
 func TestLabelImageUsage(t *testing.T) {

@@ -17,9 +17,9 @@ import (
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/distribution"
-	"github.com/llamastack/llsd/internal/golden"
-	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/golden"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/profile"
-	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
 )
 
 // The kinds llsd reads for each provider config key (from the server's field list) are the

@@ -17,8 +17,8 @@ import (
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/configyaml"
-	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
 // standInEntrypoint stands for the image's entrypoint: it prints the arguments and the

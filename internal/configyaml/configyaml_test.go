@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/configyaml"
-	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
 // Strings that YAML 1.1 (PyYAML) reads as something else unless they are quoted, and

@@ -15,7 +15,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/controller"
 	"github.com/llamastack/llsd/internal/render"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 

@@ -19,7 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/llamastack/llsd/internal/controller"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
 // One real kube-apiserver + etcd for the package; each test starts the controller it needs.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/profile"
-	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 

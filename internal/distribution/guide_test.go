@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/distribution"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
 // The OpenShift AI guide's release table says what llsd does with rh-dev per release. Each

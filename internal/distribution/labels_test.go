@@ -13,7 +13,7 @@ import (
 	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/oci"
-	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/registrytest"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 

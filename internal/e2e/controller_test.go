@@ -37,7 +37,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/llamastack/llsd/internal/controller"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 

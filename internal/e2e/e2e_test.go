@@ -21,7 +21,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llamastack/llsd/internal/golden"
+	"github.com/llamastack/llsd/internal/testsupport/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

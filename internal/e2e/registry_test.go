@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/distributions"
-	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/registrytest"
 )
 
 // A custom distribution image, built the way llama-stack builds its images: DISTRO_NAME in

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/llamastack/llsd/internal/oci"
-	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/registrytest"
 )
 
 // BenchmarkBaseConfig reads a labelled config from the in-process registry: the first read

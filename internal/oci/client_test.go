@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/oci"
-	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/registrytest"
 )
 
 const baseConfig = `version: 2

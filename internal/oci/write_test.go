@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/oci"
-	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/registrytest"
 )
 
 const sitePackages = "usr/local/lib/python3.12/site-packages/"

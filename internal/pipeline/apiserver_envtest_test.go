@@ -21,7 +21,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 )
 

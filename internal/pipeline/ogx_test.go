@@ -14,7 +14,7 @@ import (
 	"github.com/llamastack/llsd/internal/distribution"
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/pipeline"
-	"github.com/llamastack/llsd/internal/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/registrytest"
 	"github.com/llamastack/llsd/pkg/api"
 )
 

@@ -20,7 +20,7 @@ import (
 	"github.com/llamastack/llsd/internal/krm"
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 )

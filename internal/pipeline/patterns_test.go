@@ -9,7 +9,7 @@ import (
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"

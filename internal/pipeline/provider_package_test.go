@@ -24,8 +24,8 @@ import (
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/pipeline"
-	"github.com/llamastack/llsd/internal/registrytest"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 )
 

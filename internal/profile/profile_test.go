@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/profile"
-	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
 )
 
 // Every profile says everything a version needs: a field left empty would silently render

@@ -20,8 +20,8 @@ import (
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/distribution"
-	"github.com/llamastack/llsd/internal/golden"
 	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/internal/testsupport/golden"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )

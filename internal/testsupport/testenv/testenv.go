@@ -40,7 +40,7 @@ func UnitOnly() bool { return os.Getenv("LLSD_TEST_UNIT") == "1" }
 // CRDDir is the directory of the generated CRDs.
 func CRDDir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "crds")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "crds")
 }
 
 // openShiftAPI is the module of OpenShift's API types and CRDs, a test dependency in go.mod.
@@ -137,7 +137,7 @@ func SharedDir(name string) string {
 		return filepath.Join(dir, name)
 	}
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", name)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", name)
 }
 
 // Shared returns SharedDir(name) and skips the test, with one line naming the directory, when it
@@ -233,7 +233,7 @@ func DocTable(t interface {
 }, doc string, columns int) [][]string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "docs", doc))
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "..", "docs", doc))
 	if err != nil {
 		t.Fatal(err)
 	}

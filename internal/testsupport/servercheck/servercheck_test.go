@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/llamastack/llsd/internal/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
 )
 
 func TestSubstituteLikeTheServer(t *testing.T) {

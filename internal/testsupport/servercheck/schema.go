@@ -26,7 +26,7 @@ func DataDir() string {
 
 func repositoryRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // Releases names, for each supported server version, the release in DataDir whose schema and

@@ -19,8 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/configyaml"
-	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
 // referenceNames are the names the reference data gives each release of testdata/server:

@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/configyaml"
-	"github.com/llamastack/llsd/internal/golden"
-	"github.com/llamastack/llsd/internal/servercheck"
-	"github.com/llamastack/llsd/internal/testenv"
+	"github.com/llamastack/llsd/internal/testsupport/golden"
+	"github.com/llamastack/llsd/internal/testsupport/servercheck"
+	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
 // startupCaseSets are the start-up cases of internal/servercheck/testdata/startup: configs that
