@@ -78,9 +78,7 @@ func generate(t testing.TB, dir string) (*config.Result, []string) {
 	if len(errs) > 0 {
 		return nil, errorLines(errs)
 	}
-	for _, w := range dist.Warnings { // the pipeline reports them with the config's
-		res.Warnings = append(res.Warnings, config.Warning{Field: "spec.distribution", Message: w})
-	}
+	res.Warnings = append(res.Warnings, dist.Warnings...) // the pipeline reports them with the config's
 	return res, nil
 }
 

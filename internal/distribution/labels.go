@@ -54,9 +54,9 @@ func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry,
 	}
 	var oerr *oci.Error
 	if errors.As(err, &oerr) && oerr.Kind == oci.MissingLabels {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("image %s has no config labels: using the %s config", image, r.BaseSource))
+		r.Warn(fmt.Sprintf("image %s has no config labels: using the %s config", image, r.BaseSource))
 	} else {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%v; using the %s config instead", err, r.BaseSource))
+		r.Warn(fmt.Sprintf("%v; using the %s config instead", err, r.BaseSource))
 	}
 	return r, nil
 }

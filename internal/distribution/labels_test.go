@@ -198,7 +198,8 @@ providers: {}
 				assert.Regexp(t, "^label ("+oci.LabelBase64+"|com.ogx.config.config.yaml) of "+reg.Host, d.BaseSource)
 			} else {
 				require.Len(t, d.Warnings, 1)
-				assert.Contains(t, d.Warnings[0], tc.warning)
+				assert.Contains(t, d.Warnings[0].Message, tc.warning)
+				assert.Equal(t, "spec.distribution", d.Warnings[0].Field)
 			}
 		})
 	}

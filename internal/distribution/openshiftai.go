@@ -299,7 +299,7 @@ func resolveRHDev(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *fie
 	case opts.ImageOwnConfig:
 		res = runtimeOf(r)
 		res.ConfigSource = api.ConfigSourceImage
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s runs the config of its image (%s), which llsd cannot check: llsd has no facts "+
+		res.Warn(fmt.Sprintf("%s runs the config of its image (%s), which llsd cannot check: llsd has no facts "+
 			"of %s; render for a release llsd generates configs for (openshiftAI.release: %s) to have it checked", r.describe(),
 			r.Layout.ImageConfig, cmp.Or(r.Server, "its server"), DefaultRelease))
 	default:
@@ -309,7 +309,7 @@ func resolveRHDev(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *fie
 	}
 	res.Layout, res.Release, res.Server, res.DashboardNamespace = r.Layout, r.Product(), r.Server, r.DashboardNamespace()
 	if note != "" {
-		res.Warnings = append([]string{note}, res.Warnings...)
+		res.Warnings = append([]api.Warning{{Field: distributionPath.String(), Message: note}}, res.Warnings...)
 	}
 	return res, nil
 }
@@ -324,7 +324,7 @@ func rhDevRuntime(opts Options) (*Resolved, *field.Error) {
 	res := runtimeOf(r)
 	res.ProviderPackages = opts.ProviderPackages
 	if note != "" {
-		res.Warnings = append(res.Warnings, note)
+		res.Warn(note)
 	}
 	return res, nil
 }

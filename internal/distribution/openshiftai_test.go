@@ -101,7 +101,7 @@ func TestRHDevResolution(t *testing.T) {
 			assert.Equal(t, tc.version, res.Version)
 			require.NotEmpty(t, res.Warnings)
 			for _, want := range tc.says {
-				assert.Contains(t, res.Warnings[0], want)
+				assert.Contains(t, res.Warnings[0].Message, want)
 			}
 		})
 	}
@@ -122,8 +122,8 @@ func TestRHDevResolution(t *testing.T) {
 		require.Nil(t, ferr)
 		assert.Nil(t, res.Base)
 		assert.Equal(t, api.ConfigSourceImage, res.ConfigSource)
-		assert.Contains(t, res.Warnings[0], "OpenShift AI 2.25 (llama-stack 0.2.22, image registry.redhat.io/rhoai/odh-llama-stack-core-rhel9@sha256:c72da1b9")
-		assert.Contains(t, res.Warnings[0], "runs the config of its image (/opt/app-root/run.yaml), which llsd cannot check")
+		assert.Contains(t, res.Warnings[0].Message, "OpenShift AI 2.25 (llama-stack 0.2.22, image registry.redhat.io/rhoai/odh-llama-stack-core-rhel9@sha256:c72da1b9")
+		assert.Contains(t, res.Warnings[0].Message, "runs the config of its image (/opt/app-root/run.yaml), which llsd cannot check")
 	})
 	t.Run("a spec that asks for a generated config on such a release", func(t *testing.T) {
 		_, ferr := distribution.Resolve(rhDev, distribution.Options{OpenShiftAIRelease: "3.3"})

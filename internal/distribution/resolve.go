@@ -82,8 +82,9 @@ type Resolved struct {
 	ProviderPackages map[string]*oci.ProviderPackage
 	// AddProviders are provider entries per API the base lacks (see Entry.AddProviders).
 	AddProviders map[string][]map[string]any
-	// Warnings say when a base config other than the image's own was used.
-	Warnings []string
+	// Warnings say when a base config other than the image's own was used: about
+	// spec.distribution, in the API's one type of warning.
+	Warnings []api.Warning
 	// Layout is how the image runs the server: the profile's for the official images, the
 	// release's for rh-dev.
 	Layout profile.Layout
@@ -263,7 +264,7 @@ func imageOwnConfig(spec v1alpha2.DistributionSpec, opts Options, why string) (*
 	if r.VersionSource == "" {
 		message += "; and set spec.distribution.serverVersion, so that llsd knows the port variable and state directory of the image"
 	}
-	r.Warnings = append(r.Warnings, message)
+	r.Warn(message)
 	return r, nil
 }
 
@@ -338,14 +339,19 @@ func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry,
 	return newResolved(name, image, entry, v, source, base, api.ConfigSourceEmbedded, fmt.Sprintf("embedded %s/%s.yaml", baseName, prof.Version)), nil
 }
 
+// Warn adds a warning about spec.distribution.
+func (r *Resolved) Warn(message string) {
+	r.Warnings = append(r.Warnings, api.Warning{Field: distributionPath.String(), Message: message})
+}
+
 // newResolved fills a Resolved; the caller checked that v has a Compatible profile.
 func newResolved(name, image string, entry Entry, v Version, versionSource string, base map[string]any,
 	source api.ConfigSource, baseSource string) *Resolved {
 	distro, _ := base["distro_name"].(string)
 	prof, note, _ := profile.Compatible(v)
-	var warnings []string
+	var warnings []api.Warning
 	if note != "" {
-		warnings = append(warnings, note+" (the version was read from "+versionSource+")")
+		warnings = append(warnings, api.Warning{Field: distributionPath.String(), Message: note + " (the version was read from " + versionSource + ")"})
 	}
 	return &Resolved{
 		Warnings:        warnings,

@@ -240,5 +240,5 @@ func generatesNothing(spec *v1alpha2.LlamaStackDistributionSpec) bool {
 // ConfigMap, no RUN_CONFIG_PATH.
 func renderImageOwnConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
 	return renderWithReceipt(render.Input{Object: obj, Distribution: dist, Options: opts.Render, ConfigMaps: opts.ConfigMaps}, obj,
-		api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceImage, RendererVersion: opts.RendererVersion}, errs, distributionWarnings(dist))
+		api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceImage, RendererVersion: opts.RendererVersion}, errs, dist.Warnings)
 }

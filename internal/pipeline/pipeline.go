@@ -237,7 +237,7 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 			ProviderCount:   res.ProviderCount,
 			ResourceCount:   res.ResourceCount,
 			RendererVersion: opts.RendererVersion,
-		}, errs, slices.Concat(baseWarnings, distributionWarnings(dist), servedWarnings, res.Warnings))
+		}, errs, slices.Concat(baseWarnings, dist.Warnings, servedWarnings, res.Warnings))
 	if result != nil && obj.Spec.Workload != nil && obj.Spec.Workload.Overrides != nil {
 		result.Warnings = append(result.Warnings, config.UnreadEnv(res.Config, obj.Spec.Workload.Overrides.Env, overridesEnvPath)...)
 	}
@@ -262,15 +262,6 @@ func renderWithReceipt(in render.Input, written *v1alpha2.LlamaStackDistribution
 		result.Derived = in.Object
 	}
 	return result, nil
-}
-
-// distributionWarnings are the resolver's notes, as warnings about spec.distribution.
-func distributionWarnings(dist *distribution.Resolved) []config.Warning {
-	warnings := make([]config.Warning, len(dist.Warnings))
-	for i, w := range dist.Warnings {
-		warnings[i] = config.Warning{Field: "spec.distribution", Message: w}
-	}
-	return warnings
 }
 
 // mountable rejects references a pod cannot mount: a CA bundle ConfigMap in another
@@ -340,7 +331,7 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	if named.key != "" {
 		in.UserConfigKey = named.key
 	}
-	checked := distributionWarnings(dist) // and those of the ConfigMap's config, when it is among the inputs
+	checked := dist.Warnings // and those of the ConfigMap's config, when it is among the inputs
 	if named.warning != nil {
 		checked = append(checked, *named.warning)
 	}

@@ -24,7 +24,7 @@ func forItsPlatform(dist *distribution.Resolved, o render.Options) render.Option
 	case o.Platform == "":
 		o.Platform, o.OpenShiftAI, o.DashboardNamespace = render.PlatformOpenShift, true, dist.DashboardNamespace
 	case o.Platform != render.PlatformOpenShift:
-		dist.Warnings = append(dist.Warnings, fmt.Sprintf("%s is an image of %s, which runs on OpenShift; rendered for plain Kubernetes "+
+		dist.Warn(fmt.Sprintf("%s is an image of %s, which runs on OpenShift; rendered for plain Kubernetes "+
 			"as the render option platform says: the pods run as user 1001 and group 0 with fsGroup 1001, an exposed server gets an "+
 			"Ingress, and neither the platform's CA bundle nor its dashboard is wired in", dist.Image, dist.Release))
 	}
