@@ -108,11 +108,7 @@ func addAPI(cfg map[string]any, api string) {
 	}
 	names = append(names, api)
 	sort.Strings(names)
-	out := make([]any, len(names))
-	for i, n := range names {
-		out[i] = n
-	}
-	cfg["apis"] = out
+	cfg["apis"] = toAny(names)
 }
 
 // deepMerge merges src into dst: maps merge key by key, anything else replaces.
