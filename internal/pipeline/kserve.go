@@ -67,7 +67,7 @@ func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe) (*v1alpha2.L
 		}
 		if predictor.ServiceCA {
 			access.ServiceCA = true
-			p.Settings = withDefault(p.Settings, "tls_verify", config.ServiceCAFile)
+			p.Settings = withDefault(*p, "tls_verify", config.ServiceCAFile)
 		}
 		errs = append(errs, servedModels(out, p, predictor, path)...)
 	}
@@ -150,12 +150,9 @@ func servedModels(obj *v1alpha2.LlamaStackDistribution, p *v1alpha2.ProviderSpec
 	return errs
 }
 
-// withDefault sets key in settings unless they set it.
-func withDefault(settings *apiextensionsv1.JSON, key string, value any) *apiextensionsv1.JSON {
-	m := map[string]any{}
-	if settings != nil {
-		_ = json.Unmarshal(settings.Raw, &m) // settings were decoded from JSON
-	}
+// withDefault is the provider's settings with key set, unless they set it.
+func withDefault(p v1alpha2.ProviderSpec, key string, value any) *apiextensionsv1.JSON {
+	m := p.SettingsMap()
 	if _, ok := m[key]; !ok {
 		m[key] = value
 	}
