@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -84,7 +85,9 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 		return false, nil
 	}
 	opts.ConfigMaps = configMaps(rl.Items, llsdConfig)
-	opts.KServe = KServeObjects(rl.Items)
+	if slices.ContainsFunc(rl.Items, namesAnInferenceService) || namesAnInferenceService(llsdConfig) {
+		opts.KServe = KServeObjects(rl.Items)
+	}
 	toDo := toRender(rl.Items, llsdConfig)
 	prepare(toDo)
 	var out fn.KubeObjects
@@ -634,6 +637,20 @@ func KServeObjects(items fn.KubeObjects) pipeline.KServe {
 		}
 	}
 	return k
+}
+
+// namesAnInferenceService reports whether an LLSD has a provider that names an InferenceService
+// (spec.providers.inference a list, or one provider in shorthand): only then are the items'
+// InferenceServices and ServingRuntimes decoded.
+func namesAnInferenceService(o *fn.KubeObject) bool {
+	if o == nil || !isLLSD(o) {
+		return false
+	}
+	if list, found, err := o.NestedSlice("spec", "providers", "inference"); found && err == nil {
+		return slices.ContainsFunc(list, func(p *fn.SubObject) bool { return p.GetMap("inferenceService") != nil })
+	}
+	_, found, _ := o.NestedSubObject("spec", "providers", "inference", "inferenceService")
+	return found
 }
 
 // configMaps are the data of the user's ConfigMaps among the items that an LLSD references

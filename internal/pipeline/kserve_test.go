@@ -82,6 +82,11 @@ func TestModelsFromTheSamePackage(t *testing.T) {
 			doc: kserveRuntime(t) + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
 				"  resources: {models: [{name: granite-3.3, provider: granite}]}\n"),
 			errors: []string{`spec.resources.models[0]: Invalid value: "granite-3.3": InferenceService granite (spec.providers.inference[0].inferenceService) serves ibm/granite, not granite-3.3: set providerModelId: ibm/granite`}},
+		{reason: "the provider in shorthand (spec.providers.inference a single provider)",
+			doc: kserveRuntime(t) + kserveISVC(raw, "") + "---\napiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\n" +
+				"metadata: {name: chat, namespace: ai}\nspec:\n  distribution: {name: starter}\n" +
+				"  providers: {inference: {id: granite, provider: vllm, inferenceService: {name: granite}}}\n",
+			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", models: []string{"granite"}},
 		{reason: "the spec names the served model itself: kept, and nothing added",
 			doc: kserveRuntime(t) + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
 				"  resources: {models: [{name: granite, providerModelId: ibm/granite}]}\n"),
