@@ -364,10 +364,10 @@ func checkSignatures(dist string, digests map[string]string) error {
 		if err != nil {
 			return err
 		}
-		if err := release.VerifyBlob(key, data, string(sig)); err != nil {
+		sum := sha256.Sum256(data)
+		if err := release.VerifyDigest(key, sum, string(sig)); err != nil {
 			return fmt.Errorf("%s.sig: %w", name, err)
 		}
-		sum := sha256.Sum256(data)
 		want[name+"@"+hex.EncodeToString(sum[:])] = true
 	}
 	images, err := release.Images(dist)

@@ -78,14 +78,14 @@ func sign(dist string) error {
 		if err != nil {
 			return err
 		}
-		sig, err := signBytes(key, data)
+		sum := sha256.Sum256(data)
+		sig, err := signDigest(key, sum)
 		if err != nil {
 			return err
 		}
 		if err := os.WriteFile(filepath.Join(dist, name+".sig"), []byte(sig), 0o644); err != nil {
 			return err
 		}
-		sum := sha256.Sum256(data)
 		subjects = append(subjects, release.Subject{Name: name, Digest: map[string]string{"sha256": hex.EncodeToString(sum[:])}})
 	}
 	images, err := release.Images(dist)
@@ -107,7 +107,11 @@ func sign(dist string) error {
 
 // signBytes is cosign's blob signature: base64 of the ASN.1 ECDSA signature of the SHA-256.
 func signBytes(key *ecdsa.PrivateKey, data []byte) (string, error) {
-	sum := sha256.Sum256(data)
+	return signDigest(key, sha256.Sum256(data))
+}
+
+// signDigest is signBytes for data whose SHA-256 the caller has already.
+func signDigest(key *ecdsa.PrivateKey, sum [sha256.Size]byte) (string, error) {
 	sig, err := ecdsa.SignASN1(rand.Reader, key, sum[:])
 	return base64.StdEncoding.EncodeToString(sig), err
 }
@@ -133,7 +137,8 @@ func signImage(dist string, key *ecdsa.PrivateKey, img release.Image) error {
 	if err != nil {
 		return err
 	}
-	signature, err := oneLayer(static.NewLayer(payload, release.SimpleSigningMediaType), map[string]string{release.SignatureAnnotation: sig})
+	signature, err := layered(mutate.Addendum{Layer: static.NewLayer(payload, release.SimpleSigningMediaType),
+		Annotations: map[string]string{release.SignatureAnnotation: sig}})
 	if err != nil {
 		return err
 	}
@@ -163,16 +168,17 @@ func signImage(dist string, key *ecdsa.PrivateKey, img release.Image) error {
 		layers = append(layers, mutate.Addendum{Layer: static.NewLayer(envelope, release.DSSEMediaType),
 			Annotations: map[string]string{release.PredicateTypeAnnotation: st.PredicateType, release.SignatureAnnotation: ""}})
 	}
-	attestations, err := mutate.Append(mutate.MediaType(empty.Image, types.OCIManifestSchema1), layers...)
+	attestations, err := layered(layers...)
 	if err != nil {
 		return err
 	}
 	return replace(path, attestations, img.AttestationTag())
 }
 
-// oneLayer is an image of one layer with annotations, as cosign writes its signatures.
-func oneLayer(layer v1.Layer, annotations map[string]string) (v1.Image, error) {
-	return mutate.Append(mutate.MediaType(empty.Image, types.OCIManifestSchema1), mutate.Addendum{Layer: layer, Annotations: annotations})
+// layered is an OCI image of the layers with their annotations, as cosign writes its
+// signatures and attestations.
+func layered(layers ...mutate.Addendum) (v1.Image, error) {
+	return mutate.Append(mutate.MediaType(empty.Image, types.OCIManifestSchema1), layers...)
 }
 
 // replace puts img into the layout under tag, in place of an earlier one of that tag.

@@ -211,11 +211,15 @@ func PublicKey(dist string) (*ecdsa.PublicKey, error) {
 // VerifyBlob checks a cosign blob signature (base64 of an ASN.1 ECDSA signature of the
 // SHA-256 of data).
 func VerifyBlob(key *ecdsa.PublicKey, data []byte, signature string) error {
+	return VerifyDigest(key, sha256.Sum256(data), signature)
+}
+
+// VerifyDigest is VerifyBlob for data whose SHA-256 the caller has already.
+func VerifyDigest(key *ecdsa.PublicKey, sum [sha256.Size]byte, signature string) error {
 	sig, err := base64.StdEncoding.DecodeString(strings.TrimSpace(signature))
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(data)
 	if !ecdsa.VerifyASN1(key, sum[:], sig) {
 		return errors.New("the signature does not verify with the release's key")
 	}
