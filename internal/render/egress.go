@@ -41,14 +41,12 @@ func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPo
 	var unnamed []string
 	for _, e := range obj.Spec.Endpoints() {
 		host, port := e.Host(), e.Port()
-		if e.Field == kubernetesAPIServerField {
-			if config.MountsKubeCA(&obj.Spec) {
-				// the API server is no pod: its Service's address is translated to the
-				// control plane's, which no namespace selector names
-				unnamed = append(unnamed, "the API server the Kubernetes provider asks ("+e.Field+"): its addresses are those "+
-					"`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes` lists")
-				continue
-			}
+		if e.Field == kubernetesAPIServerField && config.MountsKubeCA(&obj.Spec) {
+			// the in-cluster API server is no pod: its Service's address is translated to the
+			// control plane's, which no namespace selector names
+			unnamed = append(unnamed, "the API server the Kubernetes provider asks ("+e.Field+"): its addresses are those "+
+				"`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes` lists")
+			continue
 		}
 		if addr, err := netip.ParseAddr(host); err == nil {
 			bits := 32
