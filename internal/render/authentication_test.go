@@ -98,3 +98,19 @@ func TestExposureFollowsAuthentication(t *testing.T) {
 		assert.Empty(t, problems, auth)
 	}
 }
+
+// With limited egress, the NetworkPolicy cannot name the in-cluster API server the Kubernetes
+// provider asks (its Service's address is the control plane's): the render says so, with the
+// command that lists its addresses. An API server named by a host outside the cluster is
+// warned of as any such host.
+func TestKubernetesProviderEgressNamesTheAPIServer(t *testing.T) {
+	const base = "  distribution: {name: starter}\n  networking: {egress: {}}\n"
+	_, problems := renderSpec(t, "chat", base+"  authentication: {kubernetes: {}}\n", nil)
+	require.Empty(t, filterErrors(problems))
+	assert.True(t, containsLine(problems, "the API server the Kubernetes provider asks (spec.authentication.kubernetes.apiServerURL)"), "%v", problems)
+	assert.True(t, containsLine(problems, "kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes"), "%v", problems)
+
+	_, problems = renderSpec(t, "chat", base+"  authentication: {kubernetes: {apiServerURL: https://api.example.com:6443}}\n", nil)
+	assert.False(t, containsLine(problems, "endpointslices"), "%v", problems)
+	assert.True(t, containsLine(problems, "api.example.com (spec.authentication.kubernetes.apiServerURL)"), "%v", problems)
+}
