@@ -88,17 +88,22 @@ func sign(dist string) error {
 		}
 		subjects = append(subjects, release.Subject{Name: name, Digest: map[string]string{"sha256": hex.EncodeToString(sum[:])}})
 	}
+	predicate := release.ProvenancePredicate(dist)
 	images, err := release.Images(dist)
 	if err != nil {
 		return err
 	}
 	for _, img := range images {
-		if err := signImage(dist, key, img); err != nil {
+		if err := signImage(dist, key, img, predicate); err != nil {
 			return err
 		}
 		subjects = append(subjects, release.Subject{Name: img.Reference(), Digest: map[string]string{"sha256": strings.TrimPrefix(img.Digest, "sha256:")}})
 	}
-	envelope, err := dsse(key, release.InTotoPayloadType, release.Provenance(dist, subjects))
+	statement, err := json.Marshal(release.Statement{Type: release.InTotoStatement, Subject: subjects, PredicateType: release.SLSAPredicate, Predicate: predicate})
+	if err != nil {
+		return err
+	}
+	envelope, err := dsse(key, release.InTotoPayloadType, statement)
 	if err != nil {
 		return err
 	}
@@ -126,8 +131,8 @@ func dsse(key *ecdsa.PrivateKey, payloadType string, payload []byte) ([]byte, er
 		Signatures: []release.EnvelopeSignature{{Sig: sig}}})
 }
 
-// signImage writes the image's cosign signature and SBOM attestation into its OCI layout.
-func signImage(dist string, key *ecdsa.PrivateKey, img release.Image) error {
+// signImage writes the image's cosign signature and attestations (provenance, SBOM) into its OCI layout.
+func signImage(dist string, key *ecdsa.PrivateKey, img release.Image, provenance map[string]any) error {
 	path, err := layout.FromPath(filepath.Join(dist, "images", img.Name))
 	if err != nil {
 		return err
@@ -152,7 +157,7 @@ func signImage(dist string, key *ecdsa.PrivateKey, img release.Image) error {
 	}
 	var layers []mutate.Addendum
 	for _, st := range []release.Statement{
-		{Type: release.InTotoStatement, PredicateType: release.SLSAPredicate, Subject: subject, Predicate: release.ProvenancePredicate(dist)},
+		{Type: release.InTotoStatement, PredicateType: release.SLSAPredicate, Subject: subject, Predicate: provenance},
 		{Type: release.InTotoStatement, PredicateType: release.CycloneDXPredicate, Subject: subject, Predicate: sbom},
 	} {
 		statement, err := json.Marshal(st)

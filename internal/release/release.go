@@ -148,12 +148,6 @@ func SimpleSigning(img Image) []byte {
 	return data
 }
 
-// Provenance is the release's SLSA provenance statement about subjects.
-func Provenance(dist string, subjects []Subject) []byte {
-	data, _ := json.Marshal(Statement{Type: InTotoStatement, Subject: subjects, PredicateType: SLSAPredicate, Predicate: ProvenancePredicate(dist)})
-	return data // a statement of strings and maps always marshals
-}
-
 // ProvenancePredicate is the SLSA provenance of the release in dist: how it was built, from
 // which commit.
 func ProvenancePredicate(dist string) map[string]any {
