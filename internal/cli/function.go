@@ -29,8 +29,8 @@ Usage
 
 Transformer mode: LlamaStackDistributions are items (kpt fn render, kustomize transformers:).
 Generator mode: the function config is a LlamaStackDistribution (kustomize generators:).
-Other items pass through; llsd reads the ConfigMaps, InferenceServices and ServingRuntimes a
-LlamaStackDistribution names. The exit code is 1 on an error.
+Other items pass through; llsd reads the ConfigMaps, InferenceServices, LLMInferenceServices,
+ServingRuntimes and Gateways a LlamaStackDistribution names. The exit code is 1 on an error.
 
   # Kptfile
   pipeline:

@@ -31,6 +31,7 @@ func TestExamples(t *testing.T) {
 		{dir: "ogxserver/kpt", render: kptRender},
 		{dir: "kserve/kustomize", render: kustomizeBuild},
 		{dir: "kserve/kpt", render: kptRender},
+		{dir: "llm-d/kustomize", render: kustomizeBuild},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			src := filepath.Join(examples, tc.dir)

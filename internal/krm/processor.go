@@ -617,17 +617,23 @@ func orphanResult(o *fn.KubeObject) *fn.Result {
 
 func key(o *fn.KubeObject) string { return o.GetNamespace() + "/" + o.GetName() }
 
-// KServeObjects are the InferenceServices and ServingRuntimes among items, decoded, by
-// namespace/name: the providers that name an InferenceService are derived from them.
+// KServeObjects are the InferenceServices, LLMInferenceServices, ServingRuntimes and Gateways
+// among items, decoded, by namespace/name: the providers that name a KServe model are derived
+// from them.
 func KServeObjects(items fn.KubeObjects) pipeline.KServe {
-	k := pipeline.KServe{InferenceServices: map[string]map[string]any{}, ServingRuntimes: map[string]map[string]any{}}
+	k := pipeline.KServe{InferenceServices: map[string]map[string]any{}, LLMInferenceServices: map[string]map[string]any{},
+		ServingRuntimes: map[string]map[string]any{}, Gateways: map[string]map[string]any{}}
 	for _, item := range items {
 		var into map[string]map[string]any
-		switch {
-		case item.GetKind() == "InferenceService" && item.GetAPIVersion() == "serving.kserve.io/v1beta1":
+		switch kind, version := item.GetKind(), item.GetAPIVersion(); {
+		case kind == "InferenceService" && version == "serving.kserve.io/v1beta1":
 			into = k.InferenceServices
-		case item.GetKind() == "ServingRuntime" && item.GetAPIVersion() == "serving.kserve.io/v1alpha1":
+		case kind == "LLMInferenceService" && (version == "serving.kserve.io/v1alpha1" || version == "serving.kserve.io/v1alpha2"):
+			into = k.LLMInferenceServices
+		case kind == "ServingRuntime" && version == "serving.kserve.io/v1alpha1":
 			into = k.ServingRuntimes
+		case kind == "Gateway" && (version == "gateway.networking.k8s.io/v1" || version == "gateway.networking.k8s.io/v1beta1"):
+			into = k.Gateways
 		default:
 			continue
 		}

@@ -37,6 +37,8 @@ const (
 	EnableAuthAnnotation     = "security.opendatahub.io/enable-auth"
 	// ProxyPort is OpenShift AI's kube-rbac-proxy port before a token-protected predictor.
 	ProxyPort = 8443
+
+	inferenceServices = "inferenceservices"
 )
 
 // Predictor is what a vllm provider needs to call an InferenceService.
@@ -45,13 +47,17 @@ type Predictor struct {
 	BaseURL string
 	// Knative is true for a predictor of Knative (Serverless) mode, false for Standard.
 	Knative bool
-	// TokenProtected is true when OpenShift AI's proxy admits only a token allowed to get
-	// the InferenceService.
+	// TokenProtected is true when OpenShift AI admits only a token allowed to get the model
+	// (its proxy before an InferenceService, its gateway's AuthPolicy before an
+	// LLMInferenceService); Resource is the model's resource the token must be allowed to get.
 	TokenProtected bool
+	Resource       string
 	// ServiceCA is true when the entry point's certificate comes from OpenShift's service CA.
 	ServiceCA bool
-	// ModelName is the model the runtime serves, by the name requests give.
+	// ModelName is the model the runtime serves, by the name requests give; Aliases are other
+	// names it answers to.
 	ModelName string
+	Aliases   []string
 	// ContextLength is the runtime's --max-model-len, 0 when it sets none.
 	ContextLength int32
 	// Embedding is true when the runtime serves an embedding (pooling) model.
@@ -93,27 +99,36 @@ func Derive(isvc map[string]any, runtimes Runtimes) (Predictor, error) {
 	switch {
 	case authOn && !p.Knative && !transformer:
 		scheme, port = "https", ":"+strconv.Itoa(ProxyPort)
-		p.TokenProtected, p.ServiceCA = true, true
+		p.TokenProtected, p.ServiceCA, p.Resource = true, true, inferenceServices
 		p.fact("https on port 8443 with a token, the service CA's certificate", "metadata.annotations["+EnableAuthAnnotation+"]")
 	case authOn:
-		p.TokenProtected = true
+		p.TokenProtected, p.Resource = true, inferenceServices
 		p.fact("a token", "metadata.annotations["+EnableAuthAnnotation+"]")
 	}
 	server := p.server(isvc, runtimes)
 	p.BaseURL = scheme + "://" + host + port + p.apiPath(server)
 	p.modelName(server, name)
-	args := server.args
+	p.servingArgs(server.args, "the runtime's")
+	return p, nil
+}
+
+// servingArgs reads vLLM's arguments for the context length and an embedding model.
+func (p *Predictor) servingArgs(args []string, whose string) {
 	if v := flagValue(args, "--max-model-len", "--max_model_len"); v != "" {
 		if n, err := strconv.ParseInt(v, 10, 32); err == nil && n > 0 {
 			p.ContextLength = int32(n)
-			p.fact("the context length "+v, "the runtime's --max-model-len")
+			p.fact("the context length "+v, whose+" --max-model-len")
 		}
 	}
 	if task := flagValue(args, "--task", "--runner", "--convert"); task == "embed" || task == "embedding" || task == "pooling" {
 		p.Embedding = true
-		p.fact("an embedding model", "the runtime's "+task)
+		p.fact("an embedding model", whose+" "+task)
 	}
-	return p, nil
+}
+
+// Serves reports whether the model server answers to name.
+func (p Predictor) Serves(name string) bool {
+	return name == p.ModelName || slices.Contains(p.Aliases, name)
 }
 
 func (p *Predictor) fact(what, from string) { p.Facts = append(p.Facts, Fact{What: what, From: from}) }

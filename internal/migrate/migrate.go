@@ -68,8 +68,8 @@ func (m *migration) rendered() *v1alpha2.LlamaStackDistributionSpec {
 // modelAccess warns that the token llsd rendered for token-protected InferenceServices (its
 // Secret, Role and RoleBinding) and the service CA are not the successor's to write.
 func (m *migration) modelAccess() {
-	if a := m.res.ModelAccess; len(a.InferenceServices) > 0 || a.ServiceCA {
-		m.warn(specPath.Child("providers", "inference"), "the OGXServer calls the InferenceServices llsd derived its providers from "+
+	if a := m.res.ModelAccess; len(a.Models) > 0 || a.ServiceCA {
+		m.warn(specPath.Child("providers", "inference"), "the OGXServer calls the KServe models llsd derived its providers from "+
 			"(their base_url is in the providers' settings), but the successor writes neither the token llsd rendered for them "+
 			"(Secret %s, Role and RoleBinding %s) nor the mount of OpenShift's service CA that tls_verify names: keep those objects, "+
 			"and mount the openshift-service-ca.crt ConfigMap at /etc/llama-stack/service-ca in workload.overrides",

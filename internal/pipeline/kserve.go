@@ -20,22 +20,43 @@ import (
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// KServe objects among the inputs: InferenceServices and ServingRuntimes, decoded, by
-// namespace/name.
+// KServe objects among the inputs: InferenceServices, LLMInferenceServices, ServingRuntimes
+// and Gateways, decoded, by namespace/name.
 type KServe struct {
-	InferenceServices map[string]map[string]any
-	ServingRuntimes   map[string]map[string]any
+	InferenceServices    map[string]map[string]any
+	LLMInferenceServices map[string]map[string]any
+	ServingRuntimes      map[string]map[string]any
+	Gateways             map[string]map[string]any
 }
 
 func (k KServe) runtime(namespace, name string) map[string]any {
 	return k.ServingRuntimes[namespace+"/"+name]
 }
 
+func (k KServe) gateway(namespace, name string) map[string]any {
+	return k.Gateways[namespace+"/"+name]
+}
+
+// models are the objects of a reference's kind.
+func (k KServe) models(ref *v1alpha2.InferenceServiceRef) map[string]map[string]any {
+	if ref.Kind == kindLLM {
+		return k.LLMInferenceServices
+	}
+	return k.InferenceServices
+}
+
+const kindLLM = "LLMInferenceService"
+
+// kindOf is the kind a reference names.
+func kindOf(ref *v1alpha2.InferenceServiceRef) string { return cmp.Or(ref.Kind, "InferenceService") }
+
 // servedByKServe fills in, on a copy of obj, what each vllm provider that names an
-// InferenceService needs: its endpoint, the token and CA of a token-protected predictor, and
-// the model it serves when no model of the spec names the provider; the user's object is
-// left as written (it is what the render gives back). Also the access the render must grant.
-func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe) (*v1alpha2.LlamaStackDistribution, render.ModelAccess, []config.Warning, field.ErrorList) {
+// InferenceService or LLMInferenceService needs: its endpoint, the token and CA of a
+// token-protected model, and the model it serves when no model of the spec names the
+// provider; the user's object is left as written (it is what the render gives back). Also the
+// access the render must grant. openShiftAI says the render is for OpenShift AI, whose
+// controllers serve the models.
+func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe, openShiftAI bool) (*v1alpha2.LlamaStackDistribution, render.ModelAccess, []config.Warning, field.ErrorList) {
 	var access render.ModelAccess
 	if obj.Spec.Providers == nil || !slices.ContainsFunc(obj.Spec.Providers.Inference, func(p v1alpha2.ProviderSpec) bool { return p.InferenceService != nil }) {
 		return obj, access, nil, nil
@@ -49,7 +70,7 @@ func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe) (*v1alpha2.L
 			continue
 		}
 		path := field.NewPath("spec", "providers", "inference").Index(i)
-		predictor, w, err := derivePredictor(obj, p.InferenceService, k, path.Child("inferenceService"))
+		predictor, w, err := derivePredictor(obj, p.InferenceService, k, openShiftAI, path.Child("inferenceService"))
 		warnings = append(warnings, w...)
 		if err != nil {
 			errs = append(errs, err)
@@ -63,7 +84,7 @@ func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe) (*v1alpha2.L
 		}
 		if predictor.TokenProtected && p.APIKey == nil {
 			p.APIKey = &v1alpha2.SecretKeySource{SecretKeyRef: v1alpha2.SecretKeyRef{Name: api.NamesOf(obj.Name).ModelToken(), Key: "token"}}
-			access.Grant(cmp.Or(p.InferenceService.Namespace, obj.Namespace), p.InferenceService.Name)
+			access.Grant(cmp.Or(p.InferenceService.Namespace, obj.Namespace), predictor.Resource, p.InferenceService.Name)
 		}
 		if predictor.ServiceCA {
 			access.ServiceCA = true
@@ -74,44 +95,62 @@ func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe) (*v1alpha2.L
 	return out, access, warnings, errs
 }
 
-// derivePredictor reads the InferenceService a provider names: from the inputs, or, when it is
-// in a namespace the spec names and not among them, by KServe's defaults with a warning.
-func derivePredictor(obj *v1alpha2.LlamaStackDistribution, ref *v1alpha2.InferenceServiceRef, k KServe, path *field.Path) (kserve.Predictor, []config.Warning, *field.Error) {
-	namespace := cmp.Or(ref.Namespace, obj.Namespace)
-	isvc, found := k.InferenceServices[namespace+"/"+ref.Name]
+// derivePredictor reads the InferenceService or LLMInferenceService a provider names: from
+// the inputs, or, when it is in a namespace the spec names and not among them, by KServe's
+// defaults with a warning.
+func derivePredictor(obj *v1alpha2.LlamaStackDistribution, ref *v1alpha2.InferenceServiceRef, k KServe, openShiftAI bool,
+	path *field.Path) (kserve.Predictor, []config.Warning, *field.Error) {
+	namespace, kind := cmp.Or(ref.Namespace, obj.Namespace), kindOf(ref)
+	model, found := k.models(ref)[namespace+"/"+ref.Name]
 	if !found && (ref.Namespace == "" || ref.Namespace == obj.Namespace) {
-		return kserve.Predictor{}, nil, field.Invalid(path.Child("name"), ref.Name, fmt.Sprintf("no InferenceService %s among the inputs (%s); "+
-			"add it to the package, or name its namespace to reach one outside it", ref.Name, present(k, namespace)))
+		return kserve.Predictor{}, nil, field.Invalid(path.Child("name"), ref.Name, fmt.Sprintf("no %s %s among the inputs (%s); "+
+			"add it to the package, or name its namespace to reach one outside it", kind, ref.Name, present(k.models(ref), kind, namespace)))
 	}
 	if !found {
-		isvc = map[string]any{"metadata": map[string]any{"name": ref.Name, "namespace": namespace}}
+		model = map[string]any{"metadata": map[string]any{"name": ref.Name, "namespace": namespace}}
 	}
-	predictor, err := kserve.Derive(isvc, k.runtime)
-	if err != nil {
-		return predictor, nil, field.Invalid(path, ref.Name, "InferenceService "+ref.Name+": "+err.Error())
+	var predictor kserve.Predictor
+	if ref.Kind == kindLLM {
+		predictor = kserve.DeriveLLM(model, kserve.Cluster{OpenShiftAI: openShiftAI, Gateways: k.gateway})
+	} else {
+		var err error
+		if predictor, err = kserve.Derive(model, k.runtime); err != nil {
+			return predictor, nil, field.Invalid(path, ref.Name, "InferenceService "+ref.Name+": "+err.Error())
+		}
 	}
 	var warnings []config.Warning
 	if !found {
-		warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf("InferenceService %s/%s is not among the inputs, "+
-			"so llsd could not check it: it calls %s for model %s, as KServe's defaults give them (no token, OpenShift AI's vLLM runtime)",
-			namespace, ref.Name, predictor.BaseURL, predictor.ModelName)})
+		warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf("%s %s/%s is not among the inputs, "+
+			"so llsd could not check it: it calls %s for model %s, as KServe's defaults give them (%s)",
+			kind, namespace, ref.Name, predictor.BaseURL, predictor.ModelName, defaultsOf(ref, predictor))})
 	} else if len(predictor.Assumed) > 0 {
-		warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf("InferenceService %s: llsd assumed %s",
-			ref.Name, strings.Join(predictor.Assumed, "; "))})
+		warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf("%s %s: llsd assumed %s",
+			kind, ref.Name, strings.Join(predictor.Assumed, "; "))})
 	}
 	return predictor, warnings, nil
 }
 
-// present names the InferenceServices among the inputs in a namespace.
-func present(k KServe, namespace string) string {
+// defaultsOf says which defaults a model outside the inputs was taken with.
+func defaultsOf(ref *v1alpha2.InferenceServiceRef, p kserve.Predictor) string {
+	switch {
+	case ref.Kind != kindLLM:
+		return "no token, OpenShift AI's vLLM runtime"
+	case p.ServiceCA:
+		return "no route, its workload Service with OpenShift AI's TLS"
+	}
+	return "no route, its workload Service"
+}
+
+// present names the models of a kind among the inputs in a namespace.
+func present(models map[string]map[string]any, kind, namespace string) string {
 	var names []string
-	for _, key := range slices.Sorted(maps.Keys(k.InferenceServices)) {
+	for _, key := range slices.Sorted(maps.Keys(models)) {
 		if ns, name, _ := strings.Cut(key, "/"); ns == namespace {
 			names = append(names, name)
 		}
 	}
 	if len(names) == 0 {
-		return "there are none in namespace " + namespace
+		return "there is no " + kind + " in namespace " + namespace
 	}
 	return "there are " + strings.Join(names, ", ")
 }
@@ -131,9 +170,9 @@ func servedModels(obj *v1alpha2.LlamaStackDistribution, p *v1alpha2.ProviderSpec
 			continue
 		}
 		mine++
-		if served := cmp.Or(m.ProviderModelID, m.Name); served != predictor.ModelName {
+		if served := cmp.Or(m.ProviderModelID, m.Name); !predictor.Serves(served) {
 			errs = append(errs, field.Invalid(field.NewPath("spec", "resources", "models").Index(i), served, fmt.Sprintf(
-				"InferenceService %s (%s) serves %s, not %s: set providerModelId: %s, or serve this model", p.InferenceService.Name,
+				"%s %s (%s) serves %s, not %s: set providerModelId: %s, or serve this model", kindOf(p.InferenceService), p.InferenceService.Name,
 				path.Child("inferenceService"), predictor.ModelName, served, predictor.ModelName)))
 		}
 		if m.ContextLength == nil && predictor.ContextLength > 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
@@ -41,6 +42,21 @@ spec:
 `
 }
 
+func kserveLLM(annotations, spec string) string {
+	return `---
+apiVersion: serving.kserve.io/v1alpha2
+kind: LLMInferenceService
+metadata:
+  name: qwen
+  namespace: ai
+  annotations: {` + annotations + `}
+spec:
+  model: {uri: 'hf://Qwen/Qwen3-8B'}
+` + spec
+}
+
+const onOpenShift = "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata: {name: options}\nspec: {platform: openshift}\n"
+
 func kserveLLSD(provider, models string) string {
 	return `---
 apiVersion: llamastack.io/v1alpha2
@@ -60,13 +76,14 @@ spec:
 // error. Every server that renders starts (the start-up oracle).
 func TestModelsFromTheSamePackage(t *testing.T) {
 	const raw, protected = "serving.kserve.io/deploymentMode: RawDeployment", "serving.kserve.io/deploymentMode: RawDeployment, security.opendatahub.io/enable-auth: 'true'"
+	const llmRouted = "  router: {route: {}, gateway: {}, scheduler: {}}\n"
 	for _, tc := range []struct {
-		reason, doc string
-		baseURL     string
-		token       bool
-		models      []string
-		errors      []string
-		warnings    []string
+		reason, doc, options string
+		baseURL              string
+		token                bool
+		models               []string
+		errors               []string
+		warnings             []string
 	}{
 		{reason: "raw deployment: the predictor Service on port 80, the model registered under its served name with its context length",
 			doc:     kserveRuntime(t) + kserveISVC(raw, "--max-model-len=16384") + kserveLLSD("{name: granite}", ""),
@@ -102,9 +119,35 @@ func TestModelsFromTheSamePackage(t *testing.T) {
 			doc:     kserveISVC(raw, "") + kserveLLSD("{name: granite}", ""),
 			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", models: []string{"granite"},
 			warnings: []string{"spec.providers.inference[0].inferenceService: InferenceService granite: llsd assumed ServingRuntime vllm-cuda-runtime (not among the inputs)"}},
+		{reason: "llm-d on OpenShift AI, routed: OpenShift AI's ingress gateway under /<namespace>/<name>, a token allowed to get the LLMInferenceService",
+			doc: kserveLLM("", llmRouted) + kserveLLSD("{name: qwen, kind: LLMInferenceService}", ""), options: onOpenShift,
+			baseURL: "http://openshift-ai-inference-openshift-default.openshift-ingress.svc.cluster.local/ai/qwen/v1", token: true, models: []string{"qwen"}},
+		{reason: "llm-d on KServe, routed through a Gateway not in the package: the workload Service, and a warning that the scheduler is bypassed",
+			doc:     kserveLLM("", llmRouted) + kserveLLSD("{name: qwen, kind: LLMInferenceService}", ""),
+			baseURL: "http://qwen-kserve-workload-svc.ai.svc.cluster.local:8000/v1", models: []string{"qwen"},
+			warnings: []string{"spec.providers.inference[0].inferenceService: LLMInferenceService qwen: llsd assumed the workload Service, bypassing llm-d's scheduler: Gateway kserve/kserve-ingress-gateway"}},
+		{reason: "llm-d on OpenShift AI without a route: the workload Service on https with the service CA's certificate, no token",
+			doc: kserveLLM("", "") + kserveLLSD("{name: qwen, kind: LLMInferenceService}", ""), options: onOpenShift,
+			baseURL: "https://qwen-kserve-workload-svc.ai.svc.cluster.local:8000/v1", models: []string{"qwen"}},
+		{reason: "llm-d on KServe without a route: the workload Service on http; a model of the spec by the publisher's name",
+			doc: kserveLLM("", "") + kserveLLSD("{name: qwen, kind: LLMInferenceService}",
+				"  resources: {models: [{name: qwen, providerModelId: publishers/ai/models/qwen}]}\n"),
+			baseURL: "http://qwen-kserve-workload-svc.ai.svc.cluster.local:8000/v1", models: []string{"qwen"}},
+		{reason: "a model of the spec that the LLMInferenceService does not serve",
+			doc:    kserveLLM("", "") + kserveLLSD("{name: qwen, kind: LLMInferenceService}", "  resources: {models: [{name: Qwen/Qwen3-8B}]}\n"),
+			errors: []string{`spec.resources.models[0]: Invalid value: "Qwen/Qwen3-8B": LLMInferenceService qwen (spec.providers.inference[0].inferenceService) serves qwen, not Qwen/Qwen3-8B`}},
+		{reason: "an LLMInferenceService not in the package, without a namespace: the names that are",
+			doc:    kserveISVC(raw, "") + kserveLLSD("{name: granite, kind: LLMInferenceService}", ""),
+			errors: []string{`spec.providers.inference[0].inferenceService.name: Invalid value: "granite": no LLMInferenceService granite among the inputs (there is no LLMInferenceService in namespace ai)`}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			got := renderWild(t, []byte(tc.doc), nil)
+			options := fn.NewEmptyKubeObject()
+			if tc.options != "" {
+				var err error
+				options, err = fn.ParseKubeObject([]byte(tc.options))
+				require.NoError(t, err)
+			}
+			got := renderWildWith(t, []byte(tc.doc), nil, options)
 			require.Len(t, got.errors, len(tc.errors), "%v", got.errors)
 			for i, want := range tc.errors {
 				assert.Contains(t, got.errors[i], want)
@@ -127,6 +170,13 @@ func TestModelsFromTheSamePackage(t *testing.T) {
 					require.NoError(t, yaml.Unmarshal([]byte(o.String()), dep))
 				case "LlamaStackDistribution":
 					version = o.GetAnnotation(api.AnnotationServerVersion)
+				}
+				if o.GetKind() == "Role" {
+					rules, _, _ := o.NestedSlice("rules")
+					require.Len(t, rules, 1)
+					resources, _, _ := rules[0].NestedStringSlice("resources")
+					want := map[bool]string{true: "llminferenceservices", false: "inferenceservices"}[strings.Contains(tc.doc, "kind: LLMInferenceService")]
+					assert.Equal(t, []string{want}, resources, "the token may get the model, of its kind")
 				}
 				if o.GetKind() == "LlamaStackDistribution" {
 					assert.NotContains(t, o.String(), "endpoint:", "the object is given back as written")

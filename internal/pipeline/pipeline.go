@@ -219,7 +219,7 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 	if dist.Base == nil {
 		return renderImageOwnConfig(obj, dist, opts, errs)
 	}
-	served, access, servedWarnings, servedErrs := servedByKServe(obj, opts.KServe)
+	served, access, servedWarnings, servedErrs := servedByKServe(obj, opts.KServe, opts.Render.OpenShiftAI || opts.Render.Platform == render.PlatformOpenShift)
 	if len(servedErrs) > 0 {
 		return nil, slices.Concat(errs, servedErrs, render.SpecErrors(render.Input{Object: obj, Distribution: dist, ConfigMaps: opts.ConfigMaps, Options: opts.Render}))
 	}

@@ -14,23 +14,28 @@ import (
 )
 
 // ModelAccess is what the server needs to call models that KServe serves behind OpenShift
-// AI's token check: a token of its service account, allowed to get the InferenceServices
-// (the SubjectAccessReview kube-rbac-proxy makes), and OpenShift's service CA, which signs the
-// proxies' certificates.
+// AI's token check: a token of its service account, allowed to get the InferenceServices or
+// LLMInferenceServices (the SubjectAccessReview kube-rbac-proxy, or the gateway's AuthPolicy,
+// makes), and OpenShift's service CA, which signs the proxies' and llm-d workloads'
+// certificates.
 type ModelAccess struct {
-	// InferenceServices are the token-protected InferenceServices by namespace.
-	InferenceServices map[string][]string
+	// Models are the token-protected models: namespace -> resource -> names.
+	Models map[string]map[string][]string
 	// ServiceCA mounts the service CA at config.ServiceCADir.
 	ServiceCA bool
 }
 
-// Grant lets the server's service account get the InferenceService namespace/name.
-func (a *ModelAccess) Grant(namespace, name string) {
-	if a.InferenceServices == nil {
-		a.InferenceServices = map[string][]string{}
+// Grant lets the server's service account get namespace/name of resource (of
+// serving.kserve.io: inferenceservices or llminferenceservices).
+func (a *ModelAccess) Grant(namespace, resource, name string) {
+	if a.Models == nil {
+		a.Models = map[string]map[string][]string{}
 	}
-	if !slices.Contains(a.InferenceServices[namespace], name) {
-		a.InferenceServices[namespace] = append(a.InferenceServices[namespace], name)
+	if a.Models[namespace] == nil {
+		a.Models[namespace] = map[string][]string{}
+	}
+	if !slices.Contains(a.Models[namespace][resource], name) {
+		a.Models[namespace][resource] = append(a.Models[namespace][resource], name)
 	}
 }
 
@@ -38,20 +43,23 @@ func (a *ModelAccess) Grant(namespace, name string) {
 // service account the pod runs as. The Secret holds no value: the cluster's token controller
 // writes the token into it.
 func modelAccessObjects(m meta, a ModelAccess, serviceAccount string) []Object {
-	if len(a.InferenceServices) == 0 {
+	if len(a.Models) == 0 {
 		return nil
 	}
 	secret := &corev1.Secret{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"}, ObjectMeta: m.object(m.names.ModelToken()),
 		Type: corev1.SecretTypeServiceAccountToken}
 	secret.Annotations[corev1.ServiceAccountNameKey] = serviceAccount
 	objects := []Object{secret}
-	for _, ns := range slices.Sorted(maps.Keys(a.InferenceServices)) {
+	for _, ns := range slices.Sorted(maps.Keys(a.Models)) {
 		meta := m.object(m.names.ModelAccess())
 		meta.Namespace = ns
-		names := slices.Sorted(slices.Values(a.InferenceServices[ns]))
+		var rules []rbacv1.PolicyRule
+		for _, resource := range slices.Sorted(maps.Keys(a.Models[ns])) {
+			rules = append(rules, rbacv1.PolicyRule{APIGroups: []string{"serving.kserve.io"}, Resources: []string{resource},
+				ResourceNames: slices.Sorted(slices.Values(a.Models[ns][resource])), Verbs: []string{"get"}})
+		}
 		objects = append(objects, &rbacv1.Role{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"}, ObjectMeta: meta,
-			Rules: []rbacv1.PolicyRule{{APIGroups: []string{"serving.kserve.io"}, Resources: []string{"inferenceservices"},
-				ResourceNames: names, Verbs: []string{"get"}}}},
+			Rules: rules},
 			&rbacv1.RoleBinding{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"}, ObjectMeta: meta,
 				RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: m.names.ModelAccess()},
 				Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: serviceAccount, Namespace: m.namespace}}})

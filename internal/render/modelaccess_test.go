@@ -14,9 +14,9 @@ import (
 	"github.com/llamastack/llsd/internal/render"
 )
 
-// The server calls token-protected InferenceServices as its own service account: a token
-// Secret the cluster fills (no value in the output), a Role that may get exactly those
-// InferenceServices in their namespace, bound to the account the pod runs as; and the service
+// The server calls token-protected InferenceServices and LLMInferenceServices as its own
+// service account: a token Secret the cluster fills (no value in the output), a Role that may
+// get exactly those models in their namespace, bound to the account the pod runs as; and the service
 // CA mounted where the provider's tls_verify points.
 func TestModelAccessIsTheLeastTheProxyChecks(t *testing.T) {
 	for _, tc := range []struct {
@@ -29,9 +29,10 @@ func TestModelAccessIsTheLeastTheProxyChecks(t *testing.T) {
 		t.Run(tc.reason, func(t *testing.T) {
 			in, errs := specInput(t, "chat", tc.spec)
 			require.Empty(t, errs)
-			in.ModelAccess.Grant("ai", "granite")
-			in.ModelAccess.Grant("models", "llama")
-			in.ModelAccess.Grant("ai", "granite") // twice: once
+			in.ModelAccess.Grant("ai", "inferenceservices", "granite")
+			in.ModelAccess.Grant("models", "inferenceservices", "llama")
+			in.ModelAccess.Grant("ai", "inferenceservices", "granite") // twice: once
+			in.ModelAccess.Grant("ai", "llminferenceservices", "qwen")
 			in.ModelAccess.ServiceCA = true
 			out, errs := render.Render(in)
 			require.Empty(t, errs)
@@ -53,8 +54,10 @@ func TestModelAccessIsTheLeastTheProxyChecks(t *testing.T) {
 			assert.Equal(t, tc.account, secrets[0].Annotations[corev1.ServiceAccountNameKey])
 			assert.Empty(t, secrets[0].Data, "the cluster writes the token")
 			require.Len(t, roles, 2)
-			assert.Equal(t, []rbacv1.PolicyRule{{APIGroups: []string{"serving.kserve.io"}, Resources: []string{"inferenceservices"},
-				ResourceNames: []string{"granite"}, Verbs: []string{"get"}}}, roles["ai"].Rules)
+			assert.Equal(t, []rbacv1.PolicyRule{
+				{APIGroups: []string{"serving.kserve.io"}, Resources: []string{"inferenceservices"}, ResourceNames: []string{"granite"}, Verbs: []string{"get"}},
+				{APIGroups: []string{"serving.kserve.io"}, Resources: []string{"llminferenceservices"}, ResourceNames: []string{"qwen"}, Verbs: []string{"get"}},
+			}, roles["ai"].Rules, "exactly those models, each of its kind")
 			assert.Equal(t, []string{"llama"}, roles["models"].Rules[0].ResourceNames)
 			for ns, b := range bindings {
 				assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: tc.account, Namespace: "ai"}}, b.Subjects, ns)

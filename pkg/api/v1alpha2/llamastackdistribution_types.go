@@ -290,10 +290,10 @@ type ProviderSpec struct {
 	// +optional
 	APIKey *SecretKeySource `json:"apiKey,omitempty"`
 
-	// InferenceService names the KServe InferenceService that serves this vllm provider's
-	// models, instead of endpoint: llsd reads it (and its ServingRuntime) among the inputs and
-	// derives the URL, the served model and, for OpenShift AI's token-protected predictors,
-	// the token and the CA it asks for.
+	// InferenceService names the KServe InferenceService (or llm-d's LLMInferenceService)
+	// that serves this vllm provider's models, instead of endpoint: llsd reads it (and its
+	// ServingRuntime or Gateway) among the inputs and derives the URL, the served model and,
+	// where OpenShift AI checks a token, the token and the CA it asks for.
 	// +optional
 	InferenceService *InferenceServiceRef `json:"inferenceService,omitempty"`
 
@@ -318,11 +318,18 @@ type ProviderSpec struct {
 	ClientCertificate *ClientCertificateSpec `json:"clientCertificate,omitempty"`
 }
 
-// InferenceServiceRef names an InferenceService (serving.kserve.io/v1beta1):
+// InferenceServiceRef names an InferenceService (serving.kserve.io/v1beta1) or an
+// LLMInferenceService (serving.kserve.io/v1alpha1 or v1alpha2, llm-d):
 //
 //	inferenceService: {name: granite}                    # in the LlamaStackDistribution's namespace
 //	inferenceService: {name: granite, namespace: models}
+//	inferenceService: {name: qwen, kind: LLMInferenceService}
 type InferenceServiceRef struct {
+	// Kind is InferenceService (when unset) or LLMInferenceService.
+	// +optional
+	// +kubebuilder:validation:Enum=InferenceService;LLMInferenceService
+	Kind string `json:"kind,omitempty"`
+
 	// Name of the InferenceService.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=63

@@ -57,6 +57,7 @@ var schemaBounds = map[string]bounds{
 	"ExternalProvidersSpec.vectorIo":                    {minItems: limit(1), maxItems: limit(16)},
 	"GitHubAuthSpec.apiBaseURL":                         {maxLength: limit(512)},
 	"GitHubAuthSpec.claimsMapping":                      {maxProperties: limit(32)},
+	"InferenceServiceRef.kind":                          {enum: []string{"InferenceService", "LLMInferenceService"}},
 	"InferenceServiceRef.name":                          {required: true, minLength: limit(1), maxLength: limit(63), pattern: `^[a-z]([-a-z0-9]*[a-z0-9])?$`},
 	"InferenceServiceRef.namespace":                     {maxLength: limit(63), pattern: `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`},
 	"InferenceStoreRef.backend":                         {required: true, minLength: limit(1), maxLength: limit(63)},
