@@ -21,6 +21,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
@@ -84,6 +85,9 @@ func TestInstall(t *testing.T) {
 		t.Skip("KUBEBUILDER_ASSETS is not set: run make test, which installs envtest's API server")
 	}
 	env := &envtest.Environment{}
+	// The API server calls a webhook's Service at an address of its EndpointSlice, as the
+	// aggregator does, instead of its cluster IP (nothing routes those here).
+	env.ControlPlane.GetAPIServer().Configure().Set("enable-aggregator-routing", "true")
 	cfg, err := env.Start()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = env.Stop() })
@@ -95,7 +99,7 @@ func TestInstall(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, kubeconfig, 0o600))
 	flags := genericclioptions.NewConfigFlags(false)
 	flags.KubeConfig = &path
-	namespace := "llsd-system"
+	namespace := "team-llsd" // not the manifests' llsd-system: the release's namespace is used throughout
 	flags.Namespace = &namespace
 
 	actions := new(action.Configuration)
@@ -109,7 +113,7 @@ func TestInstall(t *testing.T) {
 	assert.Equal(t, "deployed", release.Info.Status.String())
 
 	scheme := runtime.NewScheme()
-	require.NoError(t, appsv1.AddToScheme(scheme))
+	require.NoError(t, clientgoscheme.AddToScheme(scheme))
 	require.NoError(t, apiextensionsv1.AddToScheme(scheme))
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	require.NoError(t, err)
@@ -120,6 +124,10 @@ func TestInstall(t *testing.T) {
 	require.NoError(t, c.Get(t.Context(), client.ObjectKey{Name: "llamastackdistributions.llamastack.io"}, &crd))
 	assert.Equal(t, apiextensionsv1.WebhookConverter, crd.Spec.Conversion.Strategy)
 	assert.Equal(t, "llsd-webhook", crd.Spec.Conversion.Webhook.ClientConfig.Service.Name)
+
+	t.Run("the conversion webhook answers through the chart's Service, as the chart's service account", func(t *testing.T) {
+		webhookAnswers(t, c, cfg, d, namespace)
+	})
 }
 
 // render renders the chart as a release in namespace team-llsd, by kind/name.

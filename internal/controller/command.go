@@ -3,11 +3,13 @@
 package controller
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -46,7 +48,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	flags.DurationVar(&opts.ProbeInterval, "server-probe-interval", 0, "how often each running server is asked for its version and providers' health\n(default 1m; up to ten times that while it does not answer)")
 	flags.DurationVar(&opts.ProbeTimeout, "server-probe-timeout", 0, "how long one request to a running server may take (default 5s)")
 	flags.StringVar(&certs.SecretName, "self-signed-certs", "", "without cert-manager: keep a self-signed CA and serving certificate in this\nSecret of the controller's namespace, write them to --cert-dir and the CA into the CRD")
-	flags.StringVar(&certs.Namespace, "namespace", "llsd-system", "the controller's namespace (for --self-signed-certs)")
+	flags.StringVar(&certs.Namespace, "namespace", cmp.Or(os.Getenv("POD_NAMESPACE"), "llsd-system"),
+		"the controller's namespace (for --self-signed-certs; default: $POD_NAMESPACE, which the install manifests set to the pod's, else llsd-system)")
 	flags.StringVar(&certs.ServiceName, "webhook-service", "llsd-webhook", "the webhook Service (for --self-signed-certs)")
 	printVersion := flags.Bool("version", false, "print the version and exit")
 	if err := flags.Parse(args); errors.Is(err, flag.ErrHelp) {
