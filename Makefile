@@ -265,6 +265,7 @@ bench: $(KUSTOMIZE) ## Run the benchmarks and print llsd next to the identity KR
 .PHONY: golden
 golden: kustomize ## Rewrite the expected files of every golden suite (config, objects, KRM function, examples); review the diff before committing.
 	WRITE_GOLDEN_OUTPUT=1 $(GO) test -count=1 ./internal/config ./internal/render ./internal/krm -run TestGolden
+	WRITE_GOLDEN_OUTPUT=1 $(GO) test -count=1 ./internal/cli -run TestCatalogEntry
 	WRITE_GOLDEN_OUTPUT=1 KUSTOMIZE=$(KUSTOMIZE) $(GO) test -count=1 ./internal/e2e -run 'TestExamples|TestArgoCDPluginGenerate'
 	WRITE_GOLDEN_OUTPUT=1 $(GO) test -count=1 ./internal/testsupport/servercheck -run TestStartupCasesEqualTheReference
 

@@ -6,8 +6,9 @@
 # architecture; their times are the commit's (LLSD_COMMIT_TIMESTAMP), so a rebuild gives the same
 # digests. Prints "<name> <digest of the manifest list>" per image.
 #
-# Publishing keeps the digest: skopeo copy --all --preserve-digests oci:DIST/images/<name>:VERSION
-# docker://REGISTRY/<name>:VERSION (or podman manifest push --all --format oci).
+# Publishing keeps the digest: skopeo copy --all --preserve-digests oci:DIST/images/<name>:TAG
+# docker://REGISTRY/<name>:TAG for each tag (or podman manifest push --all --format oci): the
+# version, and for a release vX.Y.Z also vX.Y and vX.
 set -euo pipefail
 dist=$1 version=$2 registry=$3
 tool=${CONTAINER_TOOL:-podman}
@@ -27,7 +28,10 @@ for image in llsd:function llsd-controller:controller llsd-argocd-cmp:argocd-cmp
 			--build-context build="$ctx" --target "$target" --manifest "$list" . >/dev/null
 	done
 	rm -rf "${dist:?}/images/$name" && mkdir -p "$dist/images"
-	$tool manifest push --all --format oci --quiet "$list" "oci:$dist/images/$name:$version" >/dev/null
+	# the version, and for a release vX.Y.Z the vX.Y and vX it moves (internal/release.Tags)
+	for tag in $(${GO:-go} run ./hack/releasecheck tags "$version"); do
+		$tool manifest push --all --format oci --quiet "$list" "oci:$dist/images/$name:$tag" >/dev/null
+	done
 	digest=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["manifests"][0]["digest"])' "$dist/images/$name/index.json")
 	echo "$name $digest"
 done

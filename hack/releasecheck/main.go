@@ -46,8 +46,12 @@ var (
 )
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "tags" { // the tags images.sh gives a version's images
+		fmt.Println(strings.Join(release.Tags(os.Args[2]), "\n"))
+		return
+	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: releasecheck DIST")
+		fmt.Fprintln(os.Stderr, "usage: releasecheck DIST | releasecheck tags VERSION")
 		os.Exit(2)
 	}
 	if err := check(os.Args[1]); err != nil {
@@ -219,6 +223,13 @@ func checkImages(dist, version string) (map[string]string, error) {
 		at := slices.IndexFunc(manifest.Manifests, func(d v1.Descriptor) bool { return d.Annotations[release.RefNameAnnotation] == version })
 		if at < 0 {
 			return nil, fmt.Errorf("image %s: the layout holds no image tagged %s", name, version)
+		}
+		for _, tag := range release.Tags(version)[1:] {
+			if !slices.ContainsFunc(manifest.Manifests, func(d v1.Descriptor) bool {
+				return d.Annotations[release.RefNameAnnotation] == tag && d.Digest == manifest.Manifests[at].Digest
+			}) {
+				return nil, fmt.Errorf("image %s: the layout holds no tag %s of %s, which release %s moves", name, tag, manifest.Manifests[at].Digest, version)
+			}
 		}
 		list, err := top.ImageIndex(manifest.Manifests[at].Digest)
 		if err != nil {

@@ -37,6 +37,10 @@ ServingRuntimes and Gateways a LlamaStackDistribution names. The exit code is 1 
     mutators:
       - image: ghcr.io/llamastack/llsd:<release>   # or exec: llsd (on PATH), with --allow-exec
 
+A release vX.Y.Z's image is also tagged vX.Y and vX, which later releases move: image:
+ghcr.io/llamastack/llsd:v1 follows a major version, and a kpt that reads a function's tag:
+(1.0.0-beta.61.1 and later) takes a semver constraint, tag: "~1.2".
+
 FunctionConfig
 
 Optional: a RenderOptions,

@@ -19,6 +19,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/mod/semver"
 )
 
 // Files, media types and annotations, as cosign names them.
@@ -241,4 +243,16 @@ func VerifyEnvelope(key *ecdsa.PublicKey, data []byte) (Statement, error) {
 		return st, fmt.Errorf("the envelope holds %s, not an in-toto statement", env.PayloadType)
 	}
 	return st, json.Unmarshal(payload, &st)
+}
+
+// Tags are the tags a release's images carry: its version and, for a release vX.Y.Z (no
+// pre-release, no build), vX.Y and vX too, which each later release of that minor or major
+// version moves. So a pipeline may follow a major version (image: ghcr.io/llamastack/llsd:v1),
+// and a kpt that resolves a Kptfile's semver tag: constraint (from 1.0.0-beta.61.1) finds
+// vX.Y.Z among the tags. A snapshot or pre-release carries its version only.
+func Tags(version string) []string {
+	if !semver.IsValid(version) || semver.Prerelease(version) != "" || semver.Build(version) != "" || semver.Canonical(version) != version {
+		return []string{version}
+	}
+	return []string{version, semver.MajorMinor(version), semver.Major(version)}
 }

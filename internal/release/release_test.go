@@ -67,3 +67,24 @@ func TestImageNames(t *testing.T) {
 	assert.JSONEq(t, `{"critical":{"identity":{"docker-reference":"ghcr.io/llamastack/llsd"},"image":{"docker-manifest-digest":"sha256:abc"},`+
 		`"type":"cosign container image signature"},"optional":null}`, string(release.SimpleSigning(img)))
 }
+
+// A release's images carry its version and the minor and major tags that follow it; anything
+// else carries its version only, so no snapshot moves a tag a pipeline follows.
+func TestTags(t *testing.T) {
+	for _, tc := range []struct {
+		reason, version string
+		want            []string
+	}{
+		{reason: "a release", version: "v1.4.2", want: []string{"v1.4.2", "v1.4", "v1"}},
+		{reason: "a first release of a major version", version: "v0.1.0", want: []string{"v0.1.0", "v0.1", "v0"}},
+		{reason: "a release candidate", version: "v1.5.0-rc.1", want: []string{"v1.5.0-rc.1"}},
+		{reason: "a snapshot (git describe)", version: "v1.4.2-3-gabcdef0", want: []string{"v1.4.2-3-gabcdef0"}},
+		{reason: "build metadata", version: "v1.4.2+build.1", want: []string{"v1.4.2+build.1"}},
+		{reason: "not semver", version: "dev", want: []string{"dev"}},
+		{reason: "short forms are not releases", version: "v1.4", want: []string{"v1.4"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			assert.Equal(t, tc.want, release.Tags(tc.version))
+		})
+	}
+}
