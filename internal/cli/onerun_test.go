@@ -64,3 +64,39 @@ spec:
 		assert.Contains(t, stderr, w)
 	}
 }
+
+// A v1alpha1 object alike, in its own paths: replicas of the wrong type hides neither the
+// misspelt field nor the unknown distribution; and what only follows from a refused value (a
+// distribution without a name, once its name of the wrong type is left out) is not said.
+func TestEveryLayerInOneRunOfAV1alpha1Object(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "stack.yaml", `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: chat, namespace: ai}
+spec:
+  replicas: three
+  server:
+    distribution: {name: startr}
+    containerSpec: {resourcs: {}}
+---
+apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: other, namespace: ai}
+spec:
+  server:
+    distribution: {name: [starter]}
+`)
+	want := []string{
+		`chat: spec.replicas: Invalid value: "string": must be of type integer`,
+		`chat: spec.server.containerSpec.resourcs: Unsupported value: unknown field "resourcs" (did you mean resources?)`,
+		`chat: spec.server.distribution.name: Invalid value: "startr": unknown distribution (did you mean starter?)`,
+		`other: spec.server.distribution.name: Invalid value: "array": must be of type string`,
+	}
+	for _, command := range []string{"validate", "render"} {
+		code, _, stderr := run(t, command, file)
+		assert.Equal(t, 1, code)
+		for _, w := range want {
+			assert.Contains(t, stderr, w, "llsd %s", command)
+		}
+		assert.Equal(t, len(want), strings.Count(stderr, ": spec."), "llsd %s: each problem once, none that follows from another:\n%s", command, stderr)
+	}
+}

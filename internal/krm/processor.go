@@ -269,7 +269,7 @@ func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.Ku
 		results = append(results, fieldResults(item, hidden, nil)...)
 		if salvaged != nil {
 			if _, more := pipeline.RenderDecoded(salvaged, opts); len(more) > 0 {
-				results = append(results, ObjectResults(item, salvaged, pipeline.AlsoWrong(more, append(errs, hidden...)), nil)...)
+				results = append(results, ObjectResults(item, salvaged, pipeline.AlsoWrong(more, append(errs, hidden...), salvaged.WrittenPath), nil)...)
 			}
 		}
 		return nil, results

@@ -131,7 +131,7 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 		if len(limitErrs) > 0 || slices.ContainsFunc(invalid, tooMuch) {
 			return nil, errs // what is over a limit is not worked through
 		}
-		return nil, append(errs, AlsoWrong(renderInvalid(obj, opts), invalid)...)
+		return nil, append(errs, AlsoWrong(renderInvalid(obj, opts), invalid, nil)...)
 	}
 	res, errs := renderValid(obj, opts, errs)
 	if res != nil {
@@ -181,11 +181,16 @@ func tooMuch(e *field.Error) bool {
 
 // AlsoWrong are the errors of rendering an invalid spec anyway that are about other fields
 // than those in error (invalid): an error at such a field, inside it or around it (a store
-// missing because its type is misspelt) would only follow from the invalid value.
-func AlsoWrong(rendered, invalid field.ErrorList) field.ErrorList {
+// missing because its type is misspelt) would only follow from the invalid value. written
+// turns a rendered error's path into the author's, in which invalid's paths are (a v1alpha1
+// object's, an OGXServer's; nil when they are the same).
+func AlsoWrong(rendered, invalid field.ErrorList, written func(string) string) field.ErrorList {
+	if written == nil {
+		written = func(path string) string { return path }
+	}
 	var out field.ErrorList
 	for _, e := range rendered {
-		if !slices.ContainsFunc(invalid, func(i *field.Error) bool { return related(e.Field, i.Field) }) &&
+		if !slices.ContainsFunc(invalid, func(i *field.Error) bool { return related(written(e.Field), i.Field) }) &&
 			!slices.ContainsFunc(out, func(o *field.Error) bool { return o.Error() == e.Error() }) {
 			out = append(out, e)
 		}

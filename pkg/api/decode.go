@@ -209,6 +209,11 @@ func decodeV1alpha1(doc map[string]any) (*v1alpha2.LlamaStackDistribution, []War
 	if errs := strictDecode(doc, spoke); len(errs) > 0 {
 		return nil, nil, errs
 	}
+	return convertV1alpha1(spoke)
+}
+
+// convertV1alpha1 converts a decoded v1alpha1 object to v1alpha2.
+func convertV1alpha1(spoke *v1alpha1.LlamaStackDistribution) (*v1alpha2.LlamaStackDistribution, []Warning, field.ErrorList) {
 	v1alpha1.Default(spoke)
 	annotation := field.NewPath("metadata", "annotations").Key(v1alpha1.V1alpha2FieldsAnnotation)
 	if _, ok := spoke.Annotations[v1alpha1.V1alpha1FieldsAnnotation]; ok {

@@ -12,16 +12,16 @@ import (
 	"sigs.k8s.io/yaml"
 
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
+	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
-// Salvage decodes what DecodeObject refused of a LlamaStackDistribution v1alpha2 or an
+// Salvage decodes what DecodeObject refused of a LlamaStackDistribution (either version) or an
 // OGXServer, without the values its errors name, so that rendering the rest finds the
 // problems of the other fields in the same run: a value of the wrong type (replicas: three)
 // hides neither a misspelt field nor an unknown distribution. It returns nil when nothing can
-// be salvaged: the document is no YAML object, is a v1alpha1 object (whose conversion reads
-// every field), or an error is about a list item as a whole (leaving it out would renumber the
-// items after it) or about the object itself.
+// be salvaged: the document is no YAML object, an error is about a list item as a whole
+// (leaving it out would renumber the items after it) or about the object itself.
 //
 // What a refused value hides is what depends on it: an error at the refused field, inside it or
 // around it (a store missing because its type was refused) is the refused value's, and the
@@ -44,6 +44,7 @@ func Salvage(data []byte, errs field.ErrorList) (*Decoded, field.ErrorList) {
 		return nil, nil
 	case doc["apiVersion"] == v1alpha2.GroupVersion.String() && doc["kind"] == v1alpha2.Kind:
 		expandShorthand(spec)
+	case doc["apiVersion"] == v1alpha1.GroupVersion.String() && doc["kind"] == v1alpha2.Kind:
 	case doc["apiVersion"] != ogx.GroupVersion.String() || doc["kind"] != ogx.Kind:
 		return nil, nil
 	}
@@ -58,6 +59,9 @@ func Salvage(data []byte, errs field.ErrorList) (*Decoded, field.ErrorList) {
 	}
 	if doc["kind"] == ogx.Kind {
 		return salvageOGX(doc)
+	}
+	if doc["apiVersion"] == v1alpha1.GroupVersion.String() {
+		return salvageV1alpha1(doc)
 	}
 	obj := &v1alpha2.LlamaStackDistribution{}
 	hidden := strictDecode(doc, obj)
@@ -85,6 +89,22 @@ func salvageOGX(doc map[string]any) (*Decoded, field.ErrorList) {
 	}
 	v1alpha2.Default(c.obj)
 	return &Decoded{Object: c.obj, paths: c.paths, Warnings: c.warnings, Consumed: true}, hidden
+}
+
+// salvageV1alpha1 decodes and converts what is left of a v1alpha1 object; what its
+// conversion refuses of it is said, and stops there.
+func salvageV1alpha1(doc map[string]any) (*Decoded, field.ErrorList) {
+	spoke := &v1alpha1.LlamaStackDistribution{}
+	hidden := strictDecode(doc, spoke)
+	if fatal(hidden) || spoke.Name == "" {
+		return nil, nil
+	}
+	hub, warnings, errs := convertV1alpha1(spoke)
+	if len(errs) > 0 {
+		return nil, append(hidden, errs...)
+	}
+	v1alpha2.Default(hub)
+	return &Decoded{Object: hub, Warnings: warnings, spoke: true, restored: hasAnnotation(doc, v1alpha1.V1alpha2FieldsAnnotation)}, hidden
 }
 
 // fatal reports an error of a decode other than an unknown field: the value did not decode.

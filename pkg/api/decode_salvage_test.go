@@ -26,8 +26,9 @@ func TestSalvage(t *testing.T) {
 			hidden: []string{"spec.providers.inference[0].endpont"}},
 		{reason: "a list item of the wrong type: leaving it out would renumber the ones after it",
 			doc: head + "  resources: {models: [{name: a}, 7]}\n"},
-		{reason: "v1alpha1: not salvaged",
-			doc: "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: chat}\nspec: {replicas: three}\n"},
+		{reason: "v1alpha1: converted without the refused value, its unknown fields said in its own paths",
+			doc:      "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: chat}\nspec: {replicas: three, server: {distribution: {name: starter}, workrs: 2}}\n",
+			salvaged: true, hidden: []string{"spec.server.workrs"}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, errs := api.DecodeObject([]byte(tc.doc))
