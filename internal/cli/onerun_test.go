@@ -30,14 +30,7 @@ spec:
 		`spec.distribution.name: Invalid value: "startr": unknown distribution (did you mean starter?)`,
 		`spec.providers.inference[0].provider: Invalid value: "vlm": no server version llsd supports has "vlm" among its inference providers (did you mean vllm?)`,
 	}
-	for _, command := range []string{"validate", "render"} {
-		code, _, stderr := run(t, command, file)
-		assert.Equal(t, 1, code)
-		for _, w := range want {
-			assert.Contains(t, stderr, w, "llsd %s", command)
-		}
-		assert.Equal(t, len(want), strings.Count(stderr, "LlamaStackDistribution chat: spec."), "llsd %s: each problem once:\n%s", command, stderr)
-	}
+	reportsEachOnce(t, file, want)
 }
 
 // An OGXServer alike: praxisMode of the wrong type hides neither the misspelt field nor the
@@ -91,6 +84,13 @@ spec:
 		`chat: spec.server.distribution.name: Invalid value: "startr": unknown distribution (did you mean starter?)`,
 		`other: spec.server.distribution.name: Invalid value: "array": must be of type string`,
 	}
+	reportsEachOnce(t, file, want)
+}
+
+// reportsEachOnce runs llsd validate and render on file: each fails with every problem of
+// want, and no other problem about a spec field.
+func reportsEachOnce(t *testing.T, file string, want []string) {
+	t.Helper()
 	for _, command := range []string{"validate", "render"} {
 		code, _, stderr := run(t, command, file)
 		assert.Equal(t, 1, code)
