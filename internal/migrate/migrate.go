@@ -65,15 +65,24 @@ func (m *migration) rendered() *v1alpha2.LlamaStackDistributionSpec {
 	return &m.res.LLSD.Spec
 }
 
-// modelAccess warns that the token llsd rendered for token-protected InferenceServices (its
+// modelAccess warns that the token llsd rendered for token-protected KServe models (its
 // Secret, Role and RoleBinding) and the service CA are not the successor's to write.
 func (m *migration) modelAccess() {
-	if a := m.res.ModelAccess; len(a.Models) > 0 || a.ServiceCA {
+	a := m.res.ModelAccess
+	var lost, keep []string
+	if len(a.Models) > 0 {
+		names := api.NamesOf(m.obj.Name)
+		lost = append(lost, fmt.Sprintf("the token llsd rendered for them (Secret %s, Role and RoleBinding %s)", names.ModelToken(), names.ModelAccess()))
+		keep = append(keep, "keep those objects")
+	}
+	if a.ServiceCA {
+		lost = append(lost, "the mount of OpenShift's service CA that tls_verify names")
+		keep = append(keep, "mount the openshift-service-ca.crt ConfigMap at "+config.ServiceCADir+" in workload.overrides")
+	}
+	if len(lost) > 0 {
 		m.warn(specPath.Child("providers", "inference"), "the OGXServer calls the KServe models llsd derived its providers from "+
-			"(their base_url is in the providers' settings), but the successor writes neither the token llsd rendered for them "+
-			"(Secret %s, Role and RoleBinding %s) nor the mount of OpenShift's service CA that tls_verify names: keep those objects, "+
-			"and mount the openshift-service-ca.crt ConfigMap at /etc/llama-stack/service-ca in workload.overrides",
-			api.NamesOf(m.obj.Name).ModelToken(), api.NamesOf(m.obj.Name).ModelAccess())
+			"(their base_url is in the providers' settings), but the successor writes neither %s: %s",
+			strings.Join(lost, " nor "), strings.Join(keep, ", and "))
 	}
 }
 
