@@ -95,6 +95,9 @@ func TestModelsFromTheSamePackage(t *testing.T) {
 			doc: kserveRuntime(t) + kserveISVC("serving.kserve.io/deploymentMode: Serverless, security.opendatahub.io/enable-auth: 'true'", "") +
 				kserveLLSD("{name: granite}", ""),
 			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", token: true, models: []string{"granite"}},
+		{reason: "serverless without the token check: Knative's Service through its local gateway, no token",
+			doc:     kserveRuntime(t) + kserveISVC("serving.kserve.io/deploymentMode: Serverless", "") + kserveLLSD("{name: granite}", ""),
+			baseURL: "http://granite-predictor.ai.svc.cluster.local/v1", models: []string{"granite"}},
 		{reason: "a model of the spec that the InferenceService serves under another name",
 			doc: kserveRuntime(t) + kserveISVC(raw, "--served-model-name=ibm/granite") + kserveLLSD("{name: granite}",
 				"  resources: {models: [{name: granite-3.3, provider: granite}]}\n"),
