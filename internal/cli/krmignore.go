@@ -13,6 +13,13 @@ import (
 // ignoreFiles are the .krmignore files met while walking a directory, by the directory they
 // cover: the walked one, and each kpt package (a directory with a Kptfile) below it, whose
 // own file replaces its parent's for its subtree, as kpt reads them.
+//
+// kyaml's own matcher (kio's ignoreFilesMatcher, which kpt runs) is not exported: its only
+// door is kio.LocalPackageReader, which reads the files itself, following a link out of the
+// directory (llsd reads each file through an os.Root of the directory it walks). It also
+// picks a package's file by string prefix, so a sibling directory whose name starts with the
+// package's (pkg-extra beside pkg) is held to pkg's file; here the nearest directory above a
+// path that has a file decides. The patterns are the same library's (go-gitignore).
 type ignoreFiles map[string]gitignore.IgnoreMatcher
 
 // enter reads the .krmignore of a directory the walk enters, if it covers it.
