@@ -29,7 +29,8 @@ import (
 // llminferenceservice named by the path (odh-model-controller
 // authpolicy_llm_isvc_userdefined.yaml, authpolicy.go Detect). vLLM serves spec.model.name,
 // defaulted to the object's name (llm_inference_service_defaults.go), and
-// publishers/<namespace>/models/<model name> (config-llm-template.yaml).
+// publishers/<namespace>/models/<model name> (config-llm-template.yaml), and each LoRA adapter
+// of spec.model.lora by its name (--lora-modules, workload_lora.go).
 
 const (
 	workloadPort         = 8000
@@ -65,6 +66,7 @@ func DeriveLLM(llm map[string]any, cluster Cluster) Predictor {
 	model, _, _ := unstructured.NestedString(llm, "spec", "model", "name")
 	p.ModelName = cmp.Or(model, name)
 	p.Aliases = []string{"publishers/" + namespace + "/models/" + p.ModelName}
+	p.Aliases = append(p.Aliases, loraAdapters(llm)...)
 	if model != "" {
 		p.fact("the model name "+model, "spec.model.name")
 	} else {
@@ -101,6 +103,11 @@ func (p *Predictor) gateway(llm map[string]any, cluster Cluster, openShiftAI boo
 	if refs, _, _ := unstructured.NestedSlice(llm, "spec", "router", "route", "http", "refs"); len(refs) > 0 {
 		p.Assumed = append(p.Assumed, "the workload Service, as spec.router.route.http.refs names HTTPRoutes of your own, "+
 			"which llsd does not follow (set endpoint to the URL they give to go through them)")
+		return "", false
+	}
+	if hasKey(llm, "spec", "router", "route", "http", "spec") {
+		p.Assumed = append(p.Assumed, "the workload Service, as spec.router.route.http.spec writes the route's rules, "+
+			"whose paths llsd does not follow (set endpoint to the URL they give to go through the gateway)")
 		return "", false
 	}
 	ref, from := gatewayOf(llm, openShiftAI)
@@ -175,6 +182,20 @@ func portOf(listener map[string]any) int64 {
 		return n
 	}
 	return 0
+}
+
+// loraAdapters are the names of spec.model.lora's adapters, which vLLM serves beside the model
+// (--lora-modules, workload_lora.go).
+func loraAdapters(llm map[string]any) []string {
+	adapters, _, _ := unstructured.NestedSlice(llm, "spec", "model", "lora", "adapters")
+	var names []string
+	for _, a := range adapters {
+		m, _ := a.(map[string]any)
+		if name, _, _ := unstructured.NestedString(m, "name"); name != "" {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // mainArgs are the arguments of spec.template's main container, which KServe's template

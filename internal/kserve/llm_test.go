@@ -64,6 +64,9 @@ func TestDeriveLLM(t *testing.T) {
 			url:     "https://inference-eg.gateways.svc.cluster.local/ai/qwen/v1", model: "qwen", assumed: 2},
 		{reason: "routed on KServe, its gateway not in the package: the workload Service, and a warning that the scheduler is bypassed",
 			doc: llmisvc("", routed), url: "http://qwen-kserve-workload-svc.ai.svc.cluster.local:8000/v1", model: "qwen", assumed: 1},
+		{reason: "a route spec of the user's own: its paths not followed, the workload Service, and said",
+			doc: llmisvc("", "}\n  router: {route: {http: {spec: {rules: [{matches: [{path: {type: PathPrefix, value: /qwen}}]}]}}}}\n"),
+			url: "http://qwen-kserve-workload-svc.ai.svc.cluster.local:8000/v1", model: "qwen", assumed: 1},
 		{reason: "HTTPRoutes of the user's own: not followed, the workload Service, and said",
 			doc: llmisvc("", "}\n  router: {route: {http: {refs: [{name: mine}]}}}\n"), openShiftAI: true,
 			url: "https://qwen-kserve-workload-svc.ai.svc.cluster.local:8000/v1", model: "qwen", ca: true, assumed: 1},
@@ -90,4 +93,12 @@ func TestDeriveLLM(t *testing.T) {
 			assert.NotEmpty(t, p.Facts, "every value names its source")
 		})
 	}
+}
+
+// vLLM serves each LoRA adapter of the model by its name, beside the model.
+func TestDeriveLLMServesTheAdapters(t *testing.T) {
+	p := kserve.DeriveLLM(decode(t, llmisvc("", ", lora: {adapters: [{name: sql-lora, uri: 'hf://org/sql-lora'}]}}\n")), kserve.Cluster{})
+	assert.True(t, p.Serves("sql-lora"))
+	assert.True(t, p.Serves("qwen"))
+	assert.False(t, p.Serves("other"))
 }
