@@ -168,7 +168,7 @@ release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dis
 	$(RELEASE_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
 	$(RELEASE_ENV) hack/release/images.sh dist $(VERSION) $(RELEASE_REGISTRY) > dist/images.txt
 	KUSTOMIZE=$(KUSTOMIZE) hack/release/install-bundle.sh dist/images.txt $(RELEASE_REGISTRY) dist
-	cd hack/chart && $(GO) run ./package ../../charts/llsd-controller ../../dist/images.txt $(RELEASE_REGISTRY) $(VERSION) ../../dist/charts
+	cd hack/chart && LLSD_COMMIT_DATE=$$(git log -1 --format=%cI) $(GO) run ./package ../../charts/llsd-controller ../../dist/images.txt $(RELEASE_REGISTRY) $(VERSION) ../../dist/charts
 	cd hack/olm && $(GO) run ./gen $(KUSTOMIZE) ../../examples/install $(VERSION) $(RELEASE_REGISTRY)/llsd-controller@$$(awk '$$1 == "llsd-controller" {print $$2}' ../../dist/images.txt) ../../dist/bundle
 	$(GO) run ./hack/sign dist
 	$(GO) run ./hack/releasecheck dist

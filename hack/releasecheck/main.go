@@ -306,6 +306,51 @@ func checkChart(dist, version, digest string) error {
 	if !bytes.Contains(values, []byte("digest: "+digest)) {
 		return fmt.Errorf("%s: values.yaml does not install llsd-controller by its digest %s", path, digest)
 	}
+	return checkChartArtifact(dist, path)
+}
+
+// Media types of a Helm chart as an OCI artifact (helm.sh/helm/v3/pkg/registry).
+const (
+	helmConfigMediaType = "application/vnd.cncf.helm.config.v1+json"
+	helmChartMediaType  = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
+)
+
+// checkChartArtifact wants the chart archive as the OCI artifact helm push makes of it, in the
+// layout dist/charts/oci/llsd-controller, tagged with the chart's version.
+func checkChartArtifact(dist, archive string) error {
+	data, err := os.ReadFile(archive)
+	if err != nil {
+		return err
+	}
+	path, err := layout.FromPath(filepath.Join(dist, "charts", "oci", "llsd-controller"))
+	if err != nil {
+		return fmt.Errorf("the chart's OCI artifact: %w", err)
+	}
+	index, err := path.ImageIndex()
+	if err != nil {
+		return err
+	}
+	manifests, err := index.IndexManifest()
+	if err != nil {
+		return err
+	}
+	version := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(archive), "llsd-controller-"), ".tgz")
+	if len(manifests.Manifests) != 1 || manifests.Manifests[0].Annotations[release.RefNameAnnotation] != version {
+		return fmt.Errorf("the chart's OCI layout holds %d manifests, not one tagged %s", len(manifests.Manifests), version)
+	}
+	artifact, err := path.Image(manifests.Manifests[0].Digest)
+	if err != nil {
+		return err
+	}
+	manifest, err := artifact.Manifest()
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	if string(manifest.Config.MediaType) != helmConfigMediaType || len(manifest.Layers) != 1 ||
+		string(manifest.Layers[0].MediaType) != helmChartMediaType || manifest.Layers[0].Digest.Hex != hex.EncodeToString(sum[:]) {
+		return fmt.Errorf("the chart's OCI artifact is not %s as helm push makes it", filepath.Base(archive))
+	}
 	return nil
 }
 

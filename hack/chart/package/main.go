@@ -2,8 +2,10 @@
 
 // Command package writes the release's Helm chart: charts/llsd-controller with the release's
 // version and the controller's image by the digest images.sh built, as
-// OUT/llsd-controller-<version>.tgz (helm push OUT/llsd-controller-<version>.tgz
-// oci://<registry>/charts publishes it).
+// OUT/llsd-controller-<version>.tgz, and as the OCI artifact helm push makes of it, in the OCI
+// layout OUT/oci/llsd-controller tagged with the chart's version: Helm's own client pushes it
+// to a registry in this process and the layout keeps what it pushed, created at the commit's
+// time (LLSD_COMMIT_DATE), so its digest is known before publishing and the same every build.
 //
 //	go run ./package CHART IMAGES REGISTRY VERSION OUT
 package main
@@ -11,12 +13,23 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"log"
+	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/google/go-containerregistry/pkg/registry"
+	"github.com/google/go-containerregistry/pkg/v1/empty"
+	"github.com/google/go-containerregistry/pkg/v1/layout"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+	imagespec "github.com/opencontainers/image-spec/specs-go/v1"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
+	helmregistry "helm.sh/helm/v3/pkg/registry"
 )
 
 func main() {
@@ -58,10 +71,58 @@ func pack(dir, images, registry, version, out string) error {
 		return err
 	}
 	path, err := chartutil.Save(chart, out)
+	if err != nil {
+		return err
+	}
+	digest, err = ociLayout(path, filepath.Join(out, "oci", chart.Metadata.Name), chart.Metadata.Name, chart.Metadata.Version, os.Getenv("LLSD_COMMIT_DATE"))
 	if err == nil {
-		fmt.Println(path)
+		fmt.Println(path, digest)
 	}
 	return err
+}
+
+// ociLayout writes the chart archive at path as helm push makes it an OCI artifact, into the
+// OCI layout dir tagged version, and returns the artifact's digest. created is the artifact's
+// creation time (RFC 3339; helm push takes the time of the push when it is empty).
+func ociLayout(path, dir, name, version, created string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	server := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
+	defer server.Close()
+	ref := strings.TrimPrefix(server.URL, "http://") + "/charts/" + name + ":" + version
+	client, err := helmregistry.NewClient(helmregistry.ClientOptPlainHTTP(), helmregistry.ClientOptWriter(io.Discard))
+	if err != nil {
+		return "", err
+	}
+	if _, err := client.Push(data, ref, helmregistry.PushOptCreationTime(created)); err != nil {
+		return "", err
+	}
+	artifact, err := remote.Image(mustRef(ref))
+	if err != nil {
+		return "", err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	layoutPath, err := layout.Write(dir, empty.Index)
+	if err != nil {
+		return "", err
+	}
+	if err := layoutPath.AppendImage(artifact, layout.WithAnnotations(map[string]string{imagespec.AnnotationRefName: version})); err != nil {
+		return "", err
+	}
+	digest, err := artifact.Digest()
+	return digest.String(), err
+}
+
+func mustRef(ref string) name.Reference {
+	r, err := name.ParseReference(ref, name.Insecure)
+	if err != nil {
+		panic(err) // made above from a registry address, a name and a version
+	}
+	return r
 }
 
 // semver is a SemVer 2 version, as a chart's must be.
