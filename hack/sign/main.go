@@ -93,7 +93,11 @@ func sign(dist string) error {
 	if err != nil {
 		return err
 	}
-	for _, img := range images {
+	chart, err := release.Chart(dist)
+	if err != nil {
+		return err
+	}
+	for _, img := range append(images, chart) {
 		if err := signImage(dist, key, img, predicate); err != nil {
 			return err
 		}
@@ -131,9 +135,10 @@ func dsse(key *ecdsa.PrivateKey, payloadType string, payload []byte) ([]byte, er
 		Signatures: []release.EnvelopeSignature{{Sig: sig}}})
 }
 
-// signImage writes the image's cosign signature and attestations (provenance, SBOM) into its OCI layout.
+// signImage writes the image's cosign signature and attestations (provenance, and the SBOM of
+// an image of a binary) into its OCI layout: an image's, or the Helm chart artifact's.
 func signImage(dist string, key *ecdsa.PrivateKey, img release.Image, provenance map[string]any) error {
-	path, err := layout.FromPath(filepath.Join(dist, "images", img.Name))
+	path, err := layout.FromPath(filepath.Join(dist, img.Layout))
 	if err != nil {
 		return err
 	}
@@ -155,11 +160,12 @@ func signImage(dist string, key *ecdsa.PrivateKey, img release.Image, provenance
 	if err != nil {
 		return err
 	}
+	statements := []release.Statement{{Type: release.InTotoStatement, PredicateType: release.SLSAPredicate, Subject: subject, Predicate: provenance}}
+	if sbom != nil {
+		statements = append(statements, release.Statement{Type: release.InTotoStatement, PredicateType: release.CycloneDXPredicate, Subject: subject, Predicate: sbom})
+	}
 	var layers []mutate.Addendum
-	for _, st := range []release.Statement{
-		{Type: release.InTotoStatement, PredicateType: release.SLSAPredicate, Subject: subject, Predicate: provenance},
-		{Type: release.InTotoStatement, PredicateType: release.CycloneDXPredicate, Subject: subject, Predicate: sbom},
-	} {
+	for _, st := range statements {
 		statement, err := json.Marshal(st)
 		if err != nil {
 			return err

@@ -68,6 +68,33 @@ type EnvelopeSignature struct {
 // registry it is named for.
 type Image struct {
 	Name, Digest, Registry string
+	// Layout is the OCI layout holding it, relative to dist: images/<name>, or
+	// charts/oci/llsd-controller for the Helm chart.
+	Layout string
+}
+
+// ChartName is the Helm chart's name, and its OCI artifact's repository under the registry.
+const ChartName = "llsd-controller"
+
+// Chart is the Helm chart's OCI artifact (hack/chart/package), signed as the images are; its
+// repository is charts/llsd-controller.
+func Chart(dist string) (Image, error) {
+	registry, err := registryOf(dist)
+	if err != nil {
+		return Image{}, err
+	}
+	dir := filepath.Join("charts", "oci", ChartName)
+	data, err := os.ReadFile(filepath.Join(dist, dir, "index.json"))
+	if err != nil {
+		return Image{}, err
+	}
+	var index struct {
+		Manifests []struct{ Digest string } `json:"manifests"`
+	}
+	if err := json.Unmarshal(data, &index); err != nil || len(index.Manifests) == 0 {
+		return Image{}, fmt.Errorf("%s holds no chart artifact", filepath.Join(dist, dir))
+	}
+	return Image{Name: "charts/" + ChartName, Digest: index.Manifests[0].Digest, Registry: registry, Layout: dir}, nil
 }
 
 // Reference is the image by digest.
@@ -78,7 +105,8 @@ func (i Image) Reference() string { return i.Registry + "/" + i.Name + "@" + i.D
 func (i Image) SignatureTag() string   { return strings.Replace(i.Digest, ":", "-", 1) + ".sig" }
 func (i Image) AttestationTag() string { return strings.Replace(i.Digest, ":", "-", 1) + ".att" }
 
-// SignedFiles are SHA256SUMS and the files it names (the archives and their SBOMs).
+// SignedFiles are SHA256SUMS and the files it names (the archives and their SBOMs), and the
+// Helm chart's archive.
 func SignedFiles(dist string) ([]string, error) {
 	f, err := os.Open(filepath.Join(dist, "SHA256SUMS"))
 	if err != nil {
@@ -91,6 +119,11 @@ func SignedFiles(dist string) ([]string, error) {
 		if _, name, ok := strings.Cut(sc.Text(), "  "); ok {
 			files = append(files, name)
 		}
+	}
+	// the Helm chart's archive, which goreleaser does not make
+	charts, _ := filepath.Glob(filepath.Join(dist, "charts", ChartName+"-*.tgz"))
+	for _, c := range charts {
+		files = append(files, filepath.Join("charts", filepath.Base(c)))
 	}
 	return files, sc.Err()
 }
@@ -112,7 +145,7 @@ func Images(dist string) ([]Image, error) {
 		if !ok || !strings.HasPrefix(digest, "sha256:") {
 			return nil, fmt.Errorf("%s/images.txt: %q is no <name> <digest> line", dist, line)
 		}
-		images = append(images, Image{Name: name, Digest: digest, Registry: registry})
+		images = append(images, Image{Name: name, Digest: digest, Registry: registry, Layout: filepath.Join("images", name)})
 	}
 	return images, nil
 }
@@ -170,8 +203,11 @@ func ProvenancePredicate(dist string) map[string]any {
 }
 
 // ImageSBOM is the SBOM of an image's binary (linux/amd64): the function's for the function
-// and the Argo CD sidecar image, the controller's for the controller.
+// and the Argo CD sidecar image, the controller's for the controller; nil for the chart.
 func ImageSBOM(dist string, img Image) (json.RawMessage, error) {
+	if img.Name == "charts/"+ChartName {
+		return nil, nil // manifests and values, no software of their own
+	}
 	binary := "llsd"
 	if img.Name == "llsd-controller" {
 		binary = "llsd-controller"
