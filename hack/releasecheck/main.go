@@ -335,10 +335,11 @@ func checkChartArtifact(dist, archive string) error {
 		return err
 	}
 	version := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(archive), "llsd-controller-"), ".tgz")
-	if len(manifests.Manifests) != 1 || manifests.Manifests[0].Annotations[release.RefNameAnnotation] != version {
-		return fmt.Errorf("the chart's OCI layout holds %d manifests, not one tagged %s", len(manifests.Manifests), version)
+	at := slices.IndexFunc(manifests.Manifests, func(d v1.Descriptor) bool { return d.Annotations[release.RefNameAnnotation] == version })
+	if at < 0 {
+		return fmt.Errorf("the chart's OCI layout holds no artifact tagged %s", version)
 	}
-	artifact, err := path.Image(manifests.Manifests[0].Digest)
+	artifact, err := path.Image(manifests.Manifests[at].Digest)
 	if err != nil {
 		return err
 	}

@@ -89,12 +89,20 @@ func Chart(dist string) (Image, error) {
 		return Image{}, err
 	}
 	var index struct {
-		Manifests []struct{ Digest string } `json:"manifests"`
+		Manifests []struct {
+			Digest      string            `json:"digest"`
+			Annotations map[string]string `json:"annotations"`
+		} `json:"manifests"`
 	}
-	if err := json.Unmarshal(data, &index); err != nil || len(index.Manifests) == 0 {
-		return Image{}, fmt.Errorf("%s holds no chart artifact", filepath.Join(dist, dir))
+	if err := json.Unmarshal(data, &index); err != nil {
+		return Image{}, err
 	}
-	return Image{Name: "charts/" + ChartName, Digest: index.Manifests[0].Digest, Registry: registry, Layout: dir}, nil
+	for _, m := range index.Manifests { // the chart, not its signature or attestations beside it
+		if tag := m.Annotations[RefNameAnnotation]; !strings.HasSuffix(tag, ".sig") && !strings.HasSuffix(tag, ".att") {
+			return Image{Name: "charts/" + ChartName, Digest: m.Digest, Registry: registry, Layout: dir}, nil
+		}
+	}
+	return Image{}, fmt.Errorf("%s holds no chart artifact", filepath.Join(dist, dir))
 }
 
 // Reference is the image by digest.
