@@ -11,7 +11,11 @@
 package main
 
 import (
+	"archive/tar"
 	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -20,6 +24,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/registry"
@@ -74,11 +79,62 @@ func pack(dir, images, registry, version, out string) error {
 	if err != nil {
 		return err
 	}
-	digest, err = ociLayout(path, filepath.Join(out, "oci", chart.Metadata.Name), chart.Metadata.Name, chart.Metadata.Version, os.Getenv("LLSD_COMMIT_DATE"))
+	created := os.Getenv("LLSD_COMMIT_DATE")
+	if err := stamp(path, created); err != nil {
+		return err
+	}
+	digest, err = ociLayout(path, filepath.Join(out, "oci", chart.Metadata.Name), chart.Metadata.Name, chart.Metadata.Version, created)
 	if err == nil {
 		fmt.Println(path, digest)
 	}
 	return err
+}
+
+// stamp gives every file of the chart archive at path the time created (RFC 3339), in place of
+// the time of the build that Helm's Save writes, so that one commit gives one archive.
+func stamp(path, created string) error {
+	if created == "" {
+		return nil // a build outside the release: Save's times stand
+	}
+	when, err := time.Parse(time.RFC3339, created)
+	if err != nil {
+		return fmt.Errorf("LLSD_COMMIT_DATE: %w", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	in, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	zipped := gzip.NewWriter(&buf)
+	archive := tar.NewWriter(zipped)
+	entries := tar.NewReader(in)
+	for {
+		header, err := entries.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		header.ModTime = when.UTC()
+		if err := archive.WriteHeader(header); err != nil {
+			return err
+		}
+		if _, err := io.Copy(archive, entries); err != nil {
+			return err
+		}
+	}
+	if err := archive.Close(); err != nil {
+		return err
+	}
+	if err := zipped.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
 // ociLayout writes the chart archive at path as helm push makes it an OCI artifact, into the

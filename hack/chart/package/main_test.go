@@ -3,11 +3,17 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/registry"
@@ -52,6 +58,15 @@ func TestOCIArtifact(t *testing.T) {
 	assert.Equal(t, "1.2.3", desc.Annotations["org.opencontainers.image.ref.name"], "tagged with the chart's version")
 	again, _ := artifact(t, packed(t))
 	assert.Equal(t, desc.Digest, again.Digest, "the same commit, the same digest")
+	archive, err := os.ReadFile(filepath.Join(out, "llsd-controller-1.2.3.tgz"))
+	require.NoError(t, err)
+	zipped, err := gzip.NewReader(bytes.NewReader(archive))
+	require.NoError(t, err)
+	files := tar.NewReader(zipped)
+	for header, err := files.Next(); !errors.Is(err, io.EOF); header, err = files.Next() {
+		require.NoError(t, err)
+		assert.Equal(t, "2026-11-28T12:00:00Z", header.ModTime.UTC().Format(time.RFC3339), "%s has the commit's time, not the build's", header.Name)
+	}
 
 	server := httptest.NewServer(registry.New())
 	t.Cleanup(server.Close)
@@ -65,8 +80,6 @@ func TestOCIArtifact(t *testing.T) {
 	client, err := helmregistry.NewClient(helmregistry.ClientOptPlainHTTP())
 	require.NoError(t, err)
 	pulled, err := client.Pull(ref)
-	require.NoError(t, err)
-	archive, err := os.ReadFile(filepath.Join(out, "llsd-controller-1.2.3.tgz"))
 	require.NoError(t, err)
 	assert.Equal(t, archive, pulled.Chart.Data, "helm pull gives the release's archive")
 	assert.Equal(t, "v1.2.3", pulled.Chart.Meta.AppVersion)
