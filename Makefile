@@ -174,7 +174,7 @@ release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dis
 	$(GO) run ./hack/releasecheck dist
 
 .PHONY: release-reproducible
-release-reproducible: ## Run release-snapshot twice and fail unless the binaries and images are byte-identical.
+release-reproducible: ## Run release-snapshot twice and fail unless the binaries, images and the chart's OCI artifact are byte-identical.
 	$(MAKE) release-snapshot
 	mkdir -p $(BIN) && cp dist/release.sha256 $(BIN)/release-first.sha256
 	$(MAKE) release-snapshot

@@ -95,6 +95,11 @@ func check(dist string) error {
 	if err := checkChart(dist, version, digests["llsd-controller"]); err != nil {
 		return err
 	}
+	chart, err := release.Chart(dist)
+	if err != nil {
+		return err
+	}
+	record = append(record, chart.Digest+"  chart "+release.ChartName)
 	if err := checkOLMBundle(dist, digests["llsd-controller"]); err != nil {
 		return err
 	}
