@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -191,11 +192,17 @@ func AlsoWrong(rendered, invalid field.ErrorList, written func(string) string) f
 	var out field.ErrorList
 	for _, e := range rendered {
 		if !slices.ContainsFunc(invalid, func(i *field.Error) bool { return related(written(e.Field), i.Field) }) &&
-			!slices.ContainsFunc(out, func(o *field.Error) bool { return o.Error() == e.Error() }) {
+			!slices.ContainsFunc(out, func(o *field.Error) bool { return sameError(o, e) }) {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// sameError reports whether two errors say the same of the same field: a check that runs on
+// both the written and the rendered spec finds it twice.
+func sameError(a, b *field.Error) bool {
+	return a.Type == b.Type && a.Field == b.Field && a.Detail == b.Detail && reflect.DeepEqual(a.BadValue, b.BadValue)
 }
 
 // related reports whether one field path is the other or holds it.
