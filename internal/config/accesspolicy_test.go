@@ -34,7 +34,7 @@ func TestParseAccessCondition(t *testing.T) {
 func TestOwnConfigAccessRules(t *testing.T) {
 	prof, ok := profile.For("1.3")
 	require.True(t, ok)
-	_, err := config.CheckOwnConfig([]byte(`version: 2
+	tree, perr := configyaml.UnmarshalMap([]byte(`version: 2
 image_name: own
 apis: [inference]
 providers: {inference: [{provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm:8000/v1"}}]}
@@ -47,7 +47,9 @@ server:
     - {permit: {actions: [read]}, when: user is owner, unless: resource is unowned}
     route_policy:
     - {permit: {paths: "/v1/models*"}, when: user with developer in roles}
-`), prof, nil, field.NewPath("spec", "overrideConfig", "configMapName"), "ConfigMap own key config.yaml")
+`))
+	require.NoError(t, perr)
+	_, err := config.CheckOwnConfig(tree, prof, nil, field.NewPath("spec", "overrideConfig", "configMapName"), "ConfigMap own key config.yaml")
 	if assert.NotNil(t, err) {
 		assert.Contains(t, err.Error(), `server.auth.access_policy[0]: when: "user in owner teams" is no condition the server knows`)
 		assert.Contains(t, err.Error(), "server.auth.access_policy[1]: permit and forbid are mutually exclusive")

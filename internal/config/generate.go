@@ -19,8 +19,10 @@ import (
 
 // Result is a generated config and what the server container needs to run it.
 type Result struct {
-	// Config is config.yaml.
+	// Config is config.yaml; Tree the same config as a tree, which later steps read instead of
+	// parsing Config again (they must not change it).
 	Config []byte
+	Tree   map[string]any
 	// Env are the container's environment variables: secrets as secretKeyRefs, sorted by name.
 	Env []corev1.EnvVar
 	// EnvFields names the spec field each variable of Env comes from.
@@ -135,6 +137,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 	env := g.env.list()
 	return &Result{
 		Config:             out,
+		Tree:               g.cfg,
 		Env:                env,
 		EnvFields:          g.env.fields(),
 		SharedStateMissing: localBackends(g.cfg),

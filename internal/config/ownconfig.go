@@ -30,13 +30,10 @@ import (
 // have, and a URL that falls back to localhost, where nothing listens in the pod. env is the container's
 // environment: a ${env.OLLAMA_URL:=http://localhost:11434} with OLLAMA_URL set is fine.
 //
-// Only a config that is no YAML mapping is an error: the server cannot start with it. The rest
-// are warnings, since llsd checks what it knows of the server, not the server itself.
-func CheckOwnConfig(data []byte, prof *profile.Profile, env []corev1.EnvVar, path *field.Path, source string) ([]Warning, *field.Error) {
-	tree, err := configyaml.UnmarshalMap(data)
-	if err != nil {
-		return nil, field.Invalid(path, source, fmt.Sprintf("not a config.yaml the server can read: %v", err))
-	}
+// tree is the config as parsed (configyaml.UnmarshalMap; a config that is no YAML mapping is
+// the caller's error). Access rules the server refuses are an error; the rest are warnings,
+// since llsd checks what it knows of the server, not the server itself.
+func CheckOwnConfig(tree map[string]any, prof *profile.Profile, env []corev1.EnvVar, path *field.Path, source string) ([]Warning, *field.Error) {
 	w := ownConfigCheck{prof: prof, path: path.String(), source: source, env: envNames(env)}
 	w.topLevel(tree)
 	w.models(tree, w.providers(tree))
@@ -264,14 +261,19 @@ var shippedConfigVariables = sync.OnceValue(func() map[string]bool {
 	return names
 })
 
-// UnreadEnv warns about variables of spec.workload.overrides.env that config.yaml does not
-// read although a distribution config did or does (INFERENCE_MODEL, which the starter config
-// of 0.7 no longer reads): the user expects them to do something, and they do nothing.
-func UnreadEnv(configYAML []byte, env []corev1.EnvVar, path *field.Path) []Warning {
+// UnreadEnv warns about variables of spec.workload.overrides.env that config.yaml (tree) does
+// not read although a distribution config did or does (INFERENCE_MODEL, which the starter
+// config of 0.7 no longer reads): the user expects them to do something, and they do nothing.
+// Only the config's values count: a ${env.X} in a comment reads nothing.
+func UnreadEnv(tree map[string]any, env []corev1.EnvVar, path *field.Path) []Warning {
 	read := map[string]bool{}
-	for _, m := range envReference().FindAllSubmatch(configYAML, -1) {
-		read[string(m[1])] = true
-	}
+	configyaml.WalkStrings(tree, func(_ configyaml.Path, s string) {
+		if strings.Contains(s, "${env.") {
+			for _, m := range envReference().FindAllStringSubmatch(s, -1) {
+				read[m[1]] = true
+			}
+		}
+	})
 	var warnings []Warning
 	for i, e := range env {
 		instead, retired := retiredEnv[e.Name]

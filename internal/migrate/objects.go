@@ -8,11 +8,9 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 
 	"github.com/llamastack/llsd/internal/pipeline"
-	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
 )
 
@@ -34,16 +32,6 @@ func networkPolicyOf(res *pipeline.Result) *networkingv1.NetworkPolicy {
 		}
 	}
 	return nil
-}
-
-// configData is the config.yaml of the ConfigMap a render generated, or "".
-func configData(res *pipeline.Result) string {
-	for _, o := range res.Objects {
-		if cm, ok := o.(*corev1.ConfigMap); ok && cm.Name == res.LLSD.Annotations[api.AnnotationConfigMap] {
-			return cm.Data[render.ConfigKey]
-		}
-	}
-	return ""
 }
 
 // isLLSDAnnotation: llsd's receipt and conversion annotations, which an OGXServer does not carry.

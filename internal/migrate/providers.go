@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
-	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/pipeline"
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -133,8 +132,7 @@ func addCustom(out *ogx.ProvidersSpec, api string, c ogx.CustomProvider) bool {
 // generatedProviders are the providers of the rendered config.yaml, by api/provider_id.
 func generatedProviders(res *pipeline.Result) map[string]map[string]any {
 	out := map[string]map[string]any{}
-	cfg := generatedConfig(res)
-	apis, _ := cfg["providers"].(map[string]any)
+	apis, _ := res.Config["providers"].(map[string]any)
 	for api, list := range apis {
 		entries, _ := list.([]any)
 		for _, e := range entries {
@@ -145,13 +143,4 @@ func generatedProviders(res *pipeline.Result) map[string]map[string]any {
 		}
 	}
 	return out
-}
-
-// generatedConfig is the config.yaml a render generated, or nil.
-func generatedConfig(res *pipeline.Result) map[string]any {
-	if data := configData(res); data != "" {
-		tree, _ := configyaml.UnmarshalMap([]byte(data))
-		return tree
-	}
-	return nil
 }

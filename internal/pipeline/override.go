@@ -81,7 +81,11 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 		}
 	}
 	if dist.VersionSource != "" {
-		checked, ferr := config.CheckOwnConfig([]byte(data[key]), dist.Profile, env, overrideConfigPath.Child("configMapName"), source)
+		if parseErr != nil {
+			return key, auth, nil, field.ErrorList{field.Invalid(overrideConfigPath.Child("configMapName"), source,
+				fmt.Sprintf("not a config.yaml the server can read: %v", parseErr))}
+		}
+		checked, ferr := config.CheckOwnConfig(tree, dist.Profile, env, overrideConfigPath.Child("configMapName"), source)
 		if ferr != nil {
 			return key, auth, nil, field.ErrorList{ferr}
 		}
@@ -98,7 +102,10 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 				"settings it falls back from go unnoticed; pin an official image to a release tag, or set spec.distribution.serverVersion to the version it runs",
 			dist.Image, source)})
 	}
-	return key, auth, append(warnings, config.UnreadEnv([]byte(data[key]), env, overridesEnvPath)...), nil
+	if parseErr != nil { // nothing can be said of what it reads
+		return key, auth, warnings, nil
+	}
+	return key, auth, append(warnings, config.UnreadEnv(tree, env, overridesEnvPath)...), nil
 }
 
 var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")

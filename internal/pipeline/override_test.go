@@ -200,6 +200,11 @@ providers:
 			data: map[string]string{"config.yaml": ollama},
 			want: []string{"warning: spec.workload.overrides.env[0].name: INFERENCE_MODEL does nothing: config.yaml has no ${env.INFERENCE_MODEL}: register the model under spec.resources.models"},
 			key:  "config.yaml"},
+		{reason: "INFERENCE_MODEL that only a comment of the config names: a comment reads nothing",
+			doc:  v2(starter07, "{configMapName: stack}", "  workload: {overrides: {env: [{name: INFERENCE_MODEL, value: llama3.2:3b}]}}\n"),
+			data: map[string]string{"config.yaml": "# model: ${env.INFERENCE_MODEL}\n" + ollama},
+			want: []string{"warning: spec.workload.overrides.env[0].name: INFERENCE_MODEL does nothing: config.yaml has no ${env.INFERENCE_MODEL}"},
+			key:  "config.yaml"},
 		{reason: "INFERENCE_MODEL with the config llsd generates from the starter distribution of 0.7",
 			doc: `apiVersion: llamastack.io/v1alpha2
 kind: LlamaStackDistribution

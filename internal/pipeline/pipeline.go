@@ -119,6 +119,9 @@ type Result struct {
 	// Objects are the generated objects, in a fixed order.
 	Objects  []render.Object
 	Warnings []config.Warning
+	// Config is the generated config.yaml as a tree (read it, do not change it); nil when the
+	// server runs a config of its own.
+	Config map[string]any
 }
 
 // Render renders a decoded, defaulted object. Nothing is returned on error: never a partial
@@ -251,7 +254,7 @@ func renderValid(obj *v1alpha2.LlamaStackDistribution, opts Options, errs field.
 			RendererVersion: opts.RendererVersion,
 		}, errs, slices.Concat(baseWarnings, dist.Warnings, servedWarnings, res.Warnings))
 	if result != nil && obj.Spec.Workload != nil && obj.Spec.Workload.Overrides != nil {
-		result.Warnings = append(result.Warnings, config.UnreadEnv(res.Config, obj.Spec.Workload.Overrides.Env, overridesEnvPath)...)
+		result.Warnings = append(result.Warnings, config.UnreadEnv(res.Tree, obj.Spec.Workload.Overrides.Env, overridesEnvPath)...)
 	}
 	return result, errs
 }
@@ -272,6 +275,9 @@ func renderWithReceipt(in render.Input, written *v1alpha2.LlamaStackDistribution
 	result := &Result{LLSD: llsd, Objects: out.Objects, Warnings: slices.Concat(warnings, out.Warnings), ModelAccess: in.ModelAccess}
 	if in.Object != written {
 		result.Derived = in.Object
+	}
+	if in.Config != nil {
+		result.Config = in.Config.Tree
 	}
 	return result, nil
 }
