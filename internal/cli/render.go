@@ -4,13 +4,10 @@ package cli
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -144,89 +141,20 @@ func readPackages(command string, paths []string, stdin io.Reader, stderr io.Wri
 
 // packages splits the inputs into ResourceLists, one per directory with a RenderOptions
 // document (its function config) and one for the files under none, in the order their
-// files came. A RenderOptions below another only tightens it (krm.RenderOptions.Tighten): the
-// top one is the platform's, the ones in the directories below are their owners'.
+// files came (krm.Packages).
 func packages(files []fileItems) ([]*fn.ResourceList, error) {
-	optionsFile := map[string]string{} // directory -> the file with its RenderOptions
-	lists := map[string]*fn.ResourceList{}
+	var items fn.KubeObjects
+	fileOf := map[*fn.KubeObject]string{}
 	for _, f := range files {
 		for _, item := range f.items {
-			if item.GetAPIVersion() != krm.OptionsAPIVersion || item.GetKind() != krm.OptionsKind {
-				continue
+			if item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization" {
+				continue // not a resource: kpt and kustomize never pass these to a function
 			}
-			dir := filepath.Dir(f.name)
-			if other, ok := optionsFile[dir]; ok {
-				return nil, fmt.Errorf("two %s documents for the files of %s (%s and %s): keep one", krm.OptionsKind, dir, other, f.name)
-			}
-			optionsFile[dir] = f.name
-			lists[dir] = &fn.ResourceList{FunctionConfig: item}
+			items = append(items, item)
+			fileOf[item] = f.name
 		}
 	}
-	if err := tightenNested(lists, optionsFile); err != nil {
-		return nil, err
-	}
-	var order []*fn.ResourceList
-	for _, f := range files {
-		dir := packageOf(f.name, optionsFile)
-		rl, ok := lists[dir]
-		if !ok {
-			rl = &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject()}
-			lists[dir] = rl
-		}
-		if !slices.Contains(order, rl) {
-			order = append(order, rl)
-		}
-		for _, item := range f.items {
-			switch {
-			case item.GetAPIVersion() == krm.OptionsAPIVersion && item.GetKind() == krm.OptionsKind:
-			case item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization":
-				// not a resource: kpt and kustomize never pass these to a function
-			default:
-				rl.Items = append(rl.Items, item)
-			}
-		}
-	}
-	return order, nil
-}
-
-// tightenNested gives each package whose directory lies below another package's the options of
-// the one above, tightened by its own; a RenderOptions that would loosen them is an error that
-// names both files.
-func tightenNested(lists map[string]*fn.ResourceList, optionsFile map[string]string) error {
-	dirs := slices.SortedFunc(maps.Keys(optionsFile), func(a, b string) int { return cmp.Compare(len(a), len(b)) })
-	effective := map[string]krm.RenderOptions{}
-	for _, dir := range dirs {
-		own, err := krm.ParseOptions([]byte(lists[dir].FunctionConfig.String()))
-		if err != nil {
-			return fmt.Errorf("%s: %w", optionsFile[dir], err)
-		}
-		effective[dir] = own
-		above := packageOf(dir, optionsFile) // the nearest above dir's own
-		if above == "" {
-			continue
-		}
-		if effective[dir], err = effective[above].Tighten(own); err != nil {
-			return fmt.Errorf("%s, below %s: %w", optionsFile[dir], optionsFile[above], err)
-		}
-		merged, err := krm.OptionsObject(effective[dir], lists[dir].FunctionConfig)
-		if err != nil {
-			return err
-		}
-		lists[dir].FunctionConfig = merged
-	}
-	return nil
-}
-
-// packageOf is the nearest directory at or above a file's that has RenderOptions, or "".
-func packageOf(file string, optionsFile map[string]string) string {
-	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
-		if _, ok := optionsFile[dir]; ok {
-			return dir
-		}
-		if parent := filepath.Dir(dir); parent == dir {
-			return ""
-		}
-	}
+	return krm.Packages(items, func(o *fn.KubeObject) string { return fileOf[o] }, fn.NewEmptyKubeObject())
 }
 
 // readItems reads the documents of a file (- is standard input) as KRM items that carry

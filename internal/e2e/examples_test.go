@@ -32,6 +32,7 @@ func TestExamples(t *testing.T) {
 		{dir: "kserve/kustomize", render: kustomizeBuild},
 		{dir: "kserve/kpt", render: kptRender},
 		{dir: "llm-d/kustomize", render: kustomizeBuild},
+		{dir: "llm-d/kpt", render: kptRender},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			src := filepath.Join(examples, tc.dir)
@@ -62,10 +63,11 @@ func kptRender(t *testing.T, dir string) []byte {
 
 // exampleLLSDs are the LlamaStackDistribution and OGXServer files under examples/.
 var exampleLLSDs = []string{"kustomize/transformer/llsd.yaml", "kustomize/generator/llsd.yaml", "kpt/llsd.yaml", "argocd/app/llsd.yaml",
-	"ogxserver/kustomize/ogxserver.yaml", "ogxserver/kpt/ogxserver.yaml", "kserve/kpt/llsd.yaml"}
+	"ogxserver/kustomize/ogxserver.yaml", "ogxserver/kpt/ogxserver.yaml", "kserve/kpt/llsd.yaml", "llm-d/kpt/llsd.yaml"}
 
 // exampleInputs are the other inputs of the example LLSDs: what a provider is derived from.
-var exampleInputs = []string{"kserve/kpt/servingruntime.yaml", "kserve/kpt/inferenceservice.yaml"}
+var exampleInputs = []string{"kserve/kpt/servingruntime.yaml", "kserve/kpt/inferenceservice.yaml",
+	"llm-d/kpt/llminferenceservice.yaml", "llm-d/kpt/options.yaml"}
 
 // The repository root is a kpt package of the examples: it renders every example LLSD and
 // nothing else, and rendering it in place twice leaves the same files.

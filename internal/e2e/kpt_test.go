@@ -153,3 +153,38 @@ func TestKptSaysEachWarningOnce(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(string(out), "authenticates nobody"), string(out))
 	assert.NotContains(t, string(out), `""`, "no empty line of stderr")
 }
+
+// A kpt root package whose subpackage has render options of its own (its configPath file):
+// the root's pipeline sees the subpackage's files too, and renders each with the options of
+// its directory, as the subpackage's own pipeline and `llsd render` of the root do — the
+// subpackage's options (OpenShift: a Route) do not become the root's (an Ingress).
+func TestKptSubpackageOptionsStayInTheSubpackage(t *testing.T) {
+	kpt := kptPath(t)
+	t.Setenv("PATH", filepath.Dir(llsdBinary)+":"+os.Getenv("PATH"))
+	root := t.TempDir()
+	sub := filepath.Join(root, "team")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	stack := func(name string) string {
+		return "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: " + name + ", namespace: ai}\n" +
+			"spec:\n  distribution: {name: starter}\n  networking: {expose: {hostname: " + name + ".apps.example.com}}\n"
+	}
+	kptfile := func(name, config string) string {
+		return "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: " + name + "\n  annotations: {config.kubernetes.io/local-config: \"true\"}\n" +
+			"pipeline:\n  mutators:\n  - exec: llsd\n" + config
+	}
+	writeFiles(t, root, map[string]string{"Kptfile": kptfile("root", ""), "stack.yaml": stack("platform")})
+	writeFiles(t, sub, map[string]string{"Kptfile": kptfile("team", "    configPath: options.yaml\n"), "stack.yaml": stack("team"),
+		"options.yaml": "apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderOptions\nmetadata:\n  name: team\n" +
+			"  annotations: {config.kubernetes.io/local-config: \"true\"}\nspec: {platform: openshift}\n"})
+
+	got := objects(t, run(t, root, kpt, "fn", "render", "--allow-exec", "-o", "unwrap", "."))
+	assert.Contains(t, got, "Ingress/platform-ingress", "the root's stack, with the root's (no) options")
+	assert.Contains(t, got, "Route/team-route", "the subpackage's stack, with its own options")
+	assert.NotContains(t, got, "Route/platform-route")
+	for k := range got {
+		if strings.HasPrefix(k, "Kptfile/") || strings.HasPrefix(k, "RenderOptions/") {
+			delete(got, k) // local configuration: -o unwrap includes it, llsd render drops it
+		}
+	}
+	assertSameRender(t, objects(t, run(t, root, llsdBinary, "render", root)), got)
+}

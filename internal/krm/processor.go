@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -62,6 +63,12 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 			r.Message = redact.Text(r.Message)
 		}
 	}()
+	if parts, err := packagesAmong(rl); err != nil {
+		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: err.Error()})
+		return false, nil
+	} else if len(parts) > 1 {
+		return p.processEach(rl, parts)
+	}
 	cfg, err := optionsAmongItems(rl.Items, rl.FunctionConfig)
 	if err != nil {
 		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: err.Error()})
@@ -141,6 +148,61 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 		return false, nil
 	}
 	rl.Items = out
+	return true, nil
+}
+
+// packagesAmong splits a ResourceList whose items carry RenderOptions of their own directories
+// (a kpt root package's pipeline sees its subpackages' files) into its packages, as `llsd
+// render` splits the files it reads (Packages): each RenderOptions applies to its directory and
+// below. One list, or none, means no split: no RenderOptions with a file, or the function has a
+// config of another kind (which a RenderOptions item beside it contradicts: optionsAmongItems
+// says so).
+func packagesAmong(rl *fn.ResourceList) ([]*fn.ResourceList, error) {
+	withFile := slices.ContainsFunc(rl.Items, func(o *fn.KubeObject) bool { return isOptions(o) && o.PathAnnotation() != "" })
+	top := rl.FunctionConfig
+	if top == nil {
+		top = fn.NewEmptyKubeObject()
+	}
+	if !withFile || !noFunctionConfig(top) && !isOptions(top) {
+		return nil, nil
+	}
+	return Packages(rl.Items, itemFile, top)
+}
+
+// itemFile is the file an item came from: kpt names it by its package's directory
+// (internal.config.kubernetes.io/package-path) and its path in that package.
+func itemFile(o *fn.KubeObject) string {
+	if o.PathAnnotation() == "" {
+		return ""
+	}
+	return filepath.Join(o.GetAnnotation(packagePathAnnotation), o.PathAnnotation())
+}
+
+// processEach renders each package of a ResourceList with its own options, and gives back
+// their items and results together: all of them, or on any error none (the items unchanged).
+// The RenderOptions items stay in the output as they would in one package's.
+func (p Processor) processEach(rl *fn.ResourceList, parts []*fn.ResourceList) (bool, error) {
+	results := DuplicatesAcross(parts)
+	var items fn.KubeObjects
+	for _, part := range parts {
+		if _, err := p.Process(part); err != nil {
+			return false, err
+		}
+		results = append(results, part.Results...)
+		items = append(items, part.Items...)
+	}
+	for _, item := range rl.Items {
+		if isOptions(item) {
+			if kept := p.keptOptions(item); kept != nil {
+				items = append(items, kept)
+			}
+		}
+	}
+	rl.Results = results
+	if results.ExitCode() != 0 {
+		return false, nil
+	}
+	rl.Items = items
 	return true, nil
 }
 
