@@ -111,9 +111,11 @@ func (p *Predictor) gateway(llm map[string]any, cluster Cluster, openShiftAI boo
 		return "", false
 	}
 	ref, from := gatewayOf(llm, openShiftAI)
-	found := cluster.Gateways != nil && cluster.Gateways(ref.namespace, ref.name) != nil
-	if found {
-		gw := cluster.Gateways(ref.namespace, ref.name)
+	var gw map[string]any
+	if cluster.Gateways != nil {
+		gw = cluster.Gateways(ref.namespace, ref.name)
+	}
+	if gw != nil {
 		ref.class, _, _ = unstructured.NestedString(gw, "spec", "gatewayClassName")
 		scheme, port := listener(gw)
 		host := ref.name + "-" + ref.class + "." + ref.namespace + ".svc.cluster.local" + port
