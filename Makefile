@@ -238,8 +238,10 @@ test-unit: ## Unit tests only, fast: no internal/e2e, no API server, kustomize, 
 	LLSD_TEST_UNIT=1 $(GO) test -short $$($(GO) list ./... | grep -v /internal/e2e)
 
 .PHONY: lint
-lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml: gofmt, goimports, go vet, staticcheck, gosec, ...).
+lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml: gofmt, goimports, go vet, staticcheck, gosec, ...), also of the modules hack/chart and hack/olm.
 	$(GOLANGCI_LINT) run ./...
+	cd hack/chart && $(GOLANGCI_LINT) run ./...
+	cd hack/olm && $(GOLANGCI_LINT) run ./...
 
 $(GOLANGCI_LINT):
 	$(call tool-build,hack/golangci-lint,-ldflags '-s -w',github.com/golangci/golangci-lint/v2/cmd/golangci-lint)
