@@ -36,7 +36,7 @@ func TestMigrationKeepsWhatKServeGave(t *testing.T) {
 			files: []string{"servingruntime.yaml", "inferenceservice.yaml", "llsd.yaml"}, opts: pipeline.Options{RendererVersion: "test"},
 			baseURL: "https://granite-predictor.ai.svc.cluster.local:8443/v1", model: "granite", serviceCA: true,
 			warned: "neither the token llsd rendered for them (Secret granite-chat-model-token, Role and RoleBinding granite-chat-model-access) nor the mount of OpenShift's service CA"},
-		{reason: "an LLMInferenceService behind OpenShift AI's gateway: a token, no CA", dir: filepath.Join("llm-d", "kustomize"),
+		{reason: "an LLMInferenceService behind OpenShift AI's gateway: a token, no CA", dir: filepath.Join("llm-d", "kpt"),
 			files: []string{"llminferenceservice.yaml", "llsd.yaml"}, opts: pipeline.Options{RendererVersion: "test", Render: render.Options{Platform: render.PlatformOpenShift}},
 			baseURL: "http://openshift-ai-inference-openshift-default.openshift-ingress.svc.cluster.local/ai/qwen/v1", model: "Qwen/Qwen3-8B",
 			warned: "neither the token llsd rendered for them (Secret qwen-chat-model-token, Role and RoleBinding qwen-chat-model-access): keep those objects", unnamed: "service CA"},
