@@ -66,6 +66,7 @@ func Packages(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top *fn.
 	return order, nil
 }
 
+// isOptions reports whether an object is a RenderOptions document, of its kind and version.
 func isOptions(item *fn.KubeObject) bool {
 	return item.GetAPIVersion() == OptionsAPIVersion && item.GetKind() == OptionsKind
 }

@@ -300,7 +300,7 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.Ku
 	var err error
 	switch {
 	case cfg == nil || cfg.IsEmpty():
-	case cfg.GetAPIVersion() == OptionsAPIVersion && cfg.GetKind() == OptionsKind:
+	case isOptions(cfg):
 		o, err = ParseOptions([]byte(cfg.String()))
 	case isOptionsGroup(cfg):
 		err = unknownOptions(cfg)
@@ -399,7 +399,7 @@ func unknownOptions(o *fn.KubeObject) error {
 // checkOptionsItem: a misspelt kind or version of render options among the items would be
 // ignored without a word.
 func (p Processor) checkOptionsItem(item *fn.KubeObject) fn.Results {
-	if item.GetAPIVersion() != OptionsAPIVersion || item.GetKind() != OptionsKind {
+	if !isOptions(item) {
 		return fn.Results{{Message: unknownOptions(item).Error(), Severity: fn.Error, ResourceRef: ref(item), File: file(item)}}
 	}
 	return nil
@@ -426,7 +426,7 @@ func (p Processor) keptOptions(item *fn.KubeObject) *fn.KubeObject {
 func optionsAmongItems(items fn.KubeObjects, cfg *fn.KubeObject) (*fn.KubeObject, error) {
 	var found []*fn.KubeObject
 	for _, item := range items {
-		if item.GetAPIVersion() == OptionsAPIVersion && item.GetKind() == OptionsKind {
+		if isOptions(item) {
 			found = append(found, item)
 		}
 	}
