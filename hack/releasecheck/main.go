@@ -92,10 +92,7 @@ func check(dist string) error {
 	if err := checkBundle(filepath.Join(dist, "argocd-repo-server-patch.yaml"), "llsd-argocd-cmp", digests); err != nil {
 		return err
 	}
-	if err := checkChart(dist, version, digests["llsd-controller"]); err != nil {
-		return err
-	}
-	chart, err := release.Chart(dist)
+	chart, err := checkChart(dist, version, digests["llsd-controller"])
 	if err != nil {
 		return err
 	}
@@ -290,26 +287,25 @@ func checkBundle(path, name string, digests map[string]string) error {
 }
 
 // checkChart wants the release's Helm chart at its version, installing the controller by its
-// digest.
-func checkChart(dist, version, digest string) error {
-	matches, _ := filepath.Glob(filepath.Join(dist, "charts", "llsd-controller-*.tgz"))
-	if len(matches) != 1 {
-		return fmt.Errorf("%s/charts holds %d llsd-controller charts, not one", dist, len(matches))
+// digest, and its OCI artifact; it returns the artifact.
+func checkChart(dist, version, digest string) (release.Image, error) {
+	path, _, err := release.ChartArchive(dist)
+	if err != nil {
+		return release.Image{}, err
 	}
-	path := matches[0]
 	chart, err := fileInArchive(path, "llsd-controller/Chart.yaml")
 	if err != nil {
-		return err
+		return release.Image{}, err
 	}
 	values, err := fileInArchive(path, "llsd-controller/values.yaml")
 	if err != nil {
-		return err
+		return release.Image{}, err
 	}
 	if !bytes.Contains(chart, []byte("appVersion: "+version)) {
-		return fmt.Errorf("%s: Chart.yaml is not of version %s", path, version)
+		return release.Image{}, fmt.Errorf("%s: Chart.yaml is not of version %s", path, version)
 	}
 	if !bytes.Contains(values, []byte("digest: "+digest)) {
-		return fmt.Errorf("%s: values.yaml does not install llsd-controller by its digest %s", path, digest)
+		return release.Image{}, fmt.Errorf("%s: values.yaml does not install llsd-controller by its digest %s", path, digest)
 	}
 	return checkChartArtifact(dist, path)
 }
@@ -322,42 +318,37 @@ const (
 
 // checkChartArtifact wants the chart archive as the OCI artifact helm push makes of it, in the
 // layout dist/charts/oci/llsd-controller, tagged with the chart's version.
-func checkChartArtifact(dist, archive string) error {
+func checkChartArtifact(dist, archive string) (release.Image, error) {
 	data, err := os.ReadFile(archive)
 	if err != nil {
-		return err
+		return release.Image{}, err
 	}
-	path, err := layout.FromPath(filepath.Join(dist, "charts", "oci", "llsd-controller"))
+	chart, err := release.Chart(dist)
 	if err != nil {
-		return fmt.Errorf("the chart's OCI artifact: %w", err)
+		return release.Image{}, err
 	}
-	index, err := path.ImageIndex()
+	path, err := layout.FromPath(filepath.Join(dist, chart.Layout))
 	if err != nil {
-		return err
+		return release.Image{}, err
 	}
-	manifests, err := index.IndexManifest()
+	digest, err := v1.NewHash(chart.Digest)
 	if err != nil {
-		return err
+		return release.Image{}, err
 	}
-	version := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(archive), "llsd-controller-"), ".tgz")
-	at := slices.IndexFunc(manifests.Manifests, func(d v1.Descriptor) bool { return d.Annotations[release.RefNameAnnotation] == version })
-	if at < 0 {
-		return fmt.Errorf("the chart's OCI layout holds no artifact tagged %s", version)
-	}
-	artifact, err := path.Image(manifests.Manifests[at].Digest)
+	artifact, err := path.Image(digest)
 	if err != nil {
-		return err
+		return release.Image{}, err
 	}
 	manifest, err := artifact.Manifest()
 	if err != nil {
-		return err
+		return release.Image{}, err
 	}
 	sum := sha256.Sum256(data)
 	if string(manifest.Config.MediaType) != helmConfigMediaType || len(manifest.Layers) != 1 ||
 		string(manifest.Layers[0].MediaType) != helmChartMediaType || manifest.Layers[0].Digest.Hex != hex.EncodeToString(sum[:]) {
-		return fmt.Errorf("the chart's OCI artifact is not %s as helm push makes it", filepath.Base(archive))
+		return release.Image{}, fmt.Errorf("the chart's OCI artifact is not %s as helm push makes it", filepath.Base(archive))
 	}
-	return nil
+	return chart, nil
 }
 
 // checkOLMBundle wants the OLM bundle's CSV to run the controller, and list it in
@@ -432,16 +423,12 @@ func checkSignatures(dist string, digests map[string]string) error {
 		}
 		want[name+"@"+hex.EncodeToString(sum[:])] = true
 	}
-	images, err := release.Images(dist)
+	artifacts, err := release.Artifacts(dist)
 	if err != nil {
 		return err
 	}
-	chart, err := release.Chart(dist)
-	if err != nil {
-		return err
-	}
-	for _, img := range append(images, chart) {
-		if img != chart && digests[img.Name] != img.Digest {
+	for _, img := range artifacts {
+		if img.Name != release.ChartRepository && digests[img.Name] != img.Digest {
 			return fmt.Errorf("images.txt names %s %s, its layout %s", img.Name, img.Digest, digests[img.Name])
 		}
 		if err := checkImageSignatures(dist, key, img); err != nil {

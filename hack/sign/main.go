@@ -89,15 +89,11 @@ func sign(dist string) error {
 		subjects = append(subjects, release.Subject{Name: name, Digest: map[string]string{"sha256": hex.EncodeToString(sum[:])}})
 	}
 	predicate := release.ProvenancePredicate(dist)
-	images, err := release.Images(dist)
+	artifacts, err := release.Artifacts(dist)
 	if err != nil {
 		return err
 	}
-	chart, err := release.Chart(dist)
-	if err != nil {
-		return err
-	}
-	for _, img := range append(images, chart) {
+	for _, img := range artifacts {
 		if err := signImage(dist, key, img, predicate); err != nil {
 			return err
 		}

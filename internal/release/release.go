@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"golang.org/x/mod/semver"
 )
 
@@ -73,36 +74,66 @@ type Image struct {
 	Layout string
 }
 
-// ChartName is the Helm chart's name, and its OCI artifact's repository under the registry.
-const ChartName = "llsd-controller"
+// ChartName is the Helm chart's name; ChartRepository its OCI artifact's repository under the
+// registry.
+const (
+	ChartName       = "llsd-controller"
+	ChartRepository = "charts/" + ChartName
+)
 
-// Chart is the Helm chart's OCI artifact (hack/chart/package), signed as the images are; its
-// repository is charts/llsd-controller.
+// ChartArchive is the release's Helm chart archive, dist/charts/llsd-controller-<version>.tgz,
+// and the chart's version its name says.
+func ChartArchive(dist string) (path, version string, err error) {
+	archives, _ := filepath.Glob(filepath.Join(dist, "charts", ChartName+"-*.tgz"))
+	if len(archives) != 1 {
+		return "", "", fmt.Errorf("%s/charts holds %d %s charts, not one", dist, len(archives), ChartName)
+	}
+	return archives[0], strings.TrimSuffix(strings.TrimPrefix(filepath.Base(archives[0]), ChartName+"-"), ".tgz"), nil
+}
+
+// Chart is the Helm chart's OCI artifact (hack/chart/package): the manifest of the layout
+// dist/charts/oci/llsd-controller tagged with the chart's version; signed as the images are.
 func Chart(dist string) (Image, error) {
+	_, version, err := ChartArchive(dist)
+	if err != nil {
+		return Image{}, err
+	}
 	registry, err := registryOf(dist)
 	if err != nil {
 		return Image{}, err
 	}
 	dir := filepath.Join("charts", "oci", ChartName)
-	data, err := os.ReadFile(filepath.Join(dist, dir, "index.json"))
+	path, err := layout.FromPath(filepath.Join(dist, dir))
+	if err != nil {
+		return Image{}, fmt.Errorf("the chart's OCI artifact: %w", err)
+	}
+	index, err := path.ImageIndex()
 	if err != nil {
 		return Image{}, err
 	}
-	var index struct {
-		Manifests []struct {
-			Digest      string            `json:"digest"`
-			Annotations map[string]string `json:"annotations"`
-		} `json:"manifests"`
-	}
-	if err := json.Unmarshal(data, &index); err != nil {
+	manifest, err := index.IndexManifest()
+	if err != nil {
 		return Image{}, err
 	}
-	for _, m := range index.Manifests { // the chart, not its signature or attestations beside it
-		if tag := m.Annotations[RefNameAnnotation]; !strings.HasSuffix(tag, ".sig") && !strings.HasSuffix(tag, ".att") {
-			return Image{Name: "charts/" + ChartName, Digest: m.Digest, Registry: registry, Layout: dir}, nil
+	for _, d := range manifest.Manifests {
+		if d.Annotations[RefNameAnnotation] == version {
+			return Image{Name: ChartRepository, Digest: d.Digest.String(), Registry: registry, Layout: dir}, nil
 		}
 	}
-	return Image{}, fmt.Errorf("%s holds no chart artifact", filepath.Join(dist, dir))
+	return Image{}, fmt.Errorf("%s holds no chart artifact tagged %s", filepath.Join(dist, dir), version)
+}
+
+// Artifacts are what a release signs in OCI layouts: its images and its chart's artifact.
+func Artifacts(dist string) ([]Image, error) {
+	images, err := Images(dist)
+	if err != nil {
+		return nil, err
+	}
+	chart, err := Chart(dist)
+	if err != nil {
+		return nil, err
+	}
+	return append(images, chart), nil
 }
 
 // Reference is the image by digest.
@@ -213,7 +244,7 @@ func ProvenancePredicate(dist string) map[string]any {
 // ImageSBOM is the SBOM of an image's binary (linux/amd64): the function's for the function
 // and the Argo CD sidecar image, the controller's for the controller; nil for the chart.
 func ImageSBOM(dist string, img Image) (json.RawMessage, error) {
-	if img.Name == "charts/"+ChartName {
+	if img.Name == ChartRepository {
 		return nil, nil // manifests and values, no software of their own
 	}
 	binary := "llsd"
