@@ -140,14 +140,14 @@ func stamp(path, created string) error {
 // ociLayout writes the chart archive at path as helm push makes it an OCI artifact, into the
 // OCI layout dir tagged version, and returns the artifact's digest. created is the artifact's
 // creation time (RFC 3339; helm push takes the time of the push when it is empty).
-func ociLayout(path, dir, name, version, created string) (string, error) {
+func ociLayout(path, dir, chartName, version, created string) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
 	server := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
 	defer server.Close()
-	ref := strings.TrimPrefix(server.URL, "http://") + "/charts/" + name + ":" + version
+	ref := strings.TrimPrefix(server.URL, "http://") + "/charts/" + chartName + ":" + version
 	client, err := helmregistry.NewClient(helmregistry.ClientOptPlainHTTP(), helmregistry.ClientOptWriter(io.Discard))
 	if err != nil {
 		return "", err
@@ -155,7 +155,11 @@ func ociLayout(path, dir, name, version, created string) (string, error) {
 	if _, err := client.Push(data, ref, helmregistry.PushOptCreationTime(created)); err != nil {
 		return "", err
 	}
-	artifact, err := remote.Image(mustRef(ref))
+	pushed, err := name.ParseReference(ref, name.Insecure)
+	if err != nil {
+		return "", err
+	}
+	artifact, err := remote.Image(pushed)
 	if err != nil {
 		return "", err
 	}
@@ -171,14 +175,6 @@ func ociLayout(path, dir, name, version, created string) (string, error) {
 	}
 	digest, err := artifact.Digest()
 	return digest.String(), err
-}
-
-func mustRef(ref string) name.Reference {
-	r, err := name.ParseReference(ref, name.Insecure)
-	if err != nil {
-		panic(err) // made above from a registry address, a name and a version
-	}
-	return r
 }
 
 // semver is a SemVer 2 version, as a chart's must be.
