@@ -688,9 +688,9 @@ func KServeObjects(items fn.KubeObjects) pipeline.KServe {
 	for _, item := range items {
 		var into map[string]map[string]any
 		switch kind, version := item.GetKind(), item.GetAPIVersion(); {
-		case kind == "InferenceService" && version == "serving.kserve.io/v1beta1":
+		case kind == v1alpha2.KindInferenceService && version == "serving.kserve.io/v1beta1":
 			into = k.InferenceServices
-		case kind == "LLMInferenceService" && (version == "serving.kserve.io/v1alpha1" || version == "serving.kserve.io/v1alpha2"):
+		case kind == v1alpha2.KindLLMInferenceService && (version == "serving.kserve.io/v1alpha1" || version == "serving.kserve.io/v1alpha2"):
 			into = k.LLMInferenceServices
 		case kind == "ServingRuntime" && version == "serving.kserve.io/v1alpha1":
 			into = k.ServingRuntimes

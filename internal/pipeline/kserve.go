@@ -39,16 +39,16 @@ func (k KServe) gateway(namespace, name string) map[string]any {
 
 // models are the objects of a reference's kind.
 func (k KServe) models(ref *v1alpha2.InferenceServiceRef) map[string]map[string]any {
-	if ref.Kind == kindLLM {
+	if ref.Kind == v1alpha2.KindLLMInferenceService {
 		return k.LLMInferenceServices
 	}
 	return k.InferenceServices
 }
 
-const kindLLM = "LLMInferenceService"
-
 // kindOf is the kind a reference names.
-func kindOf(ref *v1alpha2.InferenceServiceRef) string { return cmp.Or(ref.Kind, "InferenceService") }
+func kindOf(ref *v1alpha2.InferenceServiceRef) string {
+	return cmp.Or(ref.Kind, v1alpha2.KindInferenceService)
+}
 
 // servedByKServe fills in, on a copy of obj, what each vllm provider that names an
 // InferenceService or LLMInferenceService needs: its endpoint, the token and CA of a
@@ -100,17 +100,17 @@ func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe, openShiftAI 
 // defaults with a warning.
 func derivePredictor(obj *v1alpha2.LlamaStackDistribution, ref *v1alpha2.InferenceServiceRef, k KServe, openShiftAI bool,
 	path *field.Path) (kserve.Predictor, []config.Warning, *field.Error) {
-	namespace, kind := cmp.Or(ref.Namespace, obj.Namespace), kindOf(ref)
-	model, found := k.models(ref)[namespace+"/"+ref.Name]
+	namespace, kind, models := cmp.Or(ref.Namespace, obj.Namespace), kindOf(ref), k.models(ref)
+	model, found := models[namespace+"/"+ref.Name]
 	if !found && (ref.Namespace == "" || ref.Namespace == obj.Namespace) {
 		return kserve.Predictor{}, nil, field.Invalid(path.Child("name"), ref.Name, fmt.Sprintf("no %s %s among the inputs (%s); "+
-			"add it to the package, or name its namespace to reach one outside it", kind, ref.Name, present(k.models(ref), kind, namespace)))
+			"add it to the package, or name its namespace to reach one outside it", kind, ref.Name, present(models, kind, namespace)))
 	}
 	if !found {
 		model = map[string]any{"metadata": map[string]any{"name": ref.Name, "namespace": namespace}}
 	}
 	var predictor kserve.Predictor
-	if ref.Kind == kindLLM {
+	if ref.Kind == v1alpha2.KindLLMInferenceService {
 		predictor = kserve.DeriveLLM(model, kserve.Cluster{OpenShiftAI: openShiftAI, Gateways: k.gateway})
 	} else {
 		var err error
@@ -133,7 +133,7 @@ func derivePredictor(obj *v1alpha2.LlamaStackDistribution, ref *v1alpha2.Inferen
 // defaultsOf says which defaults a model outside the inputs was taken with.
 func defaultsOf(ref *v1alpha2.InferenceServiceRef, p kserve.Predictor) string {
 	switch {
-	case ref.Kind != kindLLM:
+	case ref.Kind != v1alpha2.KindLLMInferenceService:
 		return "no token, OpenShift AI's vLLM runtime"
 	case p.ServiceCA:
 		return "no route, its workload Service with OpenShift AI's TLS"

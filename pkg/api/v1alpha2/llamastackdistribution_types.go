@@ -344,6 +344,12 @@ type InferenceServiceRef struct {
 	Namespace string `json:"namespace,omitempty"`
 }
 
+// The kinds an InferenceServiceRef names.
+const (
+	KindInferenceService    = "InferenceService"
+	KindLLMInferenceService = "LLMInferenceService"
+)
+
 // ClientCertificateSpec names a Secret holding a certificate and its key: tls.crt and tls.key
 // (a kubernetes.io/tls Secret), or the keys named.
 type ClientCertificateSpec struct {
