@@ -159,12 +159,14 @@ func SignedFiles(dist string) ([]string, error) {
 			files = append(files, name)
 		}
 	}
-	// the Helm chart's archive, which goreleaser does not make
-	charts, _ := filepath.Glob(filepath.Join(dist, "charts", ChartName+"-*.tgz"))
-	for _, c := range charts {
-		files = append(files, filepath.Join("charts", filepath.Base(c)))
+	if err := sc.Err(); err != nil {
+		return nil, err
 	}
-	return files, sc.Err()
+	chart, _, err := ChartArchive(dist) // the Helm chart's archive, which goreleaser does not make
+	if err != nil {
+		return nil, err
+	}
+	return append(files, filepath.Join("charts", filepath.Base(chart))), nil
 }
 
 // Images are the release's images, from images.sh's output (DIST/images.txt) and the registry
