@@ -57,9 +57,12 @@ type Cluster struct {
 }
 
 // DeriveLLM reads an LLMInferenceService (as decoded YAML).
-func DeriveLLM(llm map[string]any, cluster Cluster) Predictor {
+func DeriveLLM(llm map[string]any, cluster Cluster) (Predictor, error) {
 	u := unstructured.Unstructured{Object: llm}
 	name, namespace := u.GetName(), u.GetNamespace()
+	if err := dnsLabels("metadata.name", name, "metadata.namespace", namespace); err != nil {
+		return Predictor{}, err
+	}
 	auth, annotated := u.GetAnnotations()[EnableAuthAnnotation]
 	openShiftAI := cluster.OpenShiftAI || annotated
 	var p Predictor
@@ -72,7 +75,11 @@ func DeriveLLM(llm map[string]any, cluster Cluster) Predictor {
 	} else {
 		p.fact("the model name "+name, "metadata.name (spec.model.name unset)")
 	}
-	if gateway, ok := p.gateway(llm, cluster, openShiftAI); ok {
+	gateway, ok, err := p.gateway(llm, cluster, openShiftAI)
+	if err != nil {
+		return Predictor{}, err
+	}
+	if ok {
 		p.BaseURL = gateway + "/" + namespace + "/" + name + "/v1"
 		if openShiftAI && !strings.EqualFold(strings.TrimSpace(auth), "false") {
 			p.TokenProtected, p.Resource = true, llmInferenceServices
@@ -90,25 +97,26 @@ func DeriveLLM(llm map[string]any, cluster Cluster) Predictor {
 		p.fact("the workload Service "+host, "metadata.name")
 	}
 	p.servingArgs(mainArgs(llm), "spec.template's")
-	return p
+	return p, nil
 }
 
 // gateway is the scheme and host of the Gateway a routed LLMInferenceService is reached
 // through, false when it has no route KServe writes, or llsd cannot name the Gateway's
-// Service (then the workload Service serves, and Assumed says what that skips).
-func (p *Predictor) gateway(llm map[string]any, cluster Cluster, openShiftAI bool) (string, bool) {
+// Service (then the workload Service serves, and Assumed says what that skips); an error when
+// the Gateway's names are no DNS labels.
+func (p *Predictor) gateway(llm map[string]any, cluster Cluster, openShiftAI bool) (string, bool, error) {
 	if !hasKey(llm, "spec", "router", "route") {
-		return "", false
+		return "", false, nil
 	}
 	if refs, _, _ := unstructured.NestedSlice(llm, "spec", "router", "route", "http", "refs"); len(refs) > 0 {
 		p.Assumed = append(p.Assumed, "the workload Service, as spec.router.route.http.refs names HTTPRoutes of your own, "+
 			"which llsd does not follow (set endpoint to the URL they give to go through them)")
-		return "", false
+		return "", false, nil
 	}
 	if hasKey(llm, "spec", "router", "route", "http", "spec") {
 		p.Assumed = append(p.Assumed, "the workload Service, as spec.router.route.http.spec writes the route's rules, "+
 			"whose paths llsd does not follow (set endpoint to the URL they give to go through the gateway)")
-		return "", false
+		return "", false, nil
 	}
 	ref, from := gatewayOf(llm, openShiftAI)
 	var gw map[string]any
@@ -117,6 +125,9 @@ func (p *Predictor) gateway(llm map[string]any, cluster Cluster, openShiftAI boo
 	}
 	if gw != nil {
 		ref.class, _, _ = unstructured.NestedString(gw, "spec", "gatewayClassName")
+		if err := dnsLabels(from+".name", ref.name, from+".namespace", ref.namespace, "its Gateway's spec.gatewayClassName", ref.class); err != nil {
+			return "", false, err
+		}
 		scheme, port := listener(gw)
 		host := ref.name + "-" + ref.class + "." + ref.namespace + ".svc.cluster.local" + port
 		p.fact("the Gateway's Service "+host, from+" and its spec.gatewayClassName, as Istio names the Service of a Gateway")
@@ -126,16 +137,16 @@ func (p *Predictor) gateway(llm map[string]any, cluster Cluster, openShiftAI boo
 		if scheme == "https" {
 			p.Assumed = append(p.Assumed, "that the server trusts the certificate of the Gateway's https listener (networking.tls.caBundle)")
 		}
-		return scheme + "://" + host, true
+		return scheme + "://" + host, true, nil
 	}
 	if ref.namespace == openShiftAIGateway.namespace && ref.name == openShiftAIGateway.name {
 		host := ref.name + "-" + openShiftAIGateway.class + "." + ref.namespace + ".svc.cluster.local"
 		p.fact("OpenShift AI's ingress gateway, by its Service "+host+" on http port 80", from)
-		return "http://" + host, true
+		return "http://" + host, true, nil
 	}
 	p.Assumed = append(p.Assumed, "the workload Service, bypassing llm-d's scheduler: Gateway "+ref.namespace+"/"+ref.name+" ("+from+
 		") is not among the inputs, so llsd cannot name its Service (add it to the package, or set endpoint to its URL)")
-	return "", false
+	return "", false, nil
 }
 
 // gatewayOf is the Gateway the route KServe writes attaches to, and where that came from.

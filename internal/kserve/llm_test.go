@@ -3,9 +3,11 @@
 package kserve_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/kserve"
 )
@@ -78,7 +80,8 @@ func TestDeriveLLM(t *testing.T) {
 				}
 				return decode(t, tc.gateway)
 			}}
-			p := kserve.DeriveLLM(decode(t, tc.doc), cluster)
+			p, err := kserve.DeriveLLM(decode(t, tc.doc), cluster)
+			require.NoError(t, err)
 			assert.Equal(t, tc.url, p.BaseURL)
 			assert.Equal(t, tc.model, p.ModelName)
 			assert.True(t, p.Serves("publishers/ai/models/"+tc.model), "the publisher path's name")
@@ -97,8 +100,24 @@ func TestDeriveLLM(t *testing.T) {
 
 // vLLM serves each LoRA adapter of the model by its name, beside the model.
 func TestDeriveLLMServesTheAdapters(t *testing.T) {
-	p := kserve.DeriveLLM(decode(t, llmisvc("", ", lora: {adapters: [{name: sql-lora, uri: 'hf://org/sql-lora'}]}}\n")), kserve.Cluster{})
+	p, err := kserve.DeriveLLM(decode(t, llmisvc("", ", lora: {adapters: [{name: sql-lora, uri: 'hf://org/sql-lora'}]}}\n")), kserve.Cluster{})
+	require.NoError(t, err)
 	assert.True(t, p.Serves("sql-lora"))
 	assert.True(t, p.Serves("qwen"))
 	assert.False(t, p.Serves("other"))
+}
+
+// A name that makes a host is a DNS label, as Kubernetes would have it: the names come from
+// the package unvalidated, and a '#' or '@' in one would send the server and its token to
+// another host (http://evil.example#-predictor... is evil.example).
+func TestDeriveRefusesNamesThatAreNoHost(t *testing.T) {
+	_, err := kserve.Derive(decode(t, strings.Replace(isvc("", onVLLM), "name: granite", "name: 'evil.example#'", 1)), nil)
+	assert.ErrorContains(t, err, `metadata.name "evil.example#" is no DNS label`)
+	_, err = kserve.Derive(decode(t, isvc("", "    name: 'x@evil.example'\n"+onVLLM)), nil)
+	assert.ErrorContains(t, err, `spec.predictor.name "x@evil.example" is no DNS label`)
+	routed := llmisvc("", "}\n  router:\n    route: {}\n    gateway: {refs: [{name: inference, namespace: gateways}]}\n")
+	_, err = kserve.DeriveLLM(decode(t, routed), kserve.Cluster{Gateways: func(string, string) map[string]any {
+		return decode(t, gateway("'evil.example#'", "[{name: http, protocol: HTTP, port: 80}]"))
+	}})
+	assert.ErrorContains(t, err, `its Gateway's spec.gatewayClassName "evil.example#" is no DNS label`)
 }

@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Annotations and values of KServe and OpenShift AI.
@@ -79,6 +80,10 @@ func Derive(isvc map[string]any, runtimes Runtimes) (Predictor, error) {
 	u := unstructured.Unstructured{Object: isvc}
 	name, namespace := u.GetName(), u.GetNamespace()
 	var p Predictor
+	predictorName, _, _ := unstructured.NestedString(isvc, "spec", "predictor", "name")
+	if err := dnsLabels("metadata.name", name, "metadata.namespace", namespace, "spec.predictor.name", predictorName); err != nil {
+		return p, err
+	}
 	mode, err := deploymentMode(u.GetAnnotations()[DeploymentModeAnnotation])
 	if err != nil {
 		return p, err
@@ -251,6 +256,20 @@ func flagValue(args []string, flags ...string) string {
 		}
 	}
 	return value
+}
+
+// dnsLabels refuses a name (of field, value pairs; an empty one is unset) that goes into a
+// host and is no DNS label, as Kubernetes would refuse the object. The names come from the
+// package, which nothing has validated yet: one holding '#', '@' or '/' would send the server,
+// and the token it sends, to another host.
+func dnsLabels(fieldsAndValues ...string) error {
+	for i := 0; i+1 < len(fieldsAndValues); i += 2 {
+		field, value := fieldsAndValues[i], fieldsAndValues[i+1]
+		if errs := validation.IsDNS1123Label(value); value != "" && len(errs) > 0 {
+			return fmt.Errorf("%s %q is no DNS label, and it names a host: %s", field, value, strings.Join(errs, "; "))
+		}
+	}
+	return nil
 }
 
 // hasKey reports whether obj has a value at path.

@@ -110,13 +110,14 @@ func derivePredictor(obj *v1alpha2.LlamaStackDistribution, ref *v1alpha2.Inferen
 		model = map[string]any{"metadata": map[string]any{"name": ref.Name, "namespace": namespace}}
 	}
 	var predictor kserve.Predictor
+	var err error
 	if ref.Kind == v1alpha2.KindLLMInferenceService {
-		predictor = kserve.DeriveLLM(model, kserve.Cluster{OpenShiftAI: openShiftAI, Gateways: k.gateway})
+		predictor, err = kserve.DeriveLLM(model, kserve.Cluster{OpenShiftAI: openShiftAI, Gateways: k.gateway})
 	} else {
-		var err error
-		if predictor, err = kserve.Derive(model, k.runtime); err != nil {
-			return predictor, nil, field.Invalid(path, ref.Name, "InferenceService "+ref.Name+": "+err.Error())
-		}
+		predictor, err = kserve.Derive(model, k.runtime)
+	}
+	if err != nil {
+		return predictor, nil, field.Invalid(path, ref.Name, kind+" "+ref.Name+": "+err.Error())
 	}
 	var warnings []config.Warning
 	if !found {

@@ -136,6 +136,12 @@ func TestModelsFromTheSamePackage(t *testing.T) {
 			doc: kserveLLM("", "") + kserveLLSD("{name: qwen, kind: LLMInferenceService}",
 				"  resources: {models: [{name: qwen, providerModelId: publishers/ai/models/qwen}]}\n"),
 			baseURL: "http://qwen-kserve-workload-svc.ai.svc.cluster.local:8000/v1", models: []string{"qwen"}},
+		{reason: "a Gateway whose class is no DNS label: refused, since it would name another host for the server and its token",
+			doc: kserveLLM("", "  router: {route: {}, gateway: {refs: [{name: inference, namespace: gateways}]}}\n") +
+				"---\napiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: inference, namespace: gateways}\n" +
+				"spec: {gatewayClassName: 'evil.example#', listeners: [{name: http, protocol: HTTP, port: 80}]}\n" +
+				kserveLLSD("{name: qwen, kind: LLMInferenceService}", ""),
+			errors: []string{`spec.providers.inference[0].inferenceService: Invalid value: "qwen": LLMInferenceService qwen: its Gateway's spec.gatewayClassName "evil.example#" is no DNS label`}},
 		{reason: "a model of the spec that the LLMInferenceService does not serve",
 			doc:    kserveLLM("", "") + kserveLLSD("{name: qwen, kind: LLMInferenceService}", "  resources: {models: [{name: Qwen/Qwen3-8B}]}\n"),
 			errors: []string{`spec.resources.models[0]: Invalid value: "Qwen/Qwen3-8B": LLMInferenceService qwen (spec.providers.inference[0].inferenceService) serves qwen, not Qwen/Qwen3-8B`}},
