@@ -213,7 +213,7 @@ func since(typ, key string) (name, fix string) {
 	if p, ok := profile.For(v); ok {
 		name = p.String()
 	}
-	return name, fmt.Sprintf("set spec.distribution.serverVersion: %q or later", string(v))
+	return name, fmt.Sprintf("set ⟦spec.distribution.serverVersion⟧: %q or later", string(v))
 }
 
 // isZero reports whether an optional field is unset.

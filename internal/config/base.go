@@ -67,7 +67,7 @@ func (g *generator) checkDistributionProviders() {
 				}
 				g.errs = append(g.errs, field.Required(field.NewPath("spec", "providers", string(v1alpha2.APINameOf(api))), fmt.Sprintf(
 					"the distribution's %s provider %s (%s) needs %s, which only %s sets: add {id: %s, provider: %s, "+
-						"endpoint: ...} to spec.providers.%s, or set %s in spec.workload.overrides.env",
+						"endpoint: ...} to ⟦spec.providers.%s⟧, or set %s in ⟦spec.workload.overrides.env⟧",
 					api, id, t, r.Key, m[1], id, strings.TrimPrefix(t, "remote::"), v1alpha2.APINameOf(api), m[1])))
 			}
 		}
@@ -92,10 +92,10 @@ func (g *generator) checkRequiredEnv() {
 				continue
 			}
 			seen[name] = true
-			fix := "set it in spec.workload.overrides.env"
+			fix := "set it in ⟦spec.workload.overrides.env⟧"
 			where := at.String()
 			if strings.HasPrefix(where, "registered_resources.models") {
-				fix += ", or list your models in spec.resources.models, which take the place of this one"
+				fix += ", or list your models in ⟦spec.resources.models⟧, which take the place of this one"
 			}
 			g.errs = append(g.errs, field.Required(overridesEnvPath, fmt.Sprintf(
 				"the distribution's config requires environment variable %s (at %s), and the server stops at start without it: %s",
@@ -129,7 +129,7 @@ func (g *generator) checkNullDefaults() {
 				if f, ok := profile.FieldNamed(fields, key); ok && f.NullRefused {
 					g.errs = append(g.errs, field.Required(overridesEnvPath, fmt.Sprintf(
 						"provider %s (%s) reads %s from %s, which has no default: the server puts null there, which %s does not take, "+
-							"and stops at start: set %s in spec.workload.overrides.env", id, providerType, key, m[1], key, m[1])))
+							"and stops at start: set %s in ⟦spec.workload.overrides.env⟧", id, providerType, key, m[1], key, m[1])))
 				}
 			}
 		}
@@ -168,7 +168,7 @@ func (g *generator) checkPostgresCredentials() {
 	if len(unset) > 0 {
 		g.errs = append(g.errs, field.Required(storagePath, fmt.Sprintf(
 			"the distribution's Postgres backends read %s, which have no default, and the server stops without them: set them in "+
-				"spec.workload.overrides.env (from a Secret), or set spec.storage.sql {type: postgres, connectionString: ...}", strings.Join(unset, ", "))))
+				"⟦spec.workload.overrides.env⟧ (from a Secret), or set ⟦spec.storage.sql⟧ {type: postgres, connectionString: ...}", strings.Join(unset, ", "))))
 	}
 }
 
@@ -191,12 +191,12 @@ func (g *generator) checkLocalStorage() {
 		}
 		t, _ := backend["type"].(string)
 		local = append(local, fmt.Sprintf("%s (%s)", name, t))
-		fix := "set spec.storage.kv"
+		fix := "set ⟦spec.storage.kv⟧"
 		if strings.HasSuffix(t, "_postgres") {
-			fix = "set spec.storage.sql {type: postgres, connectionString: ...} (llsd points the distribution's Postgres backends at that database)"
+			fix = "set ⟦spec.storage.sql⟧ {type: postgres, connectionString: ...} (llsd points the distribution's Postgres backends at that database)"
 		}
 		if m[1] != "" {
-			fix += fmt.Sprintf(", or set %s in spec.workload.overrides.env", m[1])
+			fix += fmt.Sprintf(", or set %s in ⟦spec.workload.overrides.env⟧", m[1])
 		}
 		if !slices.Contains(fixes, fix) {
 			fixes = append(fixes, fix)

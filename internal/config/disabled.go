@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // resourceAPI says which API's providers each registered_resources list points at.
@@ -138,15 +139,15 @@ func (g *generator) checkDependencies() {
 				}
 				reported = append(reported, need)
 				if i, gone := g.removed[need]; gone {
-					g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "disabled").Index(i), g.spec.Disabled[i],
+					g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "disabled").Index(i), wording.API(string(g.spec.Disabled[i])),
 						fmt.Sprintf("%s needs %s, so the server would not start: also disable %s, or keep %s",
-							api, need, v1alpha2.APINameOf(api), g.spec.Disabled[i])))
+							api, need, wording.API(string(v1alpha2.APINameOf(api))), wording.API(string(g.spec.Disabled[i])))))
 					continue
 				}
 				g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "distribution"), g.imageName(), fmt.Sprintf(
 					"the distribution's %s provider %v (%s) needs the %s API, which its config does not serve, so the server "+
-						"would not start: disable %s (spec.disabled), or use a config that has a %s provider",
-					api, entry["provider_id"], t, need, v1alpha2.APINameOf(api), need)))
+						"would not start: disable %s (⟦spec.disabled⟧), or use a config that has a %s provider",
+					api, entry["provider_id"], t, need, wording.API(string(v1alpha2.APINameOf(api))), need)))
 			}
 		}
 	}

@@ -40,7 +40,7 @@ func (g *generator) applyExternalProviders() {
 				continue
 			}
 			if slices.Contains(g.crIDs[api], ref.ProviderID) {
-				g.warn(p.Child("providerId"), "replaces spec.providers.%s's provider %s: the external provider wins",
+				g.warn(p.Child("providerId"), "replaces ⟦spec.providers.%s⟧'s provider %s: the external provider wins",
 					list.Name, ref.ProviderID)
 			}
 			g.overlay(api, entry)
@@ -57,7 +57,7 @@ func (g *generator) externalEntry(api string, ref v1alpha2.ExternalProviderRef, 
 	if pkg := g.dist.ProviderPackages[ref.ProviderID]; pkg != nil {
 		if pkg.API != api {
 			g.errs = append(g.errs, field.Invalid(path.Child("image"), ref.Image, fmt.Sprintf(
-				"the image's provider serves the %s API (%s), not %s: move it to spec.externalProviders.%s",
+				"the image's provider serves the %s API (%s), not %s: move it to ⟦spec.externalProviders.%s⟧",
 				pkg.API, pkg.Source, api, v1alpha2.APINameOf(pkg.API))))
 		}
 		ref.Module, ref.ProviderType = cmp.Or(ref.Module, pkg.PackageName), cmp.Or(ref.ProviderType, pkg.ProviderType)

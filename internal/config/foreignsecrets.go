@@ -37,7 +37,7 @@ func CheckForeignSecrets(tree map[string]any, path *field.Path, source string) (
 			if HoldsASecret(m[1]) {
 				errs = append(errs, field.Invalid(path, where, fmt.Sprintf(
 					"reads ${env.%s}, and %s llsd decodes from the spec's Secrets: a config llsd did not "+
-						"write never reads them; set a variable of your own in spec.workload.overrides.env (valueFrom.secretKeyRef) and read that",
+						"write never reads them; set a variable of your own in ⟦spec.workload.overrides.env⟧ (valueFrom.secretKeyRef) and read that",
 					m[1], secretsHeld(m[1]))))
 				return
 			}
@@ -45,7 +45,7 @@ func CheckForeignSecrets(tree map[string]any, path *field.Path, source string) (
 		if what := foreignCredential(lastKey(at), value); what != "" {
 			warnings = append(warnings, Warning{Field: path.String(), Message: fmt.Sprintf(
 				"%s holds %s (not shown), which the ConfigMap keeps in clear: put it in a Secret, read the Secret into a variable with "+
-					"spec.workload.overrides.env[].valueFrom.secretKeyRef and write ${env.<that variable>} there", where, what)})
+					"⟦spec.workload.overrides.env⟧[].valueFrom.secretKeyRef and write ${env.<that variable>} there", where, what)})
 		}
 	})
 	return errs, warnings

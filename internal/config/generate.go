@@ -15,6 +15,7 @@ import (
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // Result is a generated config and what the server container needs to run it.
@@ -160,18 +161,18 @@ func (g *generator) rejectUnsupported() {
 	for _, list := range g.spec.Providers.APIs() {
 		if api := list.Name.ServerName(); len(list.Providers) > 0 && !g.prof.HasAPI(api) {
 			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "providers", string(list.Name)), list.Providers[0].Provider,
-				withoutAPI(g.prof, api, "spec.providers."+string(list.Name))))
+				withoutAPI(g.prof, api, wording.Field("spec.providers."+string(list.Name)))))
 		}
 	}
 	for _, list := range g.spec.ExternalProviders.APIs() {
 		if api := list.Name.ServerName(); len(list.Providers) > 0 && !g.prof.HasAPI(api) {
 			g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "externalProviders", string(list.Name)), list.Providers[0].ProviderID,
-				withoutAPI(g.prof, api, "spec.externalProviders."+string(list.Name))))
+				withoutAPI(g.prof, api, wording.Field("spec.externalProviders."+string(list.Name)))))
 		}
 	}
 	if r := g.spec.Resources; r != nil && len(r.Shields) > 0 && !g.prof.HasAPI("safety") {
 		g.errs = append(g.errs, field.Invalid(field.NewPath("spec", "resources", "shields"), r.Shields[0],
-			withoutAPI(g.prof, "safety", "spec.resources.shields")))
+			withoutAPI(g.prof, "safety", "⟦spec.resources.shields⟧")))
 	}
 }
 

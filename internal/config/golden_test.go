@@ -22,6 +22,7 @@ import (
 	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // goldenCase is one directory of testdata/: llsd.yaml (the LlamaStackDistribution; its first
@@ -72,7 +73,7 @@ func generate(t testing.TB, dir string) (*config.Result, []string) {
 	}
 	dist, ferr := distribution.Resolve(obj.Spec.Distribution, opts)
 	if ferr != nil {
-		return nil, []string{ferr.Error()}
+		return nil, []string{wording.Plain(ferr.Error())}
 	}
 	res, errs := config.Generate(obj, dist)
 	if len(errs) > 0 {
@@ -85,7 +86,7 @@ func generate(t testing.TB, dir string) (*config.Result, []string) {
 func errorLines(errs field.ErrorList) []string {
 	lines := make([]string, len(errs))
 	for i, e := range errs {
-		lines[i] = e.Error()
+		lines[i] = wording.Plain(e.Error())
 	}
 	return lines
 }
@@ -93,7 +94,7 @@ func errorLines(errs field.ErrorList) []string {
 func warningLines(warnings []config.Warning) []string {
 	lines := make([]string, len(warnings))
 	for i, w := range warnings {
-		lines[i] = w.String()
+		lines[i] = wording.Plain(w.String())
 	}
 	return lines
 }

@@ -42,7 +42,7 @@ func (g *generator) applyNamedStorage(s *v1alpha2.StateStorageSpec) {
 	if len(g.prof.PostgresBackendKeys) == 0 {
 		g.errs = append(g.errs, field.Forbidden(path, fmt.Sprintf(
 			"named backends and stores are the storage of OGX 1.0 and newer, and %s %s keeps prompts and connectors in key-value stores: "+
-				"write storage.kv and storage.sql, or set spec.distribution.serverVersion to 1.0 or newer", g.prof.Product, g.prof.Version)))
+				"write storage.kv and storage.sql, or set ⟦spec.distribution.serverVersion⟧ to 1.0 or newer", g.prof.Product, g.prof.Version)))
 		return
 	}
 	backends := map[string]any{}
@@ -96,7 +96,7 @@ func (g *generator) namedBackend(name string, b v1alpha2.StorageBackendSpec, pat
 		}
 		if !slices.Contains(g.prof.PostgresBackendKeys[b.Type], o.key) {
 			g.errs = append(g.errs, field.Forbidden(path.Child(o.field), fmt.Sprintf(
-				"%s %s does not accept %s on %s backends: remove it, or set spec.distribution.serverVersion to a version that does",
+				"%s %s does not accept %s on %s backends: remove it, or set ⟦spec.distribution.serverVersion⟧ to a version that does",
 				g.prof.Product, g.prof.Version, o.field, b.Type)))
 			continue
 		}

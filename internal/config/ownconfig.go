@@ -238,9 +238,9 @@ func (c *ownConfigCheck) disabled(p map[string]any) bool {
 
 // retiredEnv are variables older distribution configs read, with what took their place.
 var retiredEnv = map[string]string{
-	"INFERENCE_MODEL":          "register the model under spec.resources.models (registered_resources.models in a config of your own); the starter distribution lists each provider's models itself",
-	"OLLAMA_INFERENCE_MODEL":   "register the model under spec.resources.models (registered_resources.models in a config of your own); the starter distribution lists Ollama's models itself",
-	"SAFETY_MODEL":             "register the shield's model under spec.resources.models and the shield under spec.resources.shields (safety is gone from OGX 1.x)",
+	"INFERENCE_MODEL":          "register the model under ⟦spec.resources.models⟧ (registered_resources.models in a config of your own); the starter distribution lists each provider's models itself",
+	"OLLAMA_INFERENCE_MODEL":   "register the model under ⟦spec.resources.models⟧ (registered_resources.models in a config of your own); the starter distribution lists Ollama's models itself",
+	"SAFETY_MODEL":             "register the shield's model under ⟦spec.resources.models⟧ and the shield under ⟦spec.resources.shields⟧ (safety is gone from OGX 1.x)",
 	"AWS_BEARER_TOKEN_BEDROCK": "OGX 1.x reads AWS_BEDROCK_BEARER_TOKEN",
 }
 
@@ -286,7 +286,7 @@ func UnreadEnv(tree map[string]any, env []corev1.EnvVar, path *field.Path) []War
 			message += ": " + instead
 		case strings.HasPrefix(e.Name, "AUTH_"):
 			// the variables of OpenShift AI's images' auth block, which this config has not
-			message += ": give the server its authentication provider with spec.authentication (oidc: issuer, audience, jwksURI)"
+			message += ": give the server its authentication provider with ⟦spec.authentication⟧ (oidc: issuer, audience, jwksURI)"
 		}
 		warnings = append(warnings, Warning{Field: path.Index(i).Child("name").String(), Message: message})
 	}

@@ -175,8 +175,8 @@ func (g *generator) resolveType(api, name string, hasEndpoint bool, path *field.
 		if !g.shipped[api][t] {
 			g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
 				"%s is not installed in the %s image (%s installs only the providers of its distribution's "+
-					"config): use one of %s, or run an image that ships %s (spec.distribution.image, with its config in "+
-					"the image's labels or spec.distribution.baseConfig)",
+					"config): use one of %s, or run an image that ships %s (⟦spec.distribution.image⟧, with its config in "+
+					"the image's labels or ⟦spec.distribution.baseConfig⟧)",
 				t, g.imageName(), g.prof, strings.Join(g.shippedNames(api), ", "), t)))
 			return "", false
 		}

@@ -89,7 +89,7 @@ func (g *generator) modelProvider(m v1alpha2.ModelSpec, path *field.Path) (strin
 		detail := fmt.Sprintf("no inference provider has this id: use one of %s", listOrNone(available))
 		if cond := g.conditionOf("inference", m.Provider); cond != "" {
 			detail = fmt.Sprintf("the distribution enables %s only when %s is set, and the model would not be registered "+
-				"without it: add it to spec.providers.inference (with its endpoint), or set %s in spec.workload.overrides.env",
+				"without it: add it to ⟦spec.providers.inference⟧ (with its endpoint), or set %s in ⟦spec.workload.overrides.env⟧",
 				m.Provider, cond, cond)
 		}
 		g.errs = append(g.errs, field.Invalid(path.Child("provider"), m.Provider, detail))
@@ -103,10 +103,10 @@ func (g *generator) modelProvider(m v1alpha2.ModelSpec, path *field.Path) (strin
 		path.Child("provider"), func(candidates []string) string {
 			if len(candidates) == 0 {
 				return fmt.Sprintf("model %s needs an inference provider that serves %s models, and the distribution enables none: "+
-					"add spec.providers.inference", m.Name, modelType)
+					"add ⟦spec.providers.inference⟧", m.Name, modelType)
 			}
 			return fmt.Sprintf("model %s needs an inference provider, and the distribution enables several (%s): "+
-				"set provider to one of them, or add spec.providers.inference", m.Name, strings.Join(candidates, ", "))
+				"set provider to one of them, or add ⟦spec.providers.inference⟧", m.Name, strings.Join(candidates, ", "))
 		})
 	if err != nil {
 		g.errs = append(g.errs, err)
@@ -193,10 +193,10 @@ func (g *generator) applyShields() {
 			func(candidates []string) string {
 				if len(candidates) == 0 {
 					return fmt.Sprintf("shield %s needs a safety provider that runs it, and the distribution enables none: "+
-						"add spec.providers.safety (provider: %s)", shield, shieldProviderName(shield))
+						"add ⟦spec.providers.safety⟧ (provider: %s)", shield, shieldProviderName(shield))
 				}
 				return fmt.Sprintf("shield %s needs a safety provider, and the distribution enables several that could run it "+
-					"(%s): add the one to use to spec.providers.safety", shield, strings.Join(candidates, ", "))
+					"(%s): add the one to use to ⟦spec.providers.safety⟧", shield, strings.Join(candidates, ", "))
 			})
 		if err != nil {
 			g.errs = append(g.errs, err)
@@ -229,8 +229,8 @@ func (g *generator) shieldModel(shield string, path *field.Path) (string, *field
 	provider, err := g.defaultProvider("inference", func(t string) bool { return servesModel(t, "llm") }, path,
 		func(candidates []string) string {
 			return fmt.Sprintf("shield %s is a Llama Guard model, which llama-guard runs through an inference provider, and "+
-				"llsd cannot tell which one serves it (the distribution enables %s): add %s to spec.resources.models with its "+
-				"provider, or add spec.providers.inference", shield, listOrNone(candidates), shield)
+				"llsd cannot tell which one serves it (the distribution enables %s): add %s to ⟦spec.resources.models⟧ with its "+
+				"provider, or add ⟦spec.providers.inference⟧", shield, listOrNone(candidates), shield)
 		})
 	if err != nil {
 		return "", err

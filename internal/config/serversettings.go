@@ -18,9 +18,9 @@ import (
 
 // serverSettingFixes say what to do instead of a setting the version has not.
 var serverSettingFixes = map[string]string{
-	"tls_config":   `set spec.distribution.serverVersion: "1.2" or later, or remove it (the server then offers Python's default ciphers)`,
-	"hsts_max_age": `set spec.distribution.serverVersion: "1.2" or later, or remove it and have the Ingress send Strict-Transport-Security`,
-	"tenancy":      `set spec.distribution.serverVersion: "1.2" or later, or remove it`,
+	"tls_config":   `set ⟦spec.distribution.serverVersion⟧: "1.2" or later, or remove it (the server then offers Python's default ciphers)`,
+	"hsts_max_age": `set ⟦spec.distribution.serverVersion⟧: "1.2" or later, or remove it and have the Ingress send Strict-Transport-Security`,
+	"tenancy":      `set ⟦spec.distribution.serverVersion⟧: "1.2" or later, or remove it`,
 	"cors": "OGX 1.0 removed it: have the Ingress answer cross-origin requests (ingress-nginx: nginx.ingress.kubernetes.io/enable-cors " +
 		"and nginx.ingress.kubernetes.io/cors-allow-origin in networking.expose.annotations), or remove it",
 }

@@ -32,7 +32,7 @@ func (g *generator) checkReference(v any, path *field.Path, key string, topLevel
 		if ref, ok := referenceKey(t); ok {
 			fix := fmt.Sprintf("write it in secretRefs: {%s: {secretKeyRef: {name: ..., key: ...}}}, which reads it from a Secret", key)
 			if ref == "configMapKeyRef" || !topLevel {
-				fix = "read it into a variable with spec.workload.overrides.env[].valueFrom and write ${env.<that variable>} here"
+				fix = "read it into a variable with ⟦spec.workload.overrides.env⟧[].valueFrom and write ${env.<that variable>} here"
 			}
 			g.errs = append(g.errs, field.Invalid(path, field.OmitValueType{}, fmt.Sprintf(
 				"%s is a Kubernetes reference, and settings are written into config.yaml as they are: the server would read the mapping "+

@@ -40,7 +40,7 @@ func (g *generator) checkUserValues() {
 			} else if HoldsASecret(m[1]) {
 				fix = secretsHeld(m[1]) + " of the spec's Secrets, and is never read by a value"
 			} else if settings {
-				fix = "set the variable in spec.workload.overrides.env with a plain value (not from a Secret) and name it here, or write the value itself"
+				fix = "set the variable in ⟦spec.workload.overrides.env⟧ with a plain value (not from a Secret) and name it here, or write the value itself"
 			}
 			g.refused.variables = true
 			g.refuse(path, "", field.Invalid(path, value, fmt.Sprintf(
@@ -198,7 +198,7 @@ func (r refusals) hide(e *field.Error) *field.Error {
 // api_key), a URL with user info or a credential-looking parameter (a proxy, base_url), a
 // private key. Settings are written into a ConfigMap in clear.
 func (g *generator) checkClearCredential(path *field.Path, key, value string, topLevel bool) {
-	fix := "put it in a Secret, read the Secret into a variable with spec.workload.overrides.env[].valueFrom.secretKeyRef " +
+	fix := "put it in a Secret, read the Secret into a variable with ⟦spec.workload.overrides.env⟧[].valueFrom.secretKeyRef " +
 		"and write ${env.<that variable>} here"
 	if topLevel {
 		fix = fmt.Sprintf("put it in secretRefs.%s (or apiKey) to read it from a Secret", key)
@@ -213,7 +213,7 @@ func (g *generator) checkClearCredential(path *field.Path, key, value string, to
 				"remove it from the URL, and %s", fix)))
 	case privateKey:
 		g.refuse(path, value, field.Forbidden(path, "is a private key, and settings are written into a ConfigMap in "+
-			"clear: mount it from a Secret with spec.workload.overrides.volumes and write its file's path here"))
+			"clear: mount it from a Secret with ⟦spec.workload.overrides.volumes⟧ and write its file's path here"))
 	case noCredential:
 	}
 }

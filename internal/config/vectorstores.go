@@ -23,7 +23,7 @@ func (g *generator) applyVectorStores() {
 		return
 	}
 	if _, off := g.removed["vector_io"]; off || !g.prof.HasAPI("vector_io") {
-		g.errs = append(g.errs, field.Invalid(vectorStoresPath, "object", "vector store defaults need the vectorIo API, which is disabled: remove vectorStores or vectorIo from spec.disabled"))
+		g.errs = append(g.errs, field.Invalid(vectorStoresPath, "object", "vector store defaults need the vectorIo API, which is disabled: remove vectorStores or vectorIo from ⟦spec.disabled⟧"))
 		return
 	}
 	defaults := ensureMap(g.cfg, "vector_stores")
@@ -36,7 +36,7 @@ func (g *generator) applyVectorStores() {
 		enabled := enabledIDs(g.cfg, "vector_io")
 		if !slices.Contains(enabled, id) {
 			g.errs = append(g.errs, field.Invalid(vectorStoresPath.Child("defaultProvider"), id, fmt.Sprintf(
-				"no vector_io provider %s starts with this config: use one of %s, or add it to spec.providers.vectorIo",
+				"no vector_io provider %s starts with this config: use one of %s, or add it to ⟦spec.providers.vectorIo⟧",
 				id, strings.Join(enabled, ", "))))
 			return
 		}
@@ -58,7 +58,7 @@ func (g *generator) embeddingModel(name string) (map[string]any, bool) {
 	}
 	if !slices.Contains(embedding, name) {
 		g.errs = append(g.errs, field.Invalid(path, name, fmt.Sprintf(
-			"is not an embedding model of spec.resources.models (its embedding models: %s): name one, or give this one "+
+			"is not an embedding model of ⟦spec.resources.models⟧ (its embedding models: %s): name one, or give this one "+
 				"modelType: embedding and its embeddingDimension", cmp.Or(strings.Join(embedding, ", "), "none"))))
 		return nil, false
 	}

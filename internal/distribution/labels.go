@@ -39,7 +39,7 @@ func resolveWithLabels(spec v1alpha2.DistributionSpec, entries map[string]Entry,
 		return fromConfig(path, spec, entry, hasEmbedded, image, baseData{
 			Config: labelled.Config, Source: labelled.Source, Version: labelled.Version, Kind: api.ConfigSourceLabel,
 			Fix:        "relabel the image with `llsd label-image`",
-			VersionFix: fmt.Sprintf("label the image with %s=<server version> (`llsd label-image` does), or set spec.distribution.serverVersion", oci.LabelVersion),
+			VersionFix: fmt.Sprintf("label the image with %s=<server version> (`llsd label-image` does), or set ⟦spec.distribution.serverVersion⟧", oci.LabelVersion),
 		})
 	}
 	if !hasEmbedded && opts.ImageOwnConfig {

@@ -15,6 +15,7 @@ import (
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/testsupport/registrytest"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // customConfig is a config a custom image might ship: the starter 0.7 config, renamed.
@@ -186,7 +187,7 @@ providers: {}
 			d, ferr := distribution.Resolve(tc.spec(t), opts)
 			if tc.err != "" {
 				require.NotNil(t, ferr)
-				assert.Contains(t, ferr.Error(), tc.err)
+				assert.Contains(t, wording.Plain(ferr.Error()), tc.err)
 				return
 			}
 			require.Nil(t, ferr)

@@ -304,7 +304,7 @@ func resolveRHDev(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *fie
 			r.Layout.ImageConfig, cmp.Or(r.Server, "its server"), DefaultRelease))
 	default:
 		return nil, field.Invalid(releasePath, RHDev, fmt.Sprintf("llsd generates configs for the releases whose server it knows (%s), and %s "+
-			"runs %s: render for one of them (render option openshiftAI.release), or give the config yourself (spec.overrideConfig, "+
+			"runs %s: render for one of them (render option openshiftAI.release), or give the config yourself (⟦spec.overrideConfig⟧, "+
 			"v1alpha1 spec.server.userConfig)", strings.Join(generatedReleases(), ", "), r.Product(), cmp.Or(r.Server, "a server release nobody recorded")))
 	}
 	res.Layout, res.Release, res.Server, res.DashboardNamespace = r.Layout, r.Product(), r.Server, r.DashboardNamespace()

@@ -210,7 +210,7 @@ func lookup(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts Optio
 	}
 	if !ok {
 		return Entry{}, "", field.Invalid(distributionPath.Child("serverVersion"), spec.ServerVersion,
-			UnsupportedError(v, "spec.distribution.serverVersion"))
+			UnsupportedError(v, "⟦spec.distribution.serverVersion⟧"))
 	}
 	return entry, prof.Image(entry.baseName(name)), nil
 }
@@ -228,9 +228,9 @@ func resolveImage(spec v1alpha2.DistributionSpec, entries map[string]Entry, opts
 	}
 	return nil, field.Invalid(path, image, "llsd has no base config.yaml for this image (only the official "+
 		officialImages(entries)+" images are built in): "+
-		"put the config the image ships in a ConfigMap and set spec.distribution.baseConfig to it, "+
+		"put the config the image ships in a ConfigMap and set ⟦spec.distribution.baseConfig⟧ to it, "+
 		"label the image (`llsd label-image`) and render with RenderOptions spec.registry.enabled: true, "+
-		"or set spec.overrideConfig.configMapName to a ConfigMap with a complete config.yaml")
+		"or set ⟦spec.overrideConfig.configMapName⟧ to a ConfigMap with a complete config.yaml")
 }
 
 // resolveBaseConfig resolves spec.distribution.baseConfig's config, for the spec's image or
@@ -248,7 +248,7 @@ func resolveBaseConfig(spec v1alpha2.DistributionSpec, entries map[string]Entry,
 	return fromConfig(distributionPath.Child("baseConfig"), spec, entry, official, image, baseData{
 		Config: opts.BaseConfig.Config, Source: opts.BaseConfig.Source, Kind: api.ConfigSourceConfigMap,
 		Fix:        "put the config.yaml the image ships in the ConfigMap",
-		VersionFix: "set spec.distribution.serverVersion",
+		VersionFix: "set ⟦spec.distribution.serverVersion⟧",
 	})
 }
 
@@ -260,9 +260,9 @@ func imageOwnConfig(spec v1alpha2.DistributionSpec, opts Options, why string) (*
 	}
 	r.ConfigSource = api.ConfigSourceImage
 	message := "llsd has no base config for image " + r.Image + why + ", and the spec asks for no generated config: the image runs the config it ships, which llsd cannot check. " +
-		"For a checked config, set spec.distribution.baseConfig to a ConfigMap with the config the image ships"
+		"For a checked config, set ⟦spec.distribution.baseConfig⟧ to a ConfigMap with the config the image ships"
 	if r.VersionSource == "" {
-		message += "; and set spec.distribution.serverVersion, so that llsd knows the port variable and state directory of the image"
+		message += "; and set ⟦spec.distribution.serverVersion⟧, so that llsd knows the port variable and state directory of the image"
 	}
 	r.Warn(message)
 	return r, nil
@@ -321,7 +321,7 @@ func fromEmbedded(path *field.Path, spec v1alpha2.DistributionSpec, entry Entry,
 	}
 	if v == "" {
 		return nil, field.Invalid(path, image, fmt.Sprintf("cannot tell the llama-stack version of image %q from its tag %q: "+
-			"use a version tag such as %[3]s (a digest may follow: :%[3]s@sha256:...), or set spec.distribution.serverVersion",
+			"use a version tag such as %[3]s (a digest may follow: :%[3]s@sha256:...), or set ⟦spec.distribution.serverVersion⟧",
 			image, tag, ImageTag(defaultProfile().Image(baseName))))
 	}
 	prof, _, ok := profile.Compatible(v)
@@ -423,7 +423,7 @@ func ResolveRuntime(spec v1alpha2.DistributionSpec, opts Options) (*Resolved, *f
 	v := Version(spec.ServerVersion)
 	var source string
 	if v != "" {
-		source = "spec.distribution.serverVersion"
+		source = "⟦spec.distribution.serverVersion⟧"
 	} else if tv, ok := VersionFromTag(ImageTag(image)); official && ok {
 		v, source = tv, fmt.Sprintf("image tag %q", ImageTag(image))
 	}

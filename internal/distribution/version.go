@@ -40,13 +40,13 @@ func decideVersion(image []versionEvidence, stated string) (v Version, source, e
 	if len(image) > 0 {
 		first := image[0]
 		if stated != "" && Version(stated) != first.version {
-			return "", "", fmt.Sprintf("spec.distribution.serverVersion %s contradicts the image, whose %s says %s: "+
+			return "", "", fmt.Sprintf("⟦spec.distribution.serverVersion⟧ %s contradicts the image, whose %s says %s: "+
 				"remove serverVersion, or fix it", stated, first.source, first.version)
 		}
 		return first.version, first.source, ""
 	}
 	if stated != "" {
-		return Version(stated), "spec.distribution.serverVersion", ""
+		return Version(stated), "⟦spec.distribution.serverVersion⟧", ""
 	}
 	return "", "", ""
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/llamastack/llsd/internal/suggest"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // Processor is the llsd KRM function.
@@ -57,10 +58,12 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	// carries the results of the first, says each warning once, not again beside the old one.
 	rl.Results = nil
 	// A message may quote what the user wrote, and what they wrote may hold a credential
-	// (an endpoint with a password): every result shows it redacted.
+	// (an endpoint with a password): every result shows it redacted. A message about no
+	// object of the user's (an option's, a package's) is said in llsd's own words; one about
+	// an object was said in its author's when it was rendered (pipeline.RenderDecoded).
 	defer func() {
 		for _, r := range rl.Results {
-			r.Message = redact.Text(r.Message)
+			r.Message = redact.Text(wording.Plain(r.Message))
 		}
 	}()
 	if parts, err := packagesAmong(rl); err != nil {
@@ -567,7 +570,7 @@ func ObjectResults(item *fn.KubeObject, decoded *api.Decoded, errs field.ErrorLi
 			ResourceRef: ref(item), Field: &fn.Field{Path: w.Field}, File: file(item)})
 	}
 	for _, w := range warnings {
-		results = append(results, &fn.Result{Message: decoded.WrittenText(w.Message), Severity: fn.Warning,
+		results = append(results, &fn.Result{Message: w.Message, Severity: fn.Warning,
 			ResourceRef: ref(item), Field: &fn.Field{Path: decoded.WrittenPath(w.Field)}, File: file(item)})
 	}
 	return results
@@ -584,7 +587,7 @@ func fieldResults(item *fn.KubeObject, errs field.ErrorList, converted *api.Deco
 	for _, e := range errs {
 		message, path := redact.Error(e).ErrorBody(), e.Field
 		if converted != nil {
-			message, path = converted.WrittenText(message), converted.WrittenPath(path)
+			path = converted.WrittenPath(path)
 		}
 		results = append(results, &fn.Result{
 			Message:     message,

@@ -18,6 +18,7 @@ import (
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // KServe objects among the inputs: InferenceServices, LLMInferenceServices, ServingRuntimes
@@ -174,7 +175,7 @@ func servedModels(obj *v1alpha2.LlamaStackDistribution, p *v1alpha2.ProviderSpec
 		if served := cmp.Or(m.ProviderModelID, m.Name); !predictor.Serves(served) {
 			errs = append(errs, field.Invalid(field.NewPath("spec", "resources", "models").Index(i), served, fmt.Sprintf(
 				"%s %s (%s) serves %s, not %s: set providerModelId: %s, or serve this model", kindOf(p.InferenceService), p.InferenceService.Name,
-				path.Child("inferenceService"), predictor.ModelName, served, predictor.ModelName)))
+				wording.Field(path.Child("inferenceService").String()), predictor.ModelName, served, predictor.ModelName)))
 		}
 		if m.ContextLength == nil && predictor.ContextLength > 0 {
 			m.ContextLength = &predictor.ContextLength

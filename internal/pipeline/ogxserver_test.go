@@ -349,3 +349,43 @@ data:
 		assertAccepted(t, got.items)
 	}
 }
+
+// An OGXServer's author reads llsd's messages in the OGXServer's terms: its fields, its API
+// names (vector_io, in the message and in the value it wrote), and its own fix where a fix
+// names fields it does not have (its server version is its image's tag, its PVC has no access
+// modes, its monitoring is on unless turned off).
+func TestOGXServerMessagesAreInItsWords(t *testing.T) {
+	const header = "apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: chat, namespace: ai}\nspec:\n"
+	for _, tc := range []struct {
+		reason, spec string
+		says         []string
+		never        []string
+	}{
+		{reason: "monitoring on a server without metrics", spec: "  distribution: {image: 'docker.io/ogxai/distribution-starter:1.1.0'}\n",
+			says: []string{"spec.monitoring: Invalid value: \"object\": OGX 1.1 serves no Prometheus metrics (OGX 1.2 to OGX 1.3 do): " +
+				"set the server version (an OGXServer's is the tag of spec.distribution.image) to one of them, " +
+				"or set spec.monitoring.enabled: false (an OGXServer's monitoring is on unless turned off)"},
+			never: []string{"serverVersion", "remove spec.monitoring", "spec.telemetry"}},
+		{reason: "replicas on a ReadWriteOnce volume", spec: "  distribution: {name: starter}\n  workload: {replicas: 2, storage: {size: 5Gi}}\n",
+			says: []string{"spec.workload.replicas: Invalid value: 2: spec.workload.storage is a ReadWriteOnce volume, which attaches to one node: " +
+				"replicas scheduled on other nodes cannot start; run one replica, remove spec.workload.storage and keep the state in spec.storage"},
+			never: []string{"accessModes"}},
+		{reason: "an API others need, disabled", spec: "  distribution: {name: starter}\n  disabledAPIs: [vector_io]\n",
+			says: []string{"spec.disabledAPIs[0]: Invalid value: \"vector_io\": responses needs vector_io, so the server would not start: " +
+				"also disable responses, or keep vector_io",
+				"spec.disabledAPIs[0]: Invalid value: \"vector_io\": tool_runtime needs vector_io, so the server would not start: " +
+					"also disable tool_runtime, or keep vector_io"},
+			never: []string{"vectorIo", "toolRuntime", "spec.disabled[", "spec.disabled:"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			got := renderWild(t, []byte(header+tc.spec), nil)
+			all := strings.Join(append(got.errors, got.warnings...), "\n")
+			for _, want := range tc.says {
+				assert.Contains(t, got.errors, want)
+			}
+			for _, word := range tc.never {
+				assert.NotContains(t, all, word, "a word the OGXServer does not have")
+			}
+		})
+	}
+}

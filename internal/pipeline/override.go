@@ -40,7 +40,7 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 	if named.key != "" {
 		key = named.key
 		if _, ok := data[key]; !ok {
-			return key, config.Authentication{}, nil, field.ErrorList{field.Invalid(named.at, named.file, fmt.Sprintf("the server runs %s, and ConfigMap %s (spec.overrideConfig) has no key %s "+
+			return key, config.Authentication{}, nil, field.ErrorList{field.Invalid(named.at, named.file, fmt.Sprintf("the server runs %s, and ConfigMap %s (⟦spec.overrideConfig⟧) has no key %s "+
 				"(it has %s): name the key that holds the config", named.file, o.ConfigMapName, key, keyList(data)))}
 		}
 	} else if _, ok := data[key]; !ok {
@@ -49,14 +49,14 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 		case o.Key == "" && hasLegacy:
 			key = legacyConfigKey
 			warnings = append(warnings, config.Warning{Field: overrideConfigPath.Child("configMapName").String(), Message: fmt.Sprintf(
-				"ConfigMap %s has no %s but %s, the key older upstream releases read: the server runs %s; set spec.overrideConfig.key: %s to say so",
+				"ConfigMap %s has no %s but %s, the key older upstream releases read: the server runs %s; set ⟦spec.overrideConfig.key⟧: %s to say so",
 				o.ConfigMapName, v1alpha2.DefaultOverrideConfigKey, legacyConfigKey, legacyConfigKey, legacyConfigKey)})
 		case o.Key != "":
 			return key, config.Authentication{}, nil, field.ErrorList{field.NotFound(overrideConfigPath.Child("key"), fmt.Sprintf("%s (ConfigMap %s has %s: set key to the one that holds the server's config)",
 				key, o.ConfigMapName, keyList(data)))}
 		default:
 			return key, config.Authentication{}, nil, field.ErrorList{field.NotFound(overrideConfigPath.Child("configMapName"), fmt.Sprintf(
-				"%s has no key %s (it has %s): add it, or set spec.overrideConfig.key to the key that holds the server's config",
+				"%s has no key %s (it has %s): add it, or set ⟦spec.overrideConfig.key⟧ to the key that holds the server's config",
 				o.ConfigMapName, key, keyList(data)))}
 		}
 	}
@@ -99,7 +99,7 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 		// registers, the localhost it falls back to are all a matter of its version.
 		warnings = append(warnings, config.Warning{Field: distributionPath.String(), Message: fmt.Sprintf(
 			"image %s names no server version, so the config in %s is checked against none: keys the server ignores and "+
-				"settings it falls back from go unnoticed; pin an official image to a release tag, or set spec.distribution.serverVersion to the version it runs",
+				"settings it falls back from go unnoticed; pin an official image to a release tag, or set ⟦spec.distribution.serverVersion⟧ to the version it runs",
 			dist.Image, source)})
 	}
 	if parseErr != nil { // nothing can be said of what it reads
@@ -181,10 +181,10 @@ func namedConfigKey(obj *v1alpha2.LlamaStackDistribution, ogxServer bool) (named
 	key, ok := render.UserConfigKeyAt(obj, o.ConfigMapName, file, ogxServer)
 	if !ok {
 		return namedKey{warning: &config.Warning{Field: at.String(), Message: fmt.Sprintf("the server runs %s, which is no key of ConfigMap %s "+
-			"(spec.overrideConfig, mounted at %s): llsd checks nothing of it; name %s/<key> to have it checked", file, o.ConfigMapName, config.ConfigDir, config.ConfigDir)}}, nil
+			"(⟦spec.overrideConfig⟧, mounted at %s): llsd checks nothing of it; name %s/<key> to have it checked", file, o.ConfigMapName, config.ConfigDir, config.ConfigDir)}}, nil
 	}
 	if o.Key != "" && o.Key != key {
-		return namedKey{}, field.Invalid(at, file, fmt.Sprintf("the server runs the key %s of ConfigMap %s, and spec.overrideConfig.key names %s: make them agree",
+		return namedKey{}, field.Invalid(at, file, fmt.Sprintf("the server runs the key %s of ConfigMap %s, and ⟦spec.overrideConfig.key⟧ names %s: make them agree",
 			key, o.ConfigMapName, o.Key))
 	}
 	return namedKey{key: key, file: file, at: at}, nil
@@ -222,7 +222,7 @@ func distributionOptions(obj *v1alpha2.LlamaStackDistribution, opts Options) (di
 		if b.Key != "" {
 			path = baseConfigPath.Child("key")
 		}
-		return out, nil, field.ErrorList{field.NotFound(path, fmt.Sprintf("%s has no key %s (it has %s): set spec.distribution.baseConfig.key to the key that holds the image's config",
+		return out, nil, field.ErrorList{field.NotFound(path, fmt.Sprintf("%s has no key %s (it has %s): set ⟦spec.distribution.baseConfig.key⟧ to the key that holds the image's config",
 			b.ConfigMapName, b.ConfigKey(), keyList(data)))}
 	}
 	source := fmt.Sprintf("ConfigMap %s key %s", b.ConfigMapName, b.ConfigKey())

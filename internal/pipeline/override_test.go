@@ -23,13 +23,13 @@ import (
 // v1alpha1 object) and the key of the ConfigMap the server runs (RUN_CONFIG_PATH).
 func renderWithConfigMap(t *testing.T, doc, configMap string, data map[string]string) (problems []string, mountedKey string) {
 	t.Helper()
-	obj, errs := api.Decode([]byte(doc))
+	decoded, errs := api.DecodeObject([]byte(doc))
 	require.Empty(t, errs, doc)
 	spoke := strings.Contains(doc, "llamastack.io/v1alpha1")
-	res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test", ConfigMaps: map[string]map[string]string{"ai/" + configMap: data}})
+	res, errs := pipeline.RenderDecoded(decoded, pipeline.Options{RendererVersion: "test", ConfigMaps: map[string]map[string]string{"ai/" + configMap: data}})
 	written := func(path, text string) string {
 		if spoke {
-			return v1alpha1.SpokePath(path) + ": " + v1alpha1.SpokeText(text)
+			return v1alpha1.SpokePath(path) + ": " + text
 		}
 		return path + ": " + text
 	}

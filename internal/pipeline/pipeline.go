@@ -20,6 +20,7 @@ import (
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // Options are the render options.
@@ -126,11 +127,48 @@ type Result struct {
 
 // Render renders a decoded, defaulted object. Nothing is returned on error: never a partial
 // output. The errors are all that can be found at once: an invalid spec renders nothing, but
-// is rendered anyway for the errors of its other fields (AlsoWrong).
+// is rendered anyway for the errors of its other fields (AlsoWrong). Messages are in
+// v1alpha2's words; an object written in another API is rendered by RenderDecoded.
 func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
+	res, errs := renderMarked(obj, opts)
+	return worded(res, errs, wording.Plain)
+}
+
+// RenderDecoded renders a decoded object as Render does, an OGXServer by the successor's
+// defaults where they differ from a LlamaStackDistribution's: the OpenShift AI release of its
+// rh-dev, the config also at /etc/ogx/config.yaml. Messages are in the words of the API its
+// author wrote it in; their field paths are the canonical form's (Decoded.WrittenPath).
+func RenderDecoded(d *api.Decoded, opts Options) (*Result, field.ErrorList) {
+	opts.Distribution.OGXServer, opts.Render.OGXServer = d.Consumed, d.Consumed
+	res, errs := renderMarked(d.Object, opts)
+	return worded(res, errs, d.WrittenText)
+}
+
+// worded are a render's errors and warnings with the references of their messages worded by
+// text: the checks make messages in references, the reader's API says them. A bad value may
+// be one too: an API's name, which an OGXServer spells otherwise.
+func worded(res *Result, errs field.ErrorList, text func(string) string) (*Result, field.ErrorList) {
+	for i, e := range errs {
+		said := *e
+		said.Detail = text(e.Detail)
+		if value, ok := e.BadValue.(string); ok {
+			said.BadValue = text(value)
+		}
+		errs[i] = &said
+	}
+	if res != nil {
+		for i := range res.Warnings {
+			res.Warnings[i].Message = text(res.Warnings[i].Message)
+		}
+	}
+	return res, errs
+}
+
+// renderMarked is Render, its messages not yet worded.
+func renderMarked(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.ErrorList) {
 	leftoverErrs, leftoverWarnings := v1alpha1Leftovers(obj)
 	limitErrs := checkLimits(obj, opts.Limits)
-	errs := slices.Concat(v1alpha2.Validate(obj), mountable(obj), limitErrs, leftoverErrs)
+	errs := slices.Concat(v1alpha2.Check(obj), mountable(obj), limitErrs, leftoverErrs)
 	if invalid := specErrors(errs); len(invalid) > 0 {
 		if len(limitErrs) > 0 || slices.ContainsFunc(invalid, tooMuch) {
 			return nil, errs // what is over a limit is not worked through
@@ -142,14 +180,6 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 		res.Warnings = append(leftoverWarnings, res.Warnings...)
 	}
 	return res, errs
-}
-
-// RenderDecoded renders a decoded object as Render does, an OGXServer by the successor's
-// defaults where they differ from a LlamaStackDistribution's: the OpenShift AI release of its
-// rh-dev, the config also at /etc/ogx/config.yaml.
-func RenderDecoded(d *api.Decoded, opts Options) (*Result, field.ErrorList) {
-	opts.Distribution.OGXServer, opts.Render.OGXServer = d.Consumed, d.Consumed
-	return Render(d.Object, opts)
 }
 
 // renderInvalid renders a spec the schema refuses, for the errors of its other fields.

@@ -45,20 +45,20 @@ func v1alpha1Samples(t testing.TB, dir string) map[string][]byte {
 // renderV1alpha1 renders a v1alpha1 document as llsd does and describes everything it produced:
 // the generated objects, the warnings and the errors, with the field paths the user wrote.
 func renderV1alpha1(t testing.TB, doc []byte, opts pipeline.Options) string {
-	obj, errs := api.Decode(doc)
+	decoded, errs := api.DecodeObject(doc)
 	var res *pipeline.Result
 	if len(errs) == 0 {
-		res, errs = pipeline.Render(obj, opts)
+		res, errs = pipeline.RenderDecoded(decoded, opts)
 	}
 	var out strings.Builder
 	for _, e := range errs {
-		fmt.Fprintf(&out, "error: %s: %s\n", v1alpha1.SpokePath(e.Field), v1alpha1.SpokeText(e.ErrorBody()))
+		fmt.Fprintf(&out, "error: %s: %s\n", v1alpha1.SpokePath(e.Field), e.ErrorBody())
 	}
 	if res == nil {
 		return out.String()
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(&out, "warning: %s: %s\n", v1alpha1.SpokePath(w.Field), v1alpha1.SpokeText(w.Message))
+		fmt.Fprintf(&out, "warning: %s: %s\n", v1alpha1.SpokePath(w.Field), w.Message)
 	}
 	objects, err := render.YAML(res.Objects)
 	require.NoError(t, err)

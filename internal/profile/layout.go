@@ -71,8 +71,8 @@ var retiredOptions = map[string]string{
 	"--env":          "set the variable in the container's env (the option left the command line before llama-stack 0.6)",
 	"--image-name":   "the option left the command line before llama-stack 0.6",
 	"--image-type":   "the option left the command line before llama-stack 0.6",
-	"--tls-keyfile":  "the config's server.tls_keyfile says it (llsd writes it for spec.networking.tls)",
-	"--tls-certfile": "the config's server.tls_certfile says it (llsd writes it for spec.networking.tls)",
+	"--tls-keyfile":  "the config's server.tls_keyfile says it (llsd writes it for ⟦spec.networking.tls⟧)",
+	"--tls-certfile": "the config's server.tls_certfile says it (llsd writes it for ⟦spec.networking.tls⟧)",
 }
 
 // Retired says what replaced a command-line option no supported server takes, or "".

@@ -368,7 +368,7 @@ var apiReplacements = map[string]string{
 	"datasetio":     "evaluate outside the server",
 	"eval":          "evaluate outside the server",
 	"scoring":       "evaluate outside the server",
-	"telemetry":     "llama-stack removed it in 0.4; traces and metrics go to an OpenTelemetry collector: set spec.telemetry: {endpoint: http://collector:4318}",
+	"telemetry":     "llama-stack removed it in 0.4; traces and metrics go to an OpenTelemetry collector: set ⟦spec.telemetry⟧: {endpoint: http://collector:4318}",
 }
 
 // Removed reports whether the version lacks an API an older supported version has.
@@ -440,7 +440,7 @@ func (p *Profile) ServerWithAPI(api string) string {
 	case len(have) == 0:
 		return ""
 	case slices.Index(profiles, have[0]) > slices.Index(profiles, p):
-		return fmt.Sprintf("it arrived in %s: set spec.distribution.serverVersion: %q or later", have[0], string(have[0].Version))
+		return fmt.Sprintf("it arrived in %s: set ⟦spec.distribution.serverVersion⟧: %q or later", have[0], string(have[0].Version))
 	}
-	return fmt.Sprintf("to keep it, pin an older server with spec.distribution.serverVersion: %q", string(have[len(have)-1].Version))
+	return fmt.Sprintf("to keep it, pin an older server with ⟦spec.distribution.serverVersion⟧: %q", string(have[len(have)-1].Version))
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/internal/testsupport/servercheck"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // Every profile says everything a version needs: a field left empty would silently render
@@ -137,9 +138,9 @@ func TestWithoutAPI(t *testing.T) {
 	v07, _ := profile.For("0.7")
 	assert.Equal(t, "OGX 1.3 has no safety API (llama-stack 0.6 to OGX 0.8 have it): responses screen text through the "+
 		"moderation endpoint of the responses provider (its moderation_endpoint setting, from OGX 1.0)", v13.WithoutAPI("safety"))
-	assert.Equal(t, `to keep it, pin an older server with spec.distribution.serverVersion: "0.8"`, v13.ServerWithAPI("safety"))
+	assert.Equal(t, `to keep it, pin an older server with spec.distribution.serverVersion: "0.8"`, wording.Plain(v13.ServerWithAPI("safety")))
 	assert.Equal(t, `llama-stack 0.7 has no messages API (OGX 0.8 to OGX 1.3 have it)`, v07.WithoutAPI("messages"))
-	assert.Equal(t, `it arrived in OGX 0.8: set spec.distribution.serverVersion: "0.8" or later`, v07.ServerWithAPI("messages"))
+	assert.Equal(t, `it arrived in OGX 0.8: set spec.distribution.serverVersion: "0.8" or later`, wording.Plain(v07.ServerWithAPI("messages")))
 	assert.Empty(t, v13.WithoutAPI("inference"))
 }
 

@@ -72,7 +72,7 @@ var (
 	v10 = ogx1("1.0", "1.0.0", "v1.0.0", []string{"docker.io/ogx/distribution-", "docker.io/ogxai/distribution-"},
 		&Profile{Dependencies: ogx1Dependencies(false), Marks: Marks{
 			Evidence: "a batches sqlstore, an interactions store, responses moderation_endpoint or SQL prompts and vector_stores " +
-				"stores (OGX 1.0 or later: set spec.distribution.serverVersion to name a later one)",
+				"stores (OGX 1.0 or later: set ⟦spec.distribution.serverVersion⟧ to name a later one)",
 			First: Mark{ProviderKeys: []string{"batches.sqlstore", "interactions.store", "responses.moderation_endpoint"},
 				Stores: []string{"prompts.table_name", "vector_stores"}}}})
 	v11 = ogx1("1.1", "1.1.0", "v1.1.0", []string{"docker.io/ogxai/distribution-", "docker.io/ogx/distribution-"},

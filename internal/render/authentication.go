@@ -22,8 +22,8 @@ func checkAuthentication(in Input) field.ErrorList {
 	if in.runsImageConfig() {
 		errs = append(errs, field.Forbidden(authenticationPath, "llsd writes server.auth into the config it generates, "+
 			"and this server runs the config its image ships, which llsd neither reads nor writes: name a distribution "+
-			"llsd knows (spec.distribution.name, or serverVersion with your image), or run a config of your own with server.auth "+
-			"(spec.overrideConfig, without spec.authentication)"))
+			"llsd knows (⟦spec.distribution.name⟧, or serverVersion with your image), or run a config of your own with server.auth "+
+			"(⟦spec.overrideConfig⟧, without ⟦spec.authentication⟧)"))
 	}
 	if a.UpstreamHeader != nil {
 		errs = append(errs, checkUpstreamHeader(in.Object)...)

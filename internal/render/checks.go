@@ -16,6 +16,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // What the objects of an LLSD would get wrong in a cluster, found before they are rendered:
@@ -112,16 +113,16 @@ func checkEnv(in Input) field.ErrorList {
 		return nil
 	}
 	owners := map[string]string{
-		in.Distribution.Profile.PortEnv: "spec.networking.port",
-		"SSL_CERT_FILE":                 "spec.networking.tls.caBundle",
+		in.Distribution.Profile.PortEnv: "⟦spec.networking.port⟧",
+		"SSL_CERT_FILE":                 "⟦spec.networking.tls.caBundle⟧",
 	}
 	switch {
 	case userRunConfigPath(in):
 	case in.UserConfig != "":
-		owners["RUN_CONFIG_PATH"] = fmt.Sprintf("llsd (to %s/<key of spec.overrideConfig's ConfigMap>; a RUN_CONFIG_PATH of yours must name a key of "+
-			"ConfigMap %s where the pod mounts it: %s/<key>, or a mount of it in spec.workload.overrides)", config.ConfigDir, in.UserConfig, config.ConfigDir)
+		owners["RUN_CONFIG_PATH"] = fmt.Sprintf("llsd (to %s/<key of ⟦spec.overrideConfig⟧'s ConfigMap>; a RUN_CONFIG_PATH of yours must name a key of "+
+			"ConfigMap %s where the pod mounts it: %s/<key>, or a mount of it in ⟦spec.workload.overrides⟧)", config.ConfigDir, in.UserConfig, config.ConfigDir)
 	case !in.runsImageConfig():
-		owners["RUN_CONFIG_PATH"] = "llsd (the generated config's path; set spec.overrideConfig to run your own config)"
+		owners["RUN_CONFIG_PATH"] = "llsd (the generated config's path; set ⟦spec.overrideConfig⟧ to run your own config)"
 	}
 	for name, f := range in.Config.EnvFields {
 		owners[name] = f
@@ -129,14 +130,14 @@ func checkEnv(in Input) field.ErrorList {
 	maps.Copy(owners, telemetryEnvOwners(in.Object))
 	maps.Copy(owners, metricsEnvOwners(in.Object))
 	if hasExternalProviders(in.Object) {
-		owners["PYTHONPATH"] = "spec.externalProviders (each provider's package directory)"
+		owners["PYTHONPATH"] = "⟦spec.externalProviders⟧ (each provider's package directory)"
 	}
 	var errs field.ErrorList
 	for i, e := range o.Env {
 		if owner, ok := owners[e.Name]; ok {
-			fix := "set it there, not in spec.workload.overrides.env"
+			fix := "set it there, not in ⟦spec.workload.overrides.env⟧"
 			if strings.HasPrefix(owner, "llsd") {
-				fix = "remove it from spec.workload.overrides.env"
+				fix = "remove it from ⟦spec.workload.overrides.env⟧"
 			}
 			errs = append(errs, field.Duplicate(workloadPath.Child("overrides", "env").Index(i).Child("name"),
 				fmt.Sprintf("%s is set by %s: %s", e.Name, owner, fix)))
@@ -183,14 +184,15 @@ func checkScale(in Input) (field.ErrorList, []config.Warning) {
 		}
 		if shared := in.Config.SharedStateMissing; len(shared) > 0 {
 			refuse(fmt.Sprintf(
-				"%d replicas would each keep their own registry, conversations and stores in %s: set spec.storage.kv "+
-					"{type: redis, ...} and spec.storage.sql {type: postgres, ...} so that they share them, or run one replica",
+				"%d replicas would each keep their own registry, conversations and stores in %s: set ⟦spec.storage.kv⟧ "+
+					"{type: redis, ...} and ⟦spec.storage.sql⟧ {type: postgres, ...} so that they share them, or run one replica",
 				n, strings.Join(shared, " and ")))
 		}
 		if w.Storage != nil && !slices.Contains(w.Storage.AccessModes, "ReadWriteMany") {
-			refuse("spec.workload.storage is a ReadWriteOnce volume, which attaches to one node: replicas scheduled on other " +
-				"nodes cannot start; run one replica, set spec.workload.storage.accessModes: [ReadWriteMany] with a class " +
-				"that provides it, or remove spec.workload.storage and keep the state in spec.storage")
+			refuse("⟦spec.workload.storage⟧ is a ReadWriteOnce volume, which attaches to one node: replicas scheduled on other " +
+				"nodes cannot start; run one replica, " + wording.Fix(wording.FixSharedVolume,
+				"set ⟦spec.workload.storage.accessModes⟧: [ReadWriteMany] with a class that provides it, or ") +
+				"remove ⟦spec.workload.storage⟧ and keep the state in ⟦spec.storage⟧")
 		}
 		if local := in.Config.ReplicaLocalData; len(local) > 0 {
 			warnings = append(warnings, config.Warning{Field: path.String(), Message: fmt.Sprintf(
@@ -204,7 +206,7 @@ func checkScale(in Input) (field.ErrorList, []config.Warning) {
 		if minimum := ptr.Deref(a.MinReplicas, 1); w.Replicas != nil && *w.Replicas > minimum {
 			warnings = append(warnings, config.Warning{Field: workloadPath.Child("replicas").String(), Message: fmt.Sprintf(
 				"the autoscaler owns the replica count (%d to %d), so replicas: %d is not written to the Deployment: set "+
-					"spec.workload.autoscaling.minReplicas: %d to keep at least %d running, and remove replicas",
+					"⟦spec.workload.autoscaling.minReplicas⟧: %d to keep at least %d running, and remove replicas",
 				minimum, a.MaxReplicas, *w.Replicas, *w.Replicas, *w.Replicas)})
 		}
 		cpu := a.TargetCPUUtilizationPercentage != nil || a.TargetMemoryUtilizationPercentage == nil
@@ -215,7 +217,7 @@ func checkScale(in Input) (field.ErrorList, []config.Warning) {
 			if _, ok := w.Resources.Requests[need.name]; need.target && !ok {
 				errs = append(errs, field.Required(workloadPath.Child("resources", "requests", string(need.name)), fmt.Sprintf(
 					"the autoscaler scales on %s utilization, a share of the %s request, which is not set: it could never "+
-						"scale; set spec.workload.resources.requests.%s", need.name, need.name, need.name)))
+						"scale; set ⟦spec.workload.resources.requests.%s⟧", need.name, need.name, need.name)))
 			}
 		}
 	}
@@ -285,8 +287,8 @@ func checkExposedAuthentication(in Input, exposePath *field.Path) (field.ErrorLi
 	}
 	detail := fmt.Sprintf("the server is exposed outside the cluster (%s) and authenticates nobody: whoever reaches it calls every API, "+
 		"runs inference on the providers' accounts, reads and deletes files, vector stores, conversations and responses, and "+
-		"registers models and tools; give the server an authentication provider (spec.authentication, or server.auth in a "+
-		"config of your own, spec.overrideConfig), or put a proxy that authenticates in front of it", what)
+		"registers models and tools; give the server an authentication provider (⟦spec.authentication⟧, or server.auth in a "+
+		"config of your own, ⟦spec.overrideConfig⟧), or put a proxy that authenticates in front of it", what)
 	if in.Options.RequireAuthentication {
 		return field.ErrorList{field.Forbidden(exposePath, detail+"; the render option requireAuthentication refuses it")}, nil
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // renderSpec renders an LLSD given by its spec (YAML under spec:), with the inputs' ConfigMaps.
@@ -36,10 +37,10 @@ func renderSpecWith(t *testing.T, name, spec string, configMaps map[string]map[s
 	out, errs := render.Render(in)
 	var problems []string
 	for _, e := range errs {
-		problems = append(problems, e.Error())
+		problems = append(problems, wording.Plain(e.Error()))
 	}
 	for _, w := range out.Warnings {
-		problems = append(problems, "warning: "+w.String())
+		problems = append(problems, "warning: "+wording.Plain(w.String()))
 	}
 	return out, problems
 }

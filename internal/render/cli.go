@@ -47,7 +47,7 @@ func checkCommandLine(in Input) field.ErrorList {
 		if e := checkOption(arg, cli, server); e != "" {
 			errs = append(errs, field.Invalid(overridesPath.Child("args").Index(i), arg, e+
 				": the image's entrypoint passes llsd's config first and these arguments after it; remove them, and give a config of your own "+
-				"with spec.overrideConfig (v1alpha1 spec.server.userConfig)"))
+				"with ⟦spec.overrideConfig⟧ (v1alpha1 spec.server.userConfig)"))
 		}
 	}
 	return errs

@@ -61,7 +61,7 @@ func checkConfigMapSize(cm *corev1.ConfigMap) *field.Error {
 	}
 	return field.Forbidden(field.NewPath("spec"), fmt.Sprintf(
 		"the generated ConfigMap %s would hold %s, more than the %s the API server takes in a ConfigMap%s: register "+
-			"fewer resources (spec.resources, or a base config's registered_resources), or make large settings smaller",
+			"fewer resources (⟦spec.resources⟧, or a base config's registered_resources), or make large settings smaller",
 		cm.Name, byteSize(total), byteSize(maxConfigMapBytes), largestParts(cm.Data[ConfigKey])))
 }
 

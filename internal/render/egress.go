@@ -17,6 +17,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // networking.egress: the NetworkPolicy lets the server reach DNS, the endpoints of the spec a
@@ -44,7 +45,7 @@ func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPo
 		if e.Field == kubernetesAPIServerField && config.MountsKubeCA(&obj.Spec) {
 			// the in-cluster API server is no pod: its Service's address is translated to the
 			// control plane's, which no namespace selector names
-			unnamed = append(unnamed, "the API server the Kubernetes provider asks ("+e.Field+"): its addresses are those "+
+			unnamed = append(unnamed, "the API server the Kubernetes provider asks ("+wording.Field(e.Field)+"): its addresses are those "+
 				"`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes` lists")
 			continue
 		}
@@ -67,7 +68,7 @@ func egressRules(obj *v1alpha2.LlamaStackDistribution) ([]networkingv1.NetworkPo
 			}
 			continue
 		}
-		unnamed = append(unnamed, fmt.Sprintf("%s (%s)", host, e.Field))
+		unnamed = append(unnamed, fmt.Sprintf("%s (%s)", host, wording.Field(e.Field)))
 	}
 	slices.Sort(namespaces)
 	for _, ns := range namespaces {
@@ -108,7 +109,7 @@ func checkEgress(in Input) []config.Warning {
 	}
 	_, unnamed := egressRules(in.Object)
 	if st := in.Object.Spec.Storage; st != nil && st.SQL != nil && st.SQL.ConnectionString != nil {
-		unnamed = append(unnamed, "the database of spec.storage.sql.connectionString (its address is in a Secret)")
+		unnamed = append(unnamed, "the database of ⟦spec.storage.sql.connectionString⟧ (its address is in a Secret)")
 	}
 	if len(unnamed) == 0 {
 		return nil

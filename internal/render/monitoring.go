@@ -17,6 +17,7 @@ import (
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // spec.monitoring: the server (OGX 1.2 on) serves Prometheus metrics on a port of its own when
@@ -56,7 +57,7 @@ func metricsEnv(obj *v1alpha2.LlamaStackDistribution) []corev1.EnvVar {
 func metricsEnvOwners(obj *v1alpha2.LlamaStackDistribution) map[string]string {
 	owners := map[string]string{}
 	for _, e := range metricsEnv(obj) {
-		owners[e.Name] = "spec.monitoring"
+		owners[e.Name] = "⟦spec.monitoring⟧"
 	}
 	return owners
 }
@@ -195,8 +196,8 @@ func checkMonitoring(in Input) (field.ErrorList, []config.Warning) {
 	var errs field.ErrorList
 	if p := in.Distribution.Profile; !p.MetricsEndpoint {
 		errs = append(errs, field.Invalid(monitoringPath, "object", fmt.Sprintf(
-			"%s serves no Prometheus metrics (%s do): set spec.distribution.serverVersion to one of them, or remove "+
-				"spec.monitoring (spec.telemetry exports metrics over OTLP on every version)", p, profile.Having(func(q *profile.Profile) bool { return q.MetricsEndpoint }))))
+			"%s serves no Prometheus metrics (%s do): set ⟦spec.distribution.serverVersion⟧ to one of them, or %s", p, profile.Having(func(q *profile.Profile) bool { return q.MetricsEndpoint }),
+			wording.Fix(wording.FixNoMonitoring, "remove ⟦spec.monitoring⟧ (⟦spec.telemetry⟧ exports metrics over OTLP on every version)"))))
 	}
 	if metricsPort(in.Object) == in.Object.Spec.Port() {
 		errs = append(errs, field.Invalid(monitoringPath.Child("port"), metricsPort(in.Object),

@@ -84,7 +84,7 @@ func checkTelemetry(in Input) []config.Warning {
 	if !known || (portProtocol == v1alpha2.TelemetryProtocolGRPC) == (protocol == v1alpha2.TelemetryProtocolGRPC) {
 		return nil
 	}
-	chosen, fix := "spec.telemetry.protocol", "set protocol: http/protobuf (or leave it unset), or use the collector's OTLP/gRPC port 4317"
+	chosen, fix := "⟦spec.telemetry.protocol⟧", "set protocol: http/protobuf (or leave it unset), or use the collector's OTLP/gRPC port 4317"
 	if protocol != v1alpha2.TelemetryProtocolGRPC {
 		fix = "set protocol: grpc, or use the collector's OTLP/HTTP port 4318"
 	}
@@ -104,7 +104,7 @@ func checkTelemetryCredentials(in Input) field.ErrorList {
 	}
 	return field.ErrorList{field.Invalid(field.NewPath("spec", "telemetry", "endpoint"), redact.URL(t.Endpoint),
 		"holds a credential (user info or a token parameter), which the Deployment would store in clear: remove it, "+
-			"and send the collector's token as a header from a Secret (spec.telemetry.headers: {authorization: {secretKeyRef: ...}})")}
+			"and send the collector's token as a header from a Secret (⟦spec.telemetry.headers⟧: {authorization: {secretKeyRef: ...}})")}
 }
 
 // telemetryHeaderVar is the variable that carries a header's value: LLSD_OTEL_HEADER_X_API_KEY.
@@ -116,7 +116,7 @@ func telemetryHeaderVar(header string) string {
 func telemetryEnvOwners(obj *v1alpha2.LlamaStackDistribution) map[string]string {
 	owners := map[string]string{}
 	for _, v := range telemetryEnv(obj) {
-		owners[v.Name] = "spec.telemetry"
+		owners[v.Name] = "⟦spec.telemetry⟧"
 	}
 	return owners
 }

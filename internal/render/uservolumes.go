@@ -112,7 +112,7 @@ func replaceMounts(pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) (field.Er
 		}
 		message := fmt.Sprintf("mounts volume %s at %s in place of llsd's volume %s (%s)", m.Name, m.MountPath, own.Name, purpose)
 		if v := volumeNamed(pod.Volumes, own.Name); v != nil && v.PersistentVolumeClaim != nil {
-			message += fmt.Sprintf(": the PersistentVolumeClaim %s of spec.workload.storage is generated but not mounted; remove spec.workload.storage or mount yours elsewhere",
+			message += fmt.Sprintf(": the PersistentVolumeClaim %s of ⟦spec.workload.storage⟧ is generated but not mounted; remove ⟦spec.workload.storage⟧ or mount yours elsewhere",
 				v.PersistentVolumeClaim.ClaimName)
 		}
 		warnings = append(warnings, config.Warning{Field: p.String(), Message: message})
@@ -176,7 +176,7 @@ func mountsOfNoVolume(pod *corev1.PodSpec, o *v1alpha2.WorkloadOverrides) field.
 	for i, m := range o.VolumeMounts {
 		if volumeNamed(pod.Volumes, m.Name) == nil {
 			errs = append(errs, field.NotFound(overridesPath.Child("volumeMounts").Index(i).Child("name"),
-				m.Name+" (add a volume of that name to spec.workload.overrides.volumes)"))
+				m.Name+" (add a volume of that name to ⟦spec.workload.overrides.volumes⟧)"))
 		}
 	}
 	return errs

@@ -22,6 +22,7 @@ import (
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // Group is the API group of LlamaStackDistribution.
@@ -78,16 +79,16 @@ func (d *Decoded) WrittenPath(path string) string {
 	return path
 }
 
-// WrittenText is a message about Object as its author wrote the object: the field paths it
-// names in the author's terms.
+// WrittenText is a message about Object as its author wrote the object: the fields, APIs and
+// fixes it refers to (pkg/api/wording) in the author's terms.
 func (d *Decoded) WrittenText(message string) string {
 	switch {
 	case d.spoke:
 		return v1alpha1.SpokeText(message)
 	case d.paths != nil:
-		return d.paths.text(message)
+		return wording.Format(message, d.paths)
 	}
-	return message
+	return wording.Plain(message)
 }
 
 // IsRenderable reports whether objects of this kind are rendered: LlamaStackDistributions of
@@ -258,9 +259,9 @@ func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, 
 	c := ogxToLLSD(o)
 	if len(c.errs) > 0 {
 		// What converted is held to llsd's rules too, so one run reports every problem.
-		for _, e := range v1alpha2.Validate(c.obj) {
+		for _, e := range v1alpha2.Check(c.obj) {
 			written := *e
-			written.Field, written.Detail = c.paths.written(e.Field), c.paths.text(e.Detail)
+			written.Field, written.Detail = c.paths.written(e.Field), wording.Format(e.Detail, c.paths)
 			c.errs = append(c.errs, &written)
 		}
 		return nil, nil, nil, c.errs

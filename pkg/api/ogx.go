@@ -16,6 +16,7 @@ import (
 
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // OGXServerVersion is the server an OGXServer runs when its image says none: the OGX release
@@ -75,8 +76,6 @@ func withDefaults(list, defaults corev1.ResourceList) corev1.ResourceList {
 func ogxToLLSD(o *ogx.OGXServer) *ogxConversion {
 	s := &o.Spec
 	paths := &pathMap{}
-	paths.serverAPINames()
-	paths.ogxAdvice()
 	c := &ogxConversion{paths: paths}
 	monitoring := ogxMonitoring(s.Monitoring)
 	if monitoring != nil {
@@ -501,40 +500,44 @@ func (c *ogxConversion) refuse(s *ogx.OGXServerSpec) {
 	}
 }
 
-// pathMap maps the field paths of a converted object to those its author wrote.
+// pathMap maps the field paths of a converted object to those its author wrote, and words
+// messages for an OGXServer's author (wording.Words).
 type pathMap struct {
 	pairs [][2]string // converted prefix, written prefix
-	words []string    // old, new: words of messages the author's API spells otherwise
-	// made from the above when first asked, so that mapping a message costs its length, not
-	// the number of pairs (an OGXServer's errors once took seconds: round four's F1)
+	// made from pairs when first asked, so that mapping a path costs its length, not the
+	// number of pairs (an OGXServer's errors once took seconds: round four's F1)
 	byConverted map[string]string
-	textOf      func(string) string
 }
 
-// serverAPINames makes messages name APIs as an OGXServer does (vector_io, not vectorIo).
-func (m *pathMap) serverAPINames() {
-	for _, name := range v1alpha2.AllAPINames {
-		if server := name.ServerName(); server != string(name) {
-			m.words = append(m.words, string(name), server)
-		}
+// Field is the field of the OGXServer a converted path came from. An OGXServer has no server
+// version: its image's tag is one.
+func (m *pathMap) Field(path string) string {
+	if path == "spec.distribution.serverVersion" {
+		return "the server version (an OGXServer's is the tag of spec.distribution.image)"
 	}
+	return m.written(path)
 }
 
-// ogxAdvice rewords the fixes llsd's messages give in fields an OGXServer does not have: its
-// server version is its image's tag, its PVC has no access modes, its monitoring is on unless
-// turned off, and it has no telemetry field.
-func (m *pathMap) ogxAdvice() {
-	m.words = append(m.words,
-		"spec.distribution.serverVersion", "the server version (an OGXServer's is the tag of spec.distribution.image)",
-		"set spec.workload.storage.accessModes: [ReadWriteMany] with a class that provides it, or ", "",
-		"set spec.telemetry: {endpoint: http://collector:4318}", "set OTEL_EXPORTER_OTLP_ENDPOINT in spec.workload.overrides.env",
-		"remove spec.monitoring (spec.telemetry exports metrics over OTLP on every version)", "set spec.monitoring.enabled: false (an OGXServer's monitoring is on unless turned off)",
-	)
+// API is the server's name of an API, which an OGXServer uses (vector_io, not vectorIo).
+func (*pathMap) API(name string) string { return v1alpha2.APIName(name).ServerName() }
+
+// ogxFixes are the fixes llsd's messages give in fields an OGXServer does not have, in its
+// own fields (no references: nothing words them again). Its PVC has no access modes, and its
+// monitoring is on unless turned off.
+var ogxFixes = map[wording.FixID]string{
+	wording.FixSharedVolume: "",
+	wording.FixNoMonitoring: "set spec.monitoring.enabled: false (an OGXServer's monitoring is on unless turned off)",
+}
+
+// Fix is an OGXServer's own wording of a fix that names fields it does not have.
+func (*pathMap) Fix(id wording.FixID) (string, bool) {
+	text, ok := ogxFixes[id]
+	return text, ok
 }
 
 func (m *pathMap) add(converted, written *field.Path) {
 	m.pairs = append(m.pairs, [2]string{converted.String(), written.String()})
-	m.byConverted, m.textOf = nil, nil
+	m.byConverted = nil
 }
 
 // written is path as its author wrote it: the longest converted prefix replaced.
@@ -553,19 +556,4 @@ func (m *pathMap) written(path string) string {
 		}
 	}
 	return path
-}
-
-// text is a message with the converted paths it names replaced, the longest first.
-func (m *pathMap) text(message string) string {
-	if m.textOf == nil {
-		pairs := slices.Clone(m.pairs)
-		slices.SortStableFunc(pairs, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
-		replace := make([]string, 0, 2*len(pairs))
-		for _, p := range pairs {
-			replace = append(replace, p[0], p[1])
-		}
-		paths, words := strings.NewReplacer(replace...), strings.NewReplacer(m.words...)
-		m.textOf = func(s string) string { return words.Replace(paths.Replace(s)) }
-	}
-	return m.textOf(message)
 }

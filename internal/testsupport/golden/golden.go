@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // Updating reports whether the golden files are being rewritten.
@@ -23,8 +25,12 @@ func Updating() bool { return os.Getenv("WRITE_GOLDEN_OUTPUT") != "" }
 // Check holds got equal to the file at path, or writes it there when Updating; the files of
 // stale lists expected files of another outcome, removed when Updating (a case whose expected
 // error became a config loses its error file).
+//
+// Output with a reference no edge worded (wording.Marked) fails either way: llsd's messages
+// are said in their reader's words before anyone sees them.
 func Check(t testing.TB, path string, got []byte, stale ...string) {
 	t.Helper()
+	require.False(t, wording.Marked(string(got)), "%s: a message still holds a wording reference: the edge that shows it must word it (wording.Format)", path)
 	if Updating() {
 		require.NoError(t, os.WriteFile(path, got, 0o644))
 		for _, s := range stale {

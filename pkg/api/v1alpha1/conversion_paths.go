@@ -4,11 +4,11 @@ package v1alpha1
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // hubToSpokePaths maps v1alpha2 field paths to the v1alpha1 fields they were converted from
@@ -84,30 +84,39 @@ func isSpokePath(path string) bool {
 // isHubOnly reports whether a path is under a field only v1alpha2 has.
 func isHubOnly(path string) bool { return underAny(path, hubOnlyPaths) }
 
-// fieldPathInText is a v1alpha2 field path inside a message: spec.workload.resources.requests.cpu.
-var fieldPathInText = regexp.MustCompile(`\bspec(\.[A-Za-z][A-Za-z0-9]*)+`)
-
-// SpokeText rewrites the v1alpha2 field paths a message names into the v1alpha1 fields they
-// were converted from ("set spec.workload.resources.requests.cpu" becomes "set
-// spec.server.containerSpec.resources.requests.cpu"); fields only v1alpha2 has stay as they are.
-//
-// A message that names fields only v1alpha2 has says so at its end, once.
+// SpokeText is a message about an object written in v1alpha1, in its author's terms: the
+// fields it refers to (wording.Field) are the v1alpha1 fields they were converted from ("set
+// spec.workload.resources.requests.cpu" reads "set spec.server.containerSpec.resources.requests.cpu");
+// fields only v1alpha2 has keep their path, and a message that names any says so at its end, once.
 func SpokeText(message string) string {
-	var hubOnly []string
-	text := fieldPathInText.ReplaceAllStringFunc(message, func(path string) string {
-		if isHubOnly(path) {
-			if !slices.Contains(hubOnly, path) {
-				hubOnly = append(hubOnly, path)
-			}
-			return path
-		}
-		if spokePath, ok := convertedFrom(path); ok {
-			return spokePath
-		}
-		return path
-	})
-	if len(hubOnly) == 0 {
+	w := &spokeWords{}
+	text := wording.Format(message, w)
+	if len(w.hubOnly) == 0 {
 		return text
 	}
-	return fmt.Sprintf("%s (only %s/v1alpha2 has %s)", text, GroupVersion.Group, strings.Join(hubOnly, ", "))
+	return fmt.Sprintf("%s (only %s/v1alpha2 has %s)", text, GroupVersion.Group, strings.Join(w.hubOnly, ", "))
 }
+
+// spokeWords word references for a v1alpha1 author, noting the fields v1alpha1 does not have.
+type spokeWords struct{ hubOnly []string }
+
+func (w *spokeWords) Field(path string) string {
+	if isHubOnly(path) {
+		// the field, not the entry of it: spec.providers.inference of spec.providers.inference[0].endpoint
+		name, _, _ := strings.Cut(path, "[")
+		if !slices.Contains(w.hubOnly, name) {
+			w.hubOnly = append(w.hubOnly, name)
+		}
+		return path
+	}
+	if spokePath, ok := convertedFrom(path); ok {
+		return spokePath
+	}
+	return path
+}
+
+// API: v1alpha1 names the APIs as v1alpha2 does.
+func (*spokeWords) API(name string) string { return name }
+
+// Fix: v1alpha1 has the fields every fix names, in the places SpokeText words.
+func (*spokeWords) Fix(wording.FixID) (string, bool) { return "", false }

@@ -31,13 +31,19 @@ func TestSpokePath(t *testing.T) {
 }
 
 // Messages name the fields a v1alpha1 user wrote; a field only v1alpha2 has keeps its name.
+// Only references are worded: a path in plain text is text.
 func TestSpokeText(t *testing.T) {
 	for _, tc := range []struct{ reason, hub, spoke string }{
-		{reason: "a converted field", hub: "set spec.workload.resources.requests.cpu", spoke: "set spec.server.containerSpec.resources.requests.cpu"},
-		{reason: "two fields, one only v1alpha2 has", hub: "spec.workload.storage is ReadWriteOnce: set spec.storage.kv or remove spec.workload.storage.",
+		{reason: "a converted field", hub: "set ⟦spec.workload.resources.requests.cpu⟧", spoke: "set spec.server.containerSpec.resources.requests.cpu"},
+		{reason: "two fields, one only v1alpha2 has", hub: "⟦spec.workload.storage⟧ is ReadWriteOnce: set ⟦spec.storage.kv⟧ or remove ⟦spec.workload.storage⟧.",
 			spoke: "spec.server.storage is ReadWriteOnce: set spec.storage.kv or remove spec.server.storage. (only llamastack.io/v1alpha2 has spec.storage.kv)"},
-		{reason: "a hub-only field of a converted block, named twice", hub: "set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes",
+		{reason: "a hub-only field of a converted block, named twice", hub: "set ⟦spec.workload.storage.accessModes⟧, ⟦spec.storage.sql⟧ and ⟦spec.workload.storage.accessModes⟧",
 			spoke: "set spec.workload.storage.accessModes, spec.storage.sql and spec.workload.storage.accessModes (only llamastack.io/v1alpha2 has spec.workload.storage.accessModes, spec.storage.sql)"},
+		{reason: "an entry of a hub-only field: the note names the field", hub: "unreachable: api.openai.com (⟦spec.providers.inference[2].settings[base_url]⟧)",
+			spoke: "unreachable: api.openai.com (spec.providers.inference[2].settings[base_url]) (only llamastack.io/v1alpha2 has spec.providers.inference)"},
+		{reason: "a path that is no reference is text", hub: "RenderOptions spec.registry.enabled", spoke: "RenderOptions spec.registry.enabled"},
+		{reason: "an API and a fix read as v1alpha2 writes them", hub: "keep ⟦api:vectorIo⟧ or ⟦fix:no-monitoring⟧remove ⟦spec.workload.storage⟧⟦/fix⟧",
+			spoke: "keep vectorIo or remove spec.server.storage"},
 		{reason: "not a path", hub: "the spec is fine", spoke: "the spec is fine"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // The Go side of the CRD's OpenAPI bounds. The bounds themselves are the markers on the types,
@@ -19,9 +21,20 @@ import (
 // breaks each bound on a real API server and holds them to that).
 
 // checks accumulates errors.
-type checks struct{ errs field.ErrorList }
+type checks struct {
+	errs  field.ErrorList
+	refer bool // messages name fields by wording references (Check)
+}
 
 func (c *checks) add(err *field.Error) { c.errs = append(c.errs, err) }
+
+// field is a path as a message names it: a wording reference when the checks refer.
+func (c *checks) field(p *field.Path) string {
+	if c.refer {
+		return wording.Field(p.String())
+	}
+	return p.String()
+}
 
 // patterns holds the compiled patterns of the bounds, each compiled on first use (not when
 // every llsd command starts).
@@ -38,13 +51,13 @@ func matches(pattern, value string) bool {
 // str checks a string that is set against its length, pattern and enum.
 func (c *checks) str(p *field.Path, value string, b *bounds) {
 	if b.minLength != nil && int64(len(value)) < *b.minLength {
-		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be at least %d chars long", p, *b.minLength)))
+		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be at least %d chars long", c.field(p), *b.minLength)))
 	}
 	if b.maxLength != nil && int64(len(value)) > *b.maxLength {
 		c.add(field.TooLong(p, value, int(*b.maxLength)))
 	}
 	if b.pattern != "" && !matches(b.pattern, value) {
-		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should match '%s'", p, b.pattern)))
+		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should match '%s'", c.field(p), b.pattern)))
 	}
 	if len(b.enum) > 0 && !slices.Contains(b.enum, value) {
 		c.add(field.NotSupported(p, value, b.enum))
@@ -54,10 +67,10 @@ func (c *checks) str(p *field.Path, value string, b *bounds) {
 // number checks an integer against its minimum and maximum.
 func (c *checks) number(p *field.Path, value int64, b *bounds) {
 	if b.minimum != nil && value < *b.minimum {
-		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be greater than or equal to %d", p, *b.minimum)))
+		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be greater than or equal to %d", c.field(p), *b.minimum)))
 	}
 	if b.maximum != nil && value > *b.maximum {
-		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be less than or equal to %d", p, *b.maximum)))
+		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should be less than or equal to %d", c.field(p), *b.maximum)))
 	}
 }
 
@@ -116,6 +129,6 @@ func (c *checks) properties(p *field.Path, v reflect.Value, b *bounds) {
 // tooFew checks a list's or map's n items or properties against its minimum.
 func (c *checks) tooFew(p *field.Path, n int, minimum *int64, what string) {
 	if minimum != nil && int64(n) < *minimum {
-		c.add(field.Invalid(p, n, fmt.Sprintf("%s in body should have at least %d %s", p, *minimum, what)))
+		c.add(field.Invalid(p, n, fmt.Sprintf("%s in body should have at least %d %s", c.field(p), *minimum, what)))
 	}
 }

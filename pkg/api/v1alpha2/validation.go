@@ -20,14 +20,22 @@ import (
 // and returns the errors with the same field paths and messages the API server gives, so a
 // render fails exactly where `kubectl apply` would. Call Default first, as the API server
 // does.
-func Validate(obj *LlamaStackDistribution) field.ErrorList {
+func Validate(obj *LlamaStackDistribution) field.ErrorList { return validate(obj, &checks{}) }
+
+// Check is Validate for a reader who may have written the object in another API (v1alpha1, an
+// OGXServer): the messages that name a field in their text name it by a reference, which
+// wording.Format words in that API (wording.Plain in v1alpha2's, as Validate gives them).
+func Check(obj *LlamaStackDistribution) field.ErrorList { return validate(obj, &checks{refer: true}) }
+
+func validate(obj *LlamaStackDistribution, c *checks) field.ErrorList {
 	errs := ValidateName(obj.Name)
 	if obj.Namespace != "" {
 		for _, msg := range k8svalidation.IsDNS1123Label(obj.Namespace) {
 			errs = append(errs, field.Invalid(field.NewPath("metadata", "namespace"), obj.Namespace, msg))
 		}
 	}
-	return append(errs, ValidateSpec(&obj.Spec, field.NewPath("spec"))...)
+	c.walk(reflect.ValueOf(&obj.Spec).Elem(), field.NewPath("spec"), field.NewPath("spec"))
+	return append(errs, c.errs...)
 }
 
 // MaxNameLength is the longest metadata.name whose derived object names all stay valid: 63
