@@ -256,6 +256,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./pkg/api/v1alpha1 -run '^$$' -fuzz FuzzConversionNeverEchoesACredential -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/cli -run '^$$' -fuzz FuzzFrontEndsNeverShowACredential -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzEmitterMatchesYAMLv3 -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./pkg/api -run '^$$' -fuzz FuzzDecodeNode -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzNodesMatchTheYAMLRoundTrip -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench

@@ -322,15 +322,20 @@ func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.Ku
 	return o, llsd, err
 }
 
+// DecodeItem decodes an LLSD or OGXServer item from the node the function holds (api.DecodeNode),
+// not from its text written out and parsed again.
+func DecodeItem(item *fn.KubeObject) (*api.Decoded, field.ErrorList) {
+	return api.DecodeNode(item.CopyToResourceNode().YNode(), func() []byte { return []byte(item.String()) })
+}
+
 // renderItem renders one LLSD into its canonical form and objects, or error results.
 func (p Processor) renderItem(item *fn.KubeObject, opts pipeline.Options) (fn.KubeObjects, fn.Results) {
-	data := []byte(item.String())
-	decoded, errs := api.DecodeObject(data)
+	decoded, errs := DecodeItem(item)
 	if len(errs) > 0 {
 		results := fieldResults(item, errs, nil) // decoding reports the fields as the user wrote them
 		// The rest of the object, without the values decoding refused, is rendered for the
 		// errors of its other fields: every problem in one run.
-		salvaged, hidden := api.Salvage(data, errs)
+		salvaged, hidden := api.Salvage([]byte(item.String()), errs)
 		results = append(results, fieldResults(item, hidden, nil)...)
 		if salvaged != nil {
 			if _, more := pipeline.RenderDecoded(salvaged, opts); len(more) > 0 {

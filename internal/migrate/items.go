@@ -39,7 +39,7 @@ func Items(items fn.KubeObjects, opts pipeline.Options) (fn.KubeObjects, fn.Resu
 
 // one migrates one object, or returns the errors that stop it.
 func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results) {
-	decoded, errs := api.DecodeObject([]byte(item.String()))
+	decoded, errs := krm.DecodeItem(item)
 	if len(errs) > 0 {
 		return nil, krm.ObjectResults(item, nil, errs, nil)
 	}

@@ -108,6 +108,11 @@ func DecodeObject(data []byte) (*Decoded, field.ErrorList) {
 	if err := json.Unmarshal(jsonDoc, &doc); err != nil || doc == nil {
 		return nil, field.ErrorList{field.Invalid(field.NewPath(""), field.OmitValueType{}, "not a YAML object")}
 	}
+	return decodeDocument(doc)
+}
+
+// decodeDocument reads a document in JSON's values (as json.Unmarshal gives them).
+func decodeDocument(doc map[string]any) (*Decoded, field.ErrorList) {
 	if errs := checkTypeMeta(doc); len(errs) > 0 {
 		return nil, errs
 	}
