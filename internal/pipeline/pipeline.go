@@ -173,7 +173,7 @@ func renderMarked(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, 
 		if len(limitErrs) > 0 || slices.ContainsFunc(invalid, tooMuch) {
 			return nil, errs // what is over a limit is not worked through
 		}
-		return nil, append(errs, AlsoWrong(renderInvalid(obj, opts), invalid, nil)...)
+		return nil, append(errs, AlsoWrong(renderInvalid(obj, opts, invalid), invalid, nil)...)
 	}
 	res, errs := renderValid(obj, opts, errs)
 	if res != nil {
@@ -182,17 +182,16 @@ func renderMarked(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, 
 	return res, errs
 }
 
-// renderInvalid renders a spec the schema refuses, for the errors of its other fields.
-// Generation and rendering take valid specs: a value only the schema refuses (postgres
-// without its connection string) may break what they assume, and then there is nothing more
-// to report, rather than a crash.
-func renderInvalid(obj *v1alpha2.LlamaStackDistribution, opts Options) (errs field.ErrorList) {
-	defer func() {
-		if recover() != nil {
-			errs = nil
-		}
-	}()
-	_, errs = renderValid(obj, opts, nil)
+// renderInvalid renders what is left of a spec the schema refuses once the refused values are
+// left out (api.Without), for the errors of its other fields. Generation and rendering take
+// valid specs: when what is left is refused too (a required field was the refused value),
+// there is nothing more to report.
+func renderInvalid(obj *v1alpha2.LlamaStackDistribution, opts Options, invalid field.ErrorList) field.ErrorList {
+	rest, ok := api.Without(obj, invalid)
+	if !ok || len(specErrors(slices.Concat(v1alpha2.Check(rest), mountable(rest)))) > 0 {
+		return nil
+	}
+	_, errs := renderValid(rest, opts, nil)
 	return errs
 }
 

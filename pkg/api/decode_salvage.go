@@ -48,14 +48,8 @@ func Salvage(data []byte, errs field.ErrorList) (*Decoded, field.ErrorList) {
 	case doc["apiVersion"] != ogx.GroupVersion.String() || doc["kind"] != ogx.Kind:
 		return nil, nil
 	}
-	for _, e := range errs {
-		steps, ok := pathSteps(e.Field)
-		if !ok || len(steps) < 2 || steps[0] != "spec" {
-			return nil, nil
-		}
-		if _, item := steps[len(steps)-1].(int); item || !remove(doc, steps) {
-			return nil, nil
-		}
+	if !removeAll(doc, errs) {
+		return nil, nil
 	}
 	if doc["kind"] == ogx.Kind {
 		return salvageOGX(doc)
@@ -105,6 +99,46 @@ func salvageV1alpha1(doc map[string]any) (*Decoded, field.ErrorList) {
 	}
 	v1alpha2.Default(hub)
 	return &Decoded{Object: hub, Warnings: warnings, spoke: true, restored: hasAnnotation(doc, v1alpha1.V1alpha2FieldsAnnotation)}, hidden
+}
+
+// Without is obj without the values errs name, left out as Salvage leaves them out of a
+// document, and defaulted again: the rest of an object the rules refuse, to be rendered for the
+// problems of its other fields. It returns false when that cannot be done: an error is about a
+// list item as a whole (leaving it out would renumber the items after it) or about no field of
+// the spec.
+func Without(obj *v1alpha2.LlamaStackDistribution, errs field.ErrorList) (*v1alpha2.LlamaStackDistribution, bool) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, false
+	}
+	var doc map[string]any
+	if json.Unmarshal(data, &doc) != nil {
+		return nil, false
+	}
+	if !removeAll(doc, errs) {
+		return nil, false
+	}
+	rest := &v1alpha2.LlamaStackDistribution{}
+	if len(strictDecode(doc, rest)) > 0 {
+		return nil, false
+	}
+	v1alpha2.Default(rest)
+	return rest, true
+}
+
+// removeAll deletes from doc the value at each error's field, and reports whether each is a
+// field of the spec that can be left out (not a list item as a whole).
+func removeAll(doc map[string]any, errs field.ErrorList) bool {
+	for _, e := range errs {
+		steps, ok := pathSteps(e.Field)
+		if !ok || len(steps) < 2 || steps[0] != "spec" {
+			return false
+		}
+		if _, item := steps[len(steps)-1].(int); item || !remove(doc, steps) {
+			return false
+		}
+	}
+	return true
 }
 
 // fatal reports an error of a decode other than an unknown field: the value did not decode.

@@ -7,8 +7,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
 // Salvage leaves out what decoding refused and decodes the rest, with the unknown fields the
@@ -42,6 +44,47 @@ func TestSalvage(t *testing.T) {
 			assert.Equal(t, tc.hidden, fields)
 			if d != nil {
 				assert.Equal(t, "starter", d.Object.Spec.Distribution.Name)
+			}
+		})
+	}
+}
+
+// Without leaves out of a decoded object the values the rules refuse, and defaults it again,
+// so that rendering the rest finds the other problems; a list item refused as a whole, or a
+// field outside the spec, cannot be left out.
+func TestWithout(t *testing.T) {
+	const doc = "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: chat}\nspec:\n" +
+		"  distribution: {name: starter}\n  workload: {replicas: 3, workers: 2}\n  resources: {models: [{name: a}, {name: b}]}\n" +
+		"  networking: {expose: {enabled: false}}\n"
+	obj, errs := api.Decode([]byte(doc))
+	require.Empty(t, errs)
+	for _, tc := range []struct {
+		reason, field string
+		ok            bool
+		check         func(t *testing.T, rest *v1alpha2.LlamaStackDistribution)
+	}{
+		{reason: "a refused value is left out", field: "spec.workload.replicas", ok: true,
+			check: func(t *testing.T, rest *v1alpha2.LlamaStackDistribution) {
+				assert.Nil(t, rest.Spec.Workload.Replicas)
+				assert.Equal(t, int32(2), *rest.Spec.Workload.Workers, "the rest as it was")
+				assert.Equal(t, int32(3), *obj.Spec.Workload.Replicas, "the object itself unchanged")
+			}},
+		{reason: "a refused value with a default gets the default", field: "spec.networking.expose.enabled", ok: true,
+			check: func(t *testing.T, rest *v1alpha2.LlamaStackDistribution) {
+				assert.True(t, *rest.Spec.Networking.Expose.Enabled)
+			}},
+		{reason: "a field of a list item", field: "spec.resources.models[1].name", ok: true,
+			check: func(t *testing.T, rest *v1alpha2.LlamaStackDistribution) {
+				assert.Len(t, rest.Spec.Resources.Models, 2, "no item renumbered")
+			}},
+		{reason: "a list item as a whole", field: "spec.resources.models[1]"},
+		{reason: "no field of the spec", field: "metadata.name"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			rest, ok := api.Without(obj, field.ErrorList{&field.Error{Type: field.ErrorTypeInvalid, Field: tc.field}})
+			require.Equal(t, tc.ok, ok)
+			if tc.check != nil {
+				tc.check(t, rest)
 			}
 		})
 	}
