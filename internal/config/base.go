@@ -74,7 +74,27 @@ func (g *generator) checkDistributionProviders() {
 	}
 }
 
-var requiredEnvRef = lazyre.New(`\$\{env\.([A-Z0-9_]+)\}`)
+// requiredEnvNames are the variables s reads without a default: ${env.NAME}. (A scan, not a
+// regexp: the starter config has hundreds of references, most with defaults, and this check
+// reads every one of them in every render.)
+func requiredEnvNames(s string) []string {
+	const ref = "${env."
+	var names []string
+	for {
+		i := strings.Index(s, ref)
+		if i < 0 {
+			return names
+		}
+		s = s[i+len(ref):]
+		n := 0
+		for n < len(s) && (s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9' || s[n] == '_') {
+			n++
+		}
+		if n > 0 && n < len(s) && s[n] == '}' {
+			names = append(names, s[:n])
+		}
+	}
+}
 
 // checkRequiredEnv fails on ${env.X} references (no default) that neither llsd nor
 // spec.workload.overrides.env provides: the server substitutes every one of them, also in
@@ -83,11 +103,7 @@ var requiredEnvRef = lazyre.New(`\$\{env\.([A-Z0-9_]+)\}`)
 func (g *generator) checkRequiredEnv() {
 	seen := map[string]bool{}
 	configyaml.WalkStrings(g.cfg, func(at configyaml.Path, s string) {
-		if !strings.Contains(s, "${env.") {
-			return
-		}
-		for _, m := range requiredEnvRef().FindAllStringSubmatch(s, -1) {
-			name := m[1]
+		for _, name := range requiredEnvNames(s) {
 			if seen[name] || strings.HasPrefix(name, "LLSD_") || g.overrideEnvSets(name) {
 				continue
 			}
