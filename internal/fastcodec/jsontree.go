@@ -5,15 +5,16 @@ package fastcodec
 import (
 	"encoding/json"
 	"errors"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // readJSONTree reads JSON as encoding/json reads it into an any with UseNumber: objects as
 // map[string]any (the last of a repeated key wins), arrays as []any, numbers as json.Number.
 // It is the part of the nodes path that reads what json.Marshal wrote: encoding/json's
-// reflective decoder was half of turning a rendered object into nodes. A string with an
-// escape or a byte outside ASCII is read by encoding/json itself, so every string means what
-// it means there; TestReadJSONTreeMatchesEncodingJSON and FuzzReadJSONTree hold the rest to it.
+// reflective decoder was half of turning a rendered object into nodes.
+// TestReadJSONTreeMatchesEncodingJSON and FuzzReadJSONTree hold it to encoding/json.
 func readJSONTree(data []byte) (any, error) {
 	r := jsonReader{data: data}
 	v, err := r.value(0)
@@ -148,8 +149,8 @@ func (r *jsonReader) next(end byte) (bool, error) {
 	return false, errJSON
 }
 
-// string reads a string: plain ASCII without escapes directly, any other through
-// encoding/json.
+// string reads a string as encoding/json does: escapes decoded (a lone surrogate, and a byte
+// that is no UTF-8, as U+FFFD).
 func (r *jsonReader) string() (any, error) {
 	start := r.at
 	plain := true
@@ -160,11 +161,7 @@ func (r *jsonReader) string() (any, error) {
 			if plain {
 				return string(r.data[start+1 : r.at-1]), nil
 			}
-			var s string
-			if err := json.Unmarshal(r.data[start:r.at], &s); err != nil {
-				return nil, err
-			}
-			return s, nil
+			return unquote(r.data[start+1 : r.at-1])
 		case c == '\\':
 			plain = false
 			r.at++ // the escaped character, which may be a quote
@@ -175,6 +172,91 @@ func (r *jsonReader) string() (any, error) {
 		}
 	}
 	return nil, errJSON
+}
+
+// unquote decodes the inside of a JSON string with escapes or bytes outside ASCII.
+func unquote(in []byte) (any, error) {
+	out := make([]byte, 0, len(in))
+	for i := 0; i < len(in); {
+		c := in[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(in) {
+				return nil, errJSON
+			}
+			i += 2
+			switch e := in[i-1]; e {
+			case '"', '\\', '/':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, n, ok := escapedRune(in[i:])
+				if !ok {
+					return nil, errJSON
+				}
+				out, i = utf8.AppendRune(out, r), i+n
+			default:
+				return nil, errJSON
+			}
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(in[i:])
+			out, i = utf8.AppendRune(out, r), i+size // RuneError for a byte that is no UTF-8
+		}
+	}
+	return string(out), nil
+}
+
+// escapedRune reads the hex digits after \u, and the low half after a high surrogate, as
+// encoding/json does: a surrogate without its other half is U+FFFD. n is the bytes read.
+func escapedRune(in []byte) (r rune, n int, ok bool) {
+	r, ok = hex4(in)
+	if !ok {
+		return 0, 0, false
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, 4, true
+	}
+	if len(in) >= 10 && in[4] == '\\' && in[5] == 'u' {
+		if low, ok := hex4(in[6:]); ok {
+			if both := utf16.DecodeRune(r, low); both != unicode.ReplacementChar {
+				return both, 10, true
+			}
+		}
+	}
+	return unicode.ReplacementChar, 4, true
+}
+
+func hex4(in []byte) (rune, bool) {
+	if len(in) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range in[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r*16 + rune(c)
+	}
+	return r, true
 }
 
 // number reads a number as JSON writes one (-0.5e3), as a json.Number of its text.
