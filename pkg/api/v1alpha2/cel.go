@@ -10,6 +10,8 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // The CEL rules that are made from the list of provider APIs (ProvidersSpec.APIs) rather
@@ -26,10 +28,14 @@ func ProviderAPIs() []APIName {
 	return names
 }
 
-// disabledWithProvidersMessage is the error of an API both disabled and given providers.
-func disabledWithProvidersMessage(api APIName) string {
-	return fmt.Sprintf("the %[1]s API is disabled but has providers configured: remove spec.providers.%[1]s or remove '%[1]s' from spec.disabled", api)
+// disabledWithProvidersMessage is the error of an API both disabled and given providers, its
+// fields and API named by words (plainly for the CRD, by reference for Check).
+func disabledWithProvidersMessage(api APIName, field, apiName func(string) string) string {
+	return fmt.Sprintf("the %[1]s API is disabled but has providers configured: remove %[2]s or remove '%[1]s' from %[3]s",
+		apiName(string(api)), field("spec.providers."+string(api)), field("spec.disabled"))
 }
+
+func plainWord(s string) string { return s }
 
 // duplicateProviderIDMessage is the error of a provider id used twice, after `provider id "<id>"`.
 const duplicateProviderIDMessage = " is used by more than one provider: provider ids must be unique across all APIs, so give each provider its own id"
@@ -79,8 +85,8 @@ var disabledRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 			Rule:      fmt.Sprintf("!(has(self.providers) && has(self.providers.%[1]s) && has(self.disabled) && '%[1]s' in self.disabled)", api),
 			FieldPath: ".providers." + string(api),
 			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
-			Message:   disabledWithProvidersMessage(api),
-		}}, holds: func(s *LlamaStackDistributionSpec) bool {
+			Message:   disabledWithProvidersMessage(api, plainWord, plainWord),
+		}}, referring: disabledWithProvidersMessage(api, wording.Field, wording.API), holds: func(s *LlamaStackDistributionSpec) bool {
 			return !slices.Contains(s.Disabled, api) ||
 				!slices.ContainsFunc(s.Providers.APIs(), func(a APIProviders) bool { return a.Name == api && a.Providers != nil })
 		}})

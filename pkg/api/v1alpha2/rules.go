@@ -40,6 +40,9 @@ type rule[T any] struct {
 	holds func(self T) bool
 	// detail words the message of a rule with a MessageExpression.
 	detail func(self T) string
+	// referring is Message with the fields and APIs it names as wording references, for
+	// Check (wording.Plain of it is Message: TestReferringRuleMessagesSayTheCELMessage).
+	referring string
 }
 
 // ruleChecker is a rule of any value type, as the walk of Validate applies it.
@@ -61,8 +64,11 @@ func (r rule[T]) checkValue(c *checks, p *field.Path, v reflect.Value) {
 		return
 	}
 	message := r.Message
-	if r.detail != nil {
+	switch {
+	case r.detail != nil:
 		message = r.detail(self)
+	case c.refer && r.referring != "":
+		message = r.referring
 	}
 	c.add(r.errorAt(p, schemaType(self), message))
 }

@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
+
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // BenchmarkValidate validates the fixture that sets a value for every bounded field.
@@ -47,4 +50,35 @@ func TestWithin(t *testing.T) {
 			assert.Equal(t, tc.want, Within(tc.path, tc.field))
 		})
 	}
+}
+
+// A rule's message with references says, in v1alpha2's words, what the CEL message of the CRD
+// says: the API server and Validate give one text, Check the same with its fields referred to.
+func TestReferringRuleMessagesSayTheCELMessage(t *testing.T) {
+	referring := 0
+	for _, r := range allRules() {
+		if d, ok := r.(rule[*LlamaStackDistributionSpec]); ok && d.referring != "" {
+			assert.Equal(t, d.Message, wording.Plain(d.referring))
+			referring++
+		}
+	}
+	assert.Positive(t, referring)
+
+	obj := &LlamaStackDistribution{}
+	obj.Name = "chat"
+	obj.Spec.Distribution.Name = "starter"
+	obj.Spec.Disabled = []APIName{APIVectorIo}
+	obj.Spec.Providers = &ProvidersSpec{VectorIo: []ProviderSpec{{Provider: "faiss"}}}
+	message := func(errs field.ErrorList) string {
+		for _, e := range errs {
+			if e.Field == "spec.providers.vectorIo" {
+				return e.Detail
+			}
+		}
+		return ""
+	}
+	plain := message(Validate(obj))
+	assert.Equal(t, "the vectorIo API is disabled but has providers configured: remove spec.providers.vectorIo or remove 'vectorIo' from spec.disabled", plain)
+	assert.True(t, wording.Marked(message(Check(obj))))
+	assert.Equal(t, plain, wording.Plain(message(Check(obj))))
 }
