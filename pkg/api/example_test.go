@@ -5,6 +5,8 @@ package api_test
 import (
 	"fmt"
 
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
 	"github.com/llamastack/llsd/pkg/api"
 )
 
@@ -93,4 +95,29 @@ func ExampleNamesOf() {
 	// Output:
 	// chat chat-service chat-sa chat-network-policy
 	// true false
+}
+
+// DecodeNode reads a document from the node a KRM function already holds (kyaml's), with the
+// values kubectl reads from its text: an unquoted yes is true, as sigs.k8s.io/yaml has it.
+func ExampleDecodeNode() {
+	rn, err := kyaml.Parse(`
+apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: chat}
+spec:
+  distribution: {name: starter}
+  networking: {expose: {enabled: yes}}
+`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d, errs := api.DecodeNode(rn.YNode(), func() []byte { return []byte(rn.MustString()) })
+	if len(errs) > 0 {
+		fmt.Println(errs)
+		return
+	}
+	fmt.Println(*d.Object.Spec.Networking.Expose.Enabled)
+	// Output:
+	// true
 }
