@@ -87,10 +87,18 @@ const resourceListHeader = "apiVersion: config.kubernetes.io/v1\nkind: ResourceL
 // ToYAML.
 func WriteResourceList(w io.Writer, rl *fn.ResourceList, entries *Entries) error {
 	sortItems(rl.Items)
-	rest, err := (&fn.ResourceList{FunctionConfig: rl.FunctionConfig, Results: rl.Results}).ToYAML()
+	head := &fn.ResourceList{FunctionConfig: rl.FunctionConfig, Results: rl.Results}
+	var results []byte // the results, when written here rather than by the SDK (they come last)
+	if len(rl.Results) > 0 && resultsFast() {
+		if text, ok := resultsText(rl.Results); ok {
+			head.Results, results = nil, text
+		}
+	}
+	rest, err := head.ToYAML()
 	if err != nil {
 		return err
 	}
+	rest = append(rest, results...)
 	if len(rl.Items) == 0 {
 		_, err := w.Write(rest)
 		return err

@@ -152,3 +152,33 @@ func TestWriteResourceListReportsAWriteError(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualError(t, WriteResourceList(failingWriter{}, rl, nil), "broken pipe")
 }
+
+// The results are written as ToYAML writes them, whatever their text: quotes, line breaks,
+// YAML's words (yes, null, 1e3), unicode, empty fields and references.
+func FuzzResultsText(f *testing.F) {
+	f.Add("a: b 'c' \"d\"\nline2", "warning", "llamastack.io/v1alpha2", "LlamaStackDistribution", "s", "ai", "spec.x", "a.yaml", 0)
+	f.Add("yes", "error", "", "", "n", "", "", "", 3)
+	f.Add("  leading space\ttab ", "info", "v1", "ConfigMap", "1e3", "null", "spec.providers.inference[0]", "dir/b.yaml", 1)
+	f.Add("é ☃ \u2028", "", "", "", "", "", "", "", 0)
+	f.Add("0", "0", "", "", "0", "\xf9", "", "", 0) // a byte that is no UTF-8
+	f.Fuzz(func(t *testing.T, message, severity, apiVersion, kind, name, namespace, path, file string, index int) {
+		r := &fn.Result{Message: message, Severity: fn.Severity(severity)}
+		if apiVersion+kind+name+namespace != "" || index%2 == 1 {
+			r.ResourceRef = &fn.ResourceRef{APIVersion: apiVersion, Kind: kind, Name: name, Namespace: namespace}
+		}
+		if path != "" || index%3 == 1 {
+			r.Field = &fn.Field{Path: path}
+		}
+		if file != "" || index%5 == 1 {
+			r.File = &fn.File{Path: file, Index: index}
+		}
+		results := fn.Results{r, {Message: message}}
+		want, err := (&fn.ResourceList{Results: results}).ToYAML()
+		if err != nil {
+			return
+		}
+		got, ok := resultsText(results)
+		require.True(t, ok)
+		assert.Equal(t, string(want), resourceListHeader+string(got))
+	})
+}

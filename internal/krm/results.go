@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"bytes"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/llamastack/llsd/internal/fastcodec"
+)
+
+// resultsText writes the results section of a ResourceList ("results:" and its entries) as
+// fn.ResourceList.ToYAML writes it, or reports false for results only the SDK's way writes the
+// same (a field's current or proposed value, tags: values of any type). The SDK turns each
+// result into JSON, a map and nodes, and sorts their keys (kyaml's yaml.FieldOrder first, then
+// by name); a render's thousands of warnings made that an eighth of its time. Here each result
+// becomes the same nodes directly. TestWriteResourceListIsToYAML and FuzzResultsText hold it to
+// ToYAML.
+func resultsText(results fn.Results) ([]byte, bool) {
+	var buf bytes.Buffer
+	buf.WriteString("results:\n")
+	for _, r := range results {
+		node, ok := resultNode(r)
+		if !ok {
+			return nil, false
+		}
+		text, err := encodeEntry(node)
+		if err != nil {
+			return nil, false
+		}
+		buf.Write(text)
+	}
+	return buf.Bytes(), true
+}
+
+// resultNode is a result as the SDK's nodes of it: the fields JSON would hold (omitempty).
+func resultNode(r *fn.Result) (*yaml.Node, bool) {
+	if r == nil || len(r.Tags) > 0 || (r.Field != nil && (r.Field.CurrentValue != nil || r.Field.ProposedValue != nil)) {
+		return nil, false
+	}
+	m := newMapping()
+	m.str("message", r.Message)
+	m.str("severity", string(r.Severity))
+	if ref := r.ResourceRef; ref != nil {
+		n := newMapping()
+		n.str("apiVersion", ref.APIVersion)
+		n.str("kind", ref.Kind)
+		n.str("name", ref.Name)
+		n.str("namespace", ref.Namespace)
+		m.add("resourceRef", n.node())
+	}
+	if f := r.Field; f != nil {
+		n := newMapping()
+		n.str("path", f.Path)
+		m.add("field", n.node())
+	}
+	if f := r.File; f != nil {
+		n := newMapping()
+		n.str("path", f.Path)
+		if f.Index != 0 {
+			n.add("index", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(f.Index)})
+		}
+		m.add("file", n.node())
+	}
+	return m.node(), true
+}
+
+// mapping collects the pairs of a mapping node, to be ordered as the SDK orders them.
+type mapping struct{ keys, values []*yaml.Node }
+
+func newMapping() *mapping { return &mapping{} }
+
+// str adds a string value as yaml.v3 encodes a Go string (its style chosen by the encoder),
+// unless it is empty (omitempty); a byte that is no UTF-8 becomes U+FFFD, as the SDK's JSON
+// round trip makes it.
+func (m *mapping) str(key, value string) {
+	if value == "" {
+		return
+	}
+	value = asJSONString(value)
+	n := &yaml.Node{}
+	if err := n.Encode(value); err != nil {
+		n = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+	}
+	m.add(key, n)
+}
+
+// asJSONString is s as json.Marshal writes it and reads back: each byte that is no UTF-8
+// replaced by U+FFFD.
+func asJSONString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteRune(r) // RuneError for an invalid byte
+		i += size
+	}
+	return b.String()
+}
+
+func (m *mapping) add(key string, value *yaml.Node) {
+	m.keys = append(m.keys, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key})
+	m.values = append(m.values, value)
+}
+
+// node is the mapping with its keys in the SDK's order: those kyaml's FieldOrder knows first, in
+// its order, then the others by name. An empty mapping is written {}, as yaml.v3 writes an
+// empty map.
+func (m *mapping) node() *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if len(m.keys) == 0 {
+		n.Style = yaml.FlowStyle
+		return n
+	}
+	order := make([]int, len(m.keys))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return fieldBefore(m.keys[order[a]].Value, m.keys[order[b]].Value) })
+	for _, i := range order {
+		n.Content = append(n.Content, m.keys[i], m.values[i])
+	}
+	return n
+}
+
+// fieldBefore is the SDK's order of two keys of a mapping.
+func fieldBefore(a, b string) bool {
+	ai, aKnown := yaml.FieldOrder[a]
+	bi, bKnown := yaml.FieldOrder[b]
+	switch {
+	case aKnown && bKnown:
+		return ai < bi
+	case aKnown != bKnown:
+		return aKnown
+	}
+	return a < b
+}
+
+// resultsFast reports whether the results are written by resultsText: with the writer path of
+// internal/fastcodec on (make bench turns it off to measure what it buys).
+func resultsFast() bool { return fastcodec.On(fastcodec.PathWriter) }
