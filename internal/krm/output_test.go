@@ -160,7 +160,8 @@ func FuzzResultsText(f *testing.F) {
 	f.Add("yes", "error", "", "", "n", "", "", "", 3)
 	f.Add("  leading space\ttab ", "info", "v1", "ConfigMap", "1e3", "null", "spec.providers.inference[0]", "dir/b.yaml", 1)
 	f.Add("é ☃ \u2028", "", "", "", "", "", "", "", 0)
-	f.Add("0", "0", "", "", "0", "\xf9", "", "", 0) // a byte that is no UTF-8
+	f.Add("0", "0", "", "", "0", "\xf9", "", "", 0)         // a byte that is no UTF-8
+	f.Add("1:20", "on", "", "", "-1_0:59.5", "", "", "", 0) // what yaml.v3 quotes as a Go string only
 	f.Fuzz(func(t *testing.T, message, severity, apiVersion, kind, name, namespace, path, file string, index int) {
 		r := &fn.Result{Message: message, Severity: fn.Severity(severity)}
 		if apiVersion+kind+name+namespace != "" || index%2 == 1 {

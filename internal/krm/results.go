@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/llamastack/llsd/internal/fastcodec"
+	"github.com/llamastack/llsd/internal/lazyre"
 )
 
 // resultsText writes the results section of a ResourceList ("results:" and its entries) as
@@ -76,20 +77,33 @@ type mapping struct{ keys, values []*yaml.Node }
 
 func newMapping() *mapping { return &mapping{} }
 
-// str adds a string value as yaml.v3 encodes a Go string (its style chosen by the encoder),
-// unless it is empty (omitempty); a byte that is no UTF-8 becomes U+FFFD, as the SDK's JSON
-// round trip makes it.
+// str adds a string value unless it is empty (omitempty), as a !!str scalar that writes as
+// yaml.v3 writes a Go string (the SDK encodes a map of them); a byte that is no UTF-8 becomes
+// U+FFFD, as the SDK's JSON round trip makes it.
 func (m *mapping) str(key, value string) {
 	if value == "" {
 		return
 	}
-	value = asJSONString(value)
-	n := &yaml.Node{}
-	if err := n.Encode(value); err != nil {
-		n = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: asJSONString(value)}
+	if quotedAsGoString(n.Value) {
+		n.Style = yaml.DoubleQuotedStyle
 	}
 	m.add(key, n)
 }
+
+// quotedAsGoString reports a string yaml.v3 double-quotes as a Go value but would write plain
+// as a node: YAML 1.1's bools (yes, off) and sexagesimal floats (1:20), which a YAML 1.1 reader
+// would not read back as strings.
+func quotedAsGoString(s string) bool {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF":
+		return true
+	}
+	return strings.IndexByte(s, ':') > 0 && sexagesimal().MatchString(s)
+}
+
+// sexagesimal is a YAML 1.1 base-60 float.
+var sexagesimal = lazyre.New(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
 
 // asJSONString is s as json.Marshal writes it and reads back: each byte that is no UTF-8
 // replaced by U+FFFD.
