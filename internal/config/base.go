@@ -61,7 +61,7 @@ func (g *generator) checkDistributionProviders() {
 			t, _ := entry["provider_type"].(string)
 			for _, r := range fieldMapFor(g.prof, api, t).Required {
 				value, _ := mapAt(entry, "config")[r.Key].(string)
-				m := emptyDefault().FindStringSubmatch(value)
+				m := envRef(emptyDefault(), value)
 				if m == nil || g.overrideEnvSets(m[1]) {
 					continue
 				}
@@ -138,7 +138,7 @@ func (g *generator) checkNullDefaults() {
 			config := mapAt(entry, "config")
 			for _, key := range slices.Sorted(maps.Keys(config)) {
 				value, _ := config[key].(string)
-				m := emptyDefault().FindStringSubmatch(value)
+				m := envRef(emptyDefault(), value)
 				if m == nil || g.podSets(m[1]) {
 					continue
 				}
@@ -156,7 +156,7 @@ func (g *generator) checkNullDefaults() {
 // with X set in the pod.
 func (g *generator) enabledID(v any) (string, bool) {
 	s, _ := v.(string)
-	if m := conditionalID().FindStringSubmatch(s); m != nil {
+	if m := envRef(conditionalID(), s); m != nil {
 		return m[2], g.podSets(m[1])
 	}
 	return s, isLiteral(v)
@@ -176,7 +176,7 @@ func (g *generator) checkPostgresCredentials() {
 		}
 		for _, key := range []string{"db", "user", "password"} {
 			value, _ := backend[key].(string)
-			if m := emptyDefault().FindStringSubmatch(value); m != nil && !g.overrideEnvSets(m[1]) && !slices.Contains(unset, m[1]) {
+			if m := envRef(emptyDefault(), value); m != nil && !g.overrideEnvSets(m[1]) && !slices.Contains(unset, m[1]) {
 				unset = append(unset, m[1])
 			}
 		}

@@ -230,7 +230,7 @@ func (c *ownConfigCheck) localhost(api string, i int, config any) {
 // variable the pod does not set (${env.OLLAMA_URL:+ollama}).
 func (c *ownConfigCheck) disabled(p map[string]any) bool {
 	id, _ := p["provider_id"].(string)
-	if m := conditionalID().FindStringSubmatch(id); m != nil {
+	if m := envRef(conditionalID(), id); m != nil {
 		return !c.env[m[1]]
 	}
 	return id == "" || id == "__disabled__"

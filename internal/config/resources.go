@@ -278,7 +278,7 @@ func (g *generator) fixDefaultShield() {
 	for _, item := range items {
 		entry, _ := item.(map[string]any)
 		provider, _ := entry["provider_id"].(string)
-		m := conditionalID().FindStringSubmatch(provider)
+		m := envRef(conditionalID(), provider)
 		switch {
 		case entry["shield_id"] == id && (isLiteral(provider) || m != nil):
 			found = true
@@ -367,7 +367,7 @@ func (g *generator) providerType(api, id string) string {
 func (g *generator) conditionOf(api, id string) string {
 	for _, e := range providerList(g.cfg, api) {
 		s, _ := e["provider_id"].(string)
-		if m := conditionalID().FindStringSubmatch(s); m != nil && m[2] == id {
+		if m := envRef(conditionalID(), s); m != nil && m[2] == id {
 			return m[1]
 		}
 	}

@@ -3,6 +3,7 @@
 package config
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -49,11 +50,20 @@ func setProviderList(cfg map[string]any, api string, entries []map[string]any) {
 // when X is set (submatches: X, id).
 var conditionalID = lazyre.New(`^\$\{env\.([A-Z0-9_]+):\+([^}]*)\}$`)
 
+// envRef matches s, a whole reference to a variable, against pattern (one of those above,
+// which start with ${env.): most strings are no reference, and are told so without a regexp.
+func envRef(pattern *regexp.Regexp, s string) []string {
+	if !strings.HasPrefix(s, "${env.") {
+		return nil
+	}
+	return pattern.FindStringSubmatch(s)
+}
+
 // entryID is the id a provider or resource entry answers to: its provider_id, or the id
 // inside an ${env.X:+id} condition.
 func entryID(v any) string {
 	s, _ := v.(string)
-	if m := conditionalID().FindStringSubmatch(s); m != nil {
+	if m := envRef(conditionalID(), s); m != nil {
 		return m[2]
 	}
 	return s

@@ -99,6 +99,9 @@ var urlInText = lazyre.New(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'` + "`" + `]+`)
 // Text hides the credentials of every URL in a message. Punctuation that ends a URL (the
 // colon before a message's fix, a full stop) belongs to the message and stays.
 func Text(message string) string {
+	if !strings.Contains(message, "://") { // no URL: most messages
+		return message
+	}
 	return urlInText().ReplaceAllStringFunc(message, func(u string) string {
 		trimmed := strings.TrimRight(u, ":,.;)")
 		return URL(trimmed) + u[len(trimmed):]
