@@ -100,3 +100,26 @@ func reportsEachOnce(t *testing.T, file string, want []string) {
 		assert.Equal(t, len(want), strings.Count(stderr, ": spec."), "llsd %s: each problem once, none that follows from another:\n%s", command, stderr)
 	}
 }
+
+// A config that cannot be generated does not hide what the spec alone says is wrong: an
+// OGXServer that disables an API others need, and runs two replicas on a volume that attaches
+// to one node, hears of both in one run, in its own words.
+func TestAGenerationErrorHidesNoSpecError(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "server.yaml", `apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: {name: starter}
+  disabledAPIs: [vector_io]
+  workload: {replicas: 2, storage: {size: 5Gi}}
+`)
+	code, _, stderr := run(t, "validate", file)
+	assert.Equal(t, 1, code)
+	for _, w := range []string{
+		`spec.disabledAPIs[0]: Invalid value: "vector_io": responses needs vector_io, so the server would not start`,
+		`spec.workload.replicas: Invalid value: 2: spec.workload.storage is a ReadWriteOnce volume, which attaches to one node`,
+	} {
+		assert.Contains(t, stderr, w)
+	}
+	assert.NotContains(t, stderr, "accessModes", "an OGXServer's volume has no access modes")
+}

@@ -66,6 +66,8 @@ func SpecErrors(in Input) field.ErrorList {
 	errs = append(errs, checkCABundle(in)...)
 	allowed, _ := checkAllowedFrom(in)
 	errs = append(errs, allowed...)
+	scale, _ := checkScale(in) // without a config: a volume that attaches to one node, an autoscaler without requests
+	errs = append(errs, scale...)
 	if in.Distribution != nil {
 		errs = append(errs, checkCommandLine(in)...)
 	}
