@@ -62,6 +62,11 @@ func KubeObject(tree map[string]any) (*fn.KubeObject, error) {
 	if err != nil {
 		return nil, err
 	}
+	return kubeObjectOfNode(node)
+}
+
+// kubeObjectOfNode is a KubeObject holding node itself.
+func kubeObjectOfNode(node *yaml.Node) (*fn.KubeObject, error) {
 	// A ResourceList takes a node as it is (fn.NewKubeObjectFromResourceNode would copy it).
 	var holder fn.ResourceList
 	if err := holder.UpsertObjectToItems(yaml.NewRNode(node), func(_, _ *fn.KubeObject) bool { return false }, false); err != nil {
@@ -111,20 +116,26 @@ func toYAMLNode(v any) (*yaml.Node, error) {
 	case string:
 		return stringScalar(t), nil
 	case json.Number:
-		if _, err := strconv.ParseInt(string(t), 10, 64); err == nil {
-			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: string(t)}, nil
-		}
-		f, err := t.Float64()
-		if err != nil {
-			return nil, err
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(f, 'g', -1, 64)}, nil
+		return numberScalar(t)
 	case bool:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(t)}, nil
 	case nil:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
 	}
 	return nil, fmt.Errorf("unexpected JSON value %T", v)
+}
+
+// numberScalar is a JSON number as its YAML rendering gives it: an int as written, a float
+// in its shortest form.
+func numberScalar(t json.Number) (*yaml.Node, error) {
+	if _, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: string(t)}, nil
+	}
+	f, err := t.Float64()
+	if err != nil {
+		return nil, err
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(f, 'g', -1, 64)}, nil
 }
 
 // stringScalar is a string with the style its YAML rendering gives it when read back.

@@ -42,10 +42,7 @@ func direct(t testing.TB, o render.Object) string {
 func kubeObject(t testing.TB, o render.Object) *fn.KubeObject {
 	data, err := json.Marshal(o)
 	require.NoError(t, err)
-	tree, err := fastcodec.DecodeJSON(data)
-	require.NoError(t, err)
-	render.StripRuntimeFields(tree)
-	ko, err := fastcodec.KubeObject(tree)
+	ko, err := fastcodec.KubeObjectFromJSON(data, render.IsRuntimeField)
 	require.NoError(t, err)
 	return ko
 }
@@ -147,4 +144,25 @@ func entries(t testing.TB, o render.Object) (want, got string, written bool) {
 	var buf bytes.Buffer
 	written = fastcodec.WriteEntry(&buf, ko.CopyToResourceNode().YNode())
 	return want, buf.String(), written
+}
+
+// An object's JSON read straight into nodes is the tree read and written as nodes: the fields
+// drop names left out (at the top two levels only), the last of a repeated key kept.
+func TestKubeObjectFromJSONIsTheTreesNodes(t *testing.T) {
+	for _, data := range []string{
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","creationTimestamp":null,"annotations":{}},"data":{"b":"1","a":"yes"},"status":{}}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","annotations":{"x":""}},"data":{"status":{},"a10":1,"a9":2.5,"n":null,"t":true}}`,
+		`{"kind":"K","kind":"L","metadata":{"name":"a","name":"b"},"spec":{"list":[],"map":{},"deep":[{"z":1,"a":[1,"2"]}]}}`,
+	} {
+		tree, err := fastcodec.DecodeJSON([]byte(data))
+		require.NoError(t, err)
+		render.StripRuntimeFields(tree)
+		want, err := fastcodec.KubeObject(tree)
+		require.NoError(t, err)
+		got, err := fastcodec.KubeObjectFromJSON([]byte(data), render.IsRuntimeField)
+		require.NoError(t, err)
+		assert.Equal(t, want.String(), got.String(), data)
+	}
+	_, err := fastcodec.KubeObjectFromJSON([]byte(`[1]`), render.IsRuntimeField)
+	assert.Error(t, err, "not an object")
 }

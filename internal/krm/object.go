@@ -25,10 +25,5 @@ func ManifestObject(o any) (*fn.KubeObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := fastcodec.DecodeJSON(data)
-	if err != nil {
-		return nil, err
-	}
-	render.StripRuntimeFields(tree)
-	return fastcodec.KubeObject(tree)
+	return fastcodec.KubeObjectFromJSON(data, render.IsRuntimeField)
 }

@@ -208,16 +208,39 @@ func Manifest(o Object) (map[string]any, error) {
 	return u, nil
 }
 
-// StripRuntimeFields removes from an object's map what belongs to the cluster, not to Git:
-// status, the creation timestamp, and annotations left empty.
+// StripRuntimeFields removes from an object's map what belongs to the cluster, not to Git
+// (IsRuntimeField).
 func StripRuntimeFields(object map[string]any) {
-	delete(object, "status")
-	if md, ok := object["metadata"].(map[string]any); ok {
-		delete(md, "creationTimestamp")
-		if a, ok := md["annotations"].(map[string]any); ok && len(a) == 0 {
-			delete(md, "annotations")
+	for k, v := range object {
+		if IsRuntimeField([]string{k}, isEmptyMap(v)) {
+			delete(object, k)
 		}
 	}
+	if md, ok := object["metadata"].(map[string]any); ok {
+		for k, v := range md {
+			if IsRuntimeField([]string{"metadata", k}, isEmptyMap(v)) {
+				delete(md, k)
+			}
+		}
+	}
+}
+
+// IsRuntimeField reports whether the field of an object at path (keys from the object's top;
+// empty when its value is an empty mapping) belongs to the cluster, not to Git: status, the
+// creation timestamp, and annotations left empty.
+func IsRuntimeField(path []string, empty bool) bool {
+	switch {
+	case len(path) == 1:
+		return path[0] == "status"
+	case len(path) == 2 && path[0] == "metadata":
+		return path[1] == "creationTimestamp" || path[1] == "annotations" && empty
+	}
+	return false
+}
+
+func isEmptyMap(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0
 }
 
 // ConfigMapDataHash is the content hash of a ConfigMap's data: hex sha256 over its keys in
