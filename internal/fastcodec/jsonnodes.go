@@ -3,10 +3,8 @@
 package fastcodec
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -72,21 +70,11 @@ func (r *nodeReader) node(depth int, path []string) (*yaml.Node, error) {
 	case '[':
 		return r.sequence(depth)
 	}
-	v, err := r.value(depth)
+	v, err := r.value(depth) // a scalar: objects and arrays are taken above
 	if err != nil {
 		return nil, err
 	}
-	switch t := v.(type) {
-	case string:
-		return stringScalar(t), nil
-	case json.Number:
-		return numberScalar(t)
-	case bool:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(t)}, nil
-	case nil:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
-	}
-	return nil, errJSON // an object or array: taken above
+	return scalarNode(v)
 }
 
 func (r *nodeReader) mapping(depth int, path []string) (*yaml.Node, error) {

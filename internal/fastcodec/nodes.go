@@ -113,6 +113,13 @@ func toYAMLNode(v any) (*yaml.Node, error) {
 			n.Content = append(n.Content, val)
 		}
 		return n, nil
+	}
+	return scalarNode(v)
+}
+
+// scalarNode is a JSON scalar (as DecodeJSON reads it) as its YAML rendering gives it.
+func scalarNode(v any) (*yaml.Node, error) {
+	switch t := v.(type) {
 	case string:
 		return stringScalar(t), nil
 	case json.Number:
