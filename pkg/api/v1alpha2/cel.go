@@ -28,14 +28,12 @@ func ProviderAPIs() []APIName {
 	return names
 }
 
-// disabledWithProvidersMessage is the error of an API both disabled and given providers, its
-// fields and API named by words (plainly for the CRD, by reference for Check).
-func disabledWithProvidersMessage(api APIName, field, apiName func(string) string) string {
+// disabledWithProvidersMessage is the error of an API both disabled and given providers, the
+// fields and the API it names as wording references (the CRD's message is its plain form).
+func disabledWithProvidersMessage(api APIName) string {
 	return fmt.Sprintf("the %[1]s API is disabled but has providers configured: remove %[2]s or remove '%[1]s' from %[3]s",
-		apiName(string(api)), field("spec.providers."+string(api)), field("spec.disabled"))
+		wording.API(string(api)), wording.Field("spec.providers."+string(api)), wording.Field("spec.disabled"))
 }
-
-func plainWord(s string) string { return s }
 
 // duplicateProviderIDMessage is the error of a provider id used twice, after `provider id "<id>"`.
 const duplicateProviderIDMessage = " is used by more than one provider: provider ids must be unique across all APIs, so give each provider its own id"
@@ -81,12 +79,13 @@ var overrideRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 var disabledRules = sync.OnceValue(func() []rule[*LlamaStackDistributionSpec] {
 	rules := make([]rule[*LlamaStackDistributionSpec], 0, len(ProviderAPIs()))
 	for _, api := range ProviderAPIs() {
+		referring := disabledWithProvidersMessage(api)
 		rules = append(rules, rule[*LlamaStackDistributionSpec]{Rule: Rule{On: onSpec, ValidationRule: apiextensionsv1.ValidationRule{
 			Rule:      fmt.Sprintf("!(has(self.providers) && has(self.providers.%[1]s) && has(self.disabled) && '%[1]s' in self.disabled)", api),
 			FieldPath: ".providers." + string(api),
 			Reason:    ptr.To(apiextensionsv1.FieldValueForbidden),
-			Message:   disabledWithProvidersMessage(api, plainWord, plainWord),
-		}}, referring: disabledWithProvidersMessage(api, wording.Field, wording.API), holds: func(s *LlamaStackDistributionSpec) bool {
+			Message:   wording.Plain(referring),
+		}}, referring: referring, holds: func(s *LlamaStackDistributionSpec) bool {
 			return !slices.Contains(s.Disabled, api) ||
 				!slices.ContainsFunc(s.Providers.APIs(), func(a APIProviders) bool { return a.Name == api && a.Providers != nil })
 		}})

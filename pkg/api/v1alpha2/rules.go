@@ -40,8 +40,8 @@ type rule[T any] struct {
 	holds func(self T) bool
 	// detail words the message of a rule with a MessageExpression.
 	detail func(self T) string
-	// referring is Message with the fields and APIs it names as wording references, for
-	// Check (wording.Plain of it is Message: TestReferringRuleMessagesSayTheCELMessage).
+	// referring is the message with the fields and APIs it names as wording references, for
+	// Check; Message, the CRD's, is its plain form (wording.Plain).
 	referring string
 }
 

@@ -34,8 +34,7 @@ func validate(obj *LlamaStackDistribution, c *checks) field.ErrorList {
 			errs = append(errs, field.Invalid(field.NewPath("metadata", "namespace"), obj.Namespace, msg))
 		}
 	}
-	c.walk(reflect.ValueOf(&obj.Spec).Elem(), field.NewPath("spec"), field.NewPath("spec"))
-	return append(errs, c.errs...)
+	return append(errs, c.spec(&obj.Spec, field.NewPath("spec"))...)
 }
 
 // MaxNameLength is the longest metadata.name whose derived object names all stay valid: 63
@@ -74,7 +73,11 @@ func ValidateName(name string) field.ErrorList {
 // (zz_generated.bounds.go), every value against the rules on its type or field (rules.go,
 // cel.go), in the order of the fields.
 func ValidateSpec(spec *LlamaStackDistributionSpec, path *field.Path) field.ErrorList {
-	c := &checks{}
+	return (&checks{}).spec(spec, path)
+}
+
+// spec walks a spec rooted at path and returns what the checks found.
+func (c *checks) spec(spec *LlamaStackDistributionSpec, path *field.Path) field.ErrorList {
 	c.walk(reflect.ValueOf(spec).Elem(), path, path)
 	return c.errs
 }

@@ -55,15 +55,6 @@ func TestWithin(t *testing.T) {
 // A rule's message with references says, in v1alpha2's words, what the CEL message of the CRD
 // says: the API server and Validate give one text, Check the same with its fields referred to.
 func TestReferringRuleMessagesSayTheCELMessage(t *testing.T) {
-	referring := 0
-	for _, r := range allRules() {
-		if d, ok := r.(rule[*LlamaStackDistributionSpec]); ok && d.referring != "" {
-			assert.Equal(t, d.Message, wording.Plain(d.referring))
-			referring++
-		}
-	}
-	assert.Positive(t, referring)
-
 	obj := &LlamaStackDistribution{}
 	obj.Name = "chat"
 	obj.Spec.Distribution.Name = "starter"
