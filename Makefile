@@ -258,7 +258,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzEmitterMatchesYAMLv3 -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./pkg/api -run '^$$' -fuzz FuzzDecodeNode -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzNodesMatchTheYAMLRoundTrip -fuzztime $${FUZZTIME:-30s}
-	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzReadJSONTree -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzKubeObjectFromJSON -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/krm -run '^$$' -fuzz FuzzResultsText -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench

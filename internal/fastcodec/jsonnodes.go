@@ -11,17 +11,18 @@ import (
 )
 
 // KubeObjectFromJSON is KubeObject of an object's JSON read with DecodeJSON, less the fields
-// drop names (called with the path of each field of the object's top two levels, and whether
-// its value is an empty mapping), read straight into nodes: no tree of maps in between, which
-// was as much work again as the nodes themselves. TestNodesMatchTheYAMLRoundTrip and
-// FuzzNodesMatchTheYAMLRoundTrip hold it to the text round trip it replaces.
+// drop names (DropFields), read straight into nodes: no tree of maps in between, and no
+// encoding/json, whose reflective decoder was as much work again as the nodes themselves.
+// TestNodesMatchTheYAMLRoundTrip and FuzzNodesMatchTheYAMLRoundTrip hold it to the text round
+// trip it replaces, TestKubeObjectFromJSONMatchesEncodingJSON and FuzzKubeObjectFromJSON to
+// DecodeJSON's tree (encoding/json) made into nodes.
 func KubeObjectFromJSON(data []byte, drop func(path []string, empty bool) bool) (*fn.KubeObject, error) {
 	if !On(PathNodes) {
 		tree, err := DecodeJSON(data)
 		if err != nil {
 			return nil, err
 		}
-		dropFields(tree, nil, drop)
+		DropFields(tree, drop)
 		return KubeObject(tree)
 	}
 	r := nodeReader{jsonReader: jsonReader{data: data}, drop: drop}
@@ -36,7 +37,13 @@ func KubeObjectFromJSON(data []byte, drop func(path []string, empty bool) bool) 
 	return kubeObjectOfNode(node)
 }
 
-// dropFields removes from a tree the fields of its top two levels that drop names.
+// DropFields removes from an object's tree the fields of its top two levels that drop names
+// (called with each field's path and whether its value is an empty mapping), as
+// KubeObjectFromJSON leaves them out of the nodes.
+func DropFields(tree map[string]any, drop func(path []string, empty bool) bool) {
+	dropFields(tree, nil, drop)
+}
+
 func dropFields(tree map[string]any, path []string, drop func([]string, bool) bool) {
 	for k, v := range tree {
 		at := append(slices.Clip(path), k)
@@ -70,7 +77,7 @@ func (r *nodeReader) node(depth int, path []string) (*yaml.Node, error) {
 	case '[':
 		return r.sequence(depth)
 	}
-	v, err := r.value(depth) // a scalar: objects and arrays are taken above
+	v, err := r.scalar()
 	if err != nil {
 		return nil, err
 	}

@@ -28,17 +28,6 @@ import (
 // DecodeJSON reads an object's JSON into a tree whose numbers are json.Numbers, as KubeObject
 // takes it.
 func DecodeJSON(data []byte) (map[string]any, error) {
-	if On(PathNodes) {
-		v, err := readJSONTree(data)
-		if err != nil || v == nil {
-			return nil, err
-		}
-		tree, ok := v.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("JSON of %T, not of an object", v)
-		}
-		return tree, nil
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree map[string]any

@@ -25,6 +25,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/distribution"
+	"github.com/llamastack/llsd/internal/fastcodec"
 	"github.com/llamastack/llsd/pkg/api"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -210,20 +211,7 @@ func Manifest(o Object) (map[string]any, error) {
 
 // StripRuntimeFields removes from an object's map what belongs to the cluster, not to Git
 // (IsRuntimeField).
-func StripRuntimeFields(object map[string]any) {
-	for k, v := range object {
-		if IsRuntimeField([]string{k}, isEmptyMap(v)) {
-			delete(object, k)
-		}
-	}
-	if md, ok := object["metadata"].(map[string]any); ok {
-		for k, v := range md {
-			if IsRuntimeField([]string{"metadata", k}, isEmptyMap(v)) {
-				delete(md, k)
-			}
-		}
-	}
-}
+func StripRuntimeFields(object map[string]any) { fastcodec.DropFields(object, IsRuntimeField) }
 
 // IsRuntimeField reports whether the field of an object at path (keys from the object's top;
 // empty when its value is an empty mapping) belongs to the cluster, not to Git: status, the
@@ -236,11 +224,6 @@ func IsRuntimeField(path []string, empty bool) bool {
 		return path[1] == "creationTimestamp" || path[1] == "annotations" && empty
 	}
 	return false
-}
-
-func isEmptyMap(v any) bool {
-	m, ok := v.(map[string]any)
-	return ok && len(m) == 0
 }
 
 // ConfigMapDataHash is the content hash of a ConfigMap's data: hex sha256 over its keys in

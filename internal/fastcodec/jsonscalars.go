@@ -10,33 +10,19 @@ import (
 	"unicode/utf8"
 )
 
-// readJSONTree reads JSON as encoding/json reads it into an any with UseNumber: objects as
-// map[string]any (the last of a repeated key wins), arrays as []any, numbers as json.Number.
-// It is the part of the nodes path that reads what json.Marshal wrote: encoding/json's
-// reflective decoder was half of turning a rendered object into nodes.
-// TestReadJSONTreeMatchesEncodingJSON and FuzzReadJSONTree hold it to encoding/json.
-func readJSONTree(data []byte) (any, error) {
-	r := jsonReader{data: data}
-	v, err := r.value(0)
-	if err != nil {
-		return nil, err
-	}
-	r.space()
-	if r.at < len(r.data) {
-		return nil, errJSON
-	}
-	return v, nil
+// jsonReader reads the scalars of JSON as encoding/json reads them into an any with UseNumber:
+// strings with their escapes decoded, numbers as json.Number, true, false and null. Objects and
+// arrays are its users' (nodeReader reads them into nodes). TestKubeObjectFromJSONMatchesEncodingJSON
+// and FuzzKubeObjectFromJSON hold it to encoding/json.
+type jsonReader struct {
+	data []byte
+	at   int
 }
 
 var errJSON = errors.New("not JSON that json.Marshal writes")
 
 // maxJSONDepth is encoding/json's own nesting limit.
 const maxJSONDepth = 10000
-
-type jsonReader struct {
-	data []byte
-	at   int
-}
 
 func (r *jsonReader) space() {
 	for r.at < len(r.data) {
@@ -49,19 +35,9 @@ func (r *jsonReader) space() {
 	}
 }
 
-func (r *jsonReader) value(depth int) (any, error) {
-	if depth > maxJSONDepth {
-		return nil, errJSON
-	}
-	r.space()
-	if r.at >= len(r.data) {
-		return nil, errJSON
-	}
+// scalar reads the scalar at the reader's place (after space).
+func (r *jsonReader) scalar() (any, error) {
 	switch c := r.data[r.at]; {
-	case c == '{':
-		return r.object(depth)
-	case c == '[':
-		return r.array(depth)
 	case c == '"':
 		return r.string()
 	case c == '-' || (c >= '0' && c <= '9'):
@@ -77,59 +53,6 @@ func (r *jsonReader) value(depth int) (any, error) {
 		}
 	}
 	return nil, errJSON
-}
-
-func (r *jsonReader) object(depth int) (any, error) {
-	r.at++ // {
-	m := map[string]any{}
-	r.space()
-	if r.at < len(r.data) && r.data[r.at] == '}' {
-		r.at++
-		return m, nil
-	}
-	for {
-		r.space()
-		if r.at >= len(r.data) || r.data[r.at] != '"' {
-			return nil, errJSON
-		}
-		key, err := r.string()
-		if err != nil {
-			return nil, err
-		}
-		r.space()
-		if r.at >= len(r.data) || r.data[r.at] != ':' {
-			return nil, errJSON
-		}
-		r.at++
-		v, err := r.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		m[key.(string)] = v
-		if done, err := r.next('}'); err != nil || done {
-			return m, err
-		}
-	}
-}
-
-func (r *jsonReader) array(depth int) (any, error) {
-	r.at++ // [
-	list := []any{}
-	r.space()
-	if r.at < len(r.data) && r.data[r.at] == ']' {
-		r.at++
-		return list, nil
-	}
-	for {
-		v, err := r.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, v)
-		if done, err := r.next(']'); err != nil || done {
-			return list, err
-		}
-	}
 }
 
 // next reads the comma between two members, or the end of their object or array.
