@@ -716,8 +716,8 @@ func KServeObjects(items fn.KubeObjects) pipeline.KServe {
 }
 
 // namesAnInferenceService reports whether an LLSD has a provider that names an InferenceService
-// (spec.providers.inference a list, or one provider in shorthand): only then are the items'
-// InferenceServices and ServingRuntimes decoded.
+// or LLMInferenceService (spec.providers.inference a list, or one provider in shorthand): only
+// then are the items' KServe objects decoded (KServeObjects).
 func namesAnInferenceService(o *fn.KubeObject) bool {
 	if o == nil || !isLLSD(o) {
 		return false
