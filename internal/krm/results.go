@@ -4,7 +4,8 @@ package krm
 
 import (
 	"bytes"
-	"sort"
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -45,11 +46,11 @@ func resultNode(r *fn.Result) (*yaml.Node, bool) {
 	if r == nil || len(r.Tags) > 0 || (r.Field != nil && (r.Field.CurrentValue != nil || r.Field.ProposedValue != nil)) {
 		return nil, false
 	}
-	m := newMapping()
+	m := &mapping{}
 	m.str("message", r.Message)
 	m.str("severity", string(r.Severity))
 	if ref := r.ResourceRef; ref != nil {
-		n := newMapping()
+		n := &mapping{}
 		n.str("apiVersion", ref.APIVersion)
 		n.str("kind", ref.Kind)
 		n.str("name", ref.Name)
@@ -57,12 +58,12 @@ func resultNode(r *fn.Result) (*yaml.Node, bool) {
 		m.add("resourceRef", n.node())
 	}
 	if f := r.Field; f != nil {
-		n := newMapping()
+		n := &mapping{}
 		n.str("path", f.Path)
 		m.add("field", n.node())
 	}
 	if f := r.File; f != nil {
-		n := newMapping()
+		n := &mapping{}
 		n.str("path", f.Path)
 		if f.Index != 0 {
 			n.add("index", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(f.Index)})
@@ -73,9 +74,12 @@ func resultNode(r *fn.Result) (*yaml.Node, bool) {
 }
 
 // mapping collects the pairs of a mapping node, to be ordered as the SDK orders them.
-type mapping struct{ keys, values []*yaml.Node }
+type mapping []keyValue
 
-func newMapping() *mapping { return &mapping{} }
+type keyValue struct {
+	key   string
+	value *yaml.Node
+}
 
 // str adds a string value unless it is empty (omitempty), as a !!str scalar that writes as
 // yaml.v3 writes a Go string (the SDK encodes a map of them); a byte that is no UTF-8 becomes
@@ -106,56 +110,47 @@ func quotedAsGoString(s string) bool {
 var sexagesimal = lazyre.New(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
 
 // asJSONString is s as json.Marshal writes it and reads back: each byte that is no UTF-8
-// replaced by U+FFFD.
+// replaced by U+FFFD (as converting to runes replaces it).
 func asJSONString(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		b.WriteRune(r) // RuneError for an invalid byte
-		i += size
-	}
-	return b.String()
+	return string([]rune(s))
 }
 
 func (m *mapping) add(key string, value *yaml.Node) {
-	m.keys = append(m.keys, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key})
-	m.values = append(m.values, value)
+	*m = append(*m, keyValue{key, value})
 }
 
 // node is the mapping with its keys in the SDK's order: those kyaml's FieldOrder knows first, in
 // its order, then the others by name. An empty mapping is written {}, as yaml.v3 writes an
 // empty map.
-func (m *mapping) node() *yaml.Node {
+func (m mapping) node() *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	if len(m.keys) == 0 {
+	if len(m) == 0 {
 		n.Style = yaml.FlowStyle
 		return n
 	}
-	order := make([]int, len(m.keys))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return fieldBefore(m.keys[order[a]].Value, m.keys[order[b]].Value) })
-	for _, i := range order {
-		n.Content = append(n.Content, m.keys[i], m.values[i])
+	slices.SortStableFunc(m, func(a, b keyValue) int { return fieldOrder(a.key, b.key) })
+	for _, p := range m {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p.key}, p.value)
 	}
 	return n
 }
 
-// fieldBefore is the SDK's order of two keys of a mapping.
-func fieldBefore(a, b string) bool {
+// fieldOrder is the SDK's order of two keys of a mapping.
+func fieldOrder(a, b string) int {
 	ai, aKnown := yaml.FieldOrder[a]
 	bi, bKnown := yaml.FieldOrder[b]
 	switch {
 	case aKnown && bKnown:
-		return ai < bi
-	case aKnown != bKnown:
-		return aKnown
+		return cmp.Compare(ai, bi)
+	case aKnown:
+		return -1
+	case bKnown:
+		return 1
 	}
-	return a < b
+	return strings.Compare(a, b)
 }
 
 // resultsFast reports whether the results are written by resultsText: with the writer path of
