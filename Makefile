@@ -260,6 +260,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzNodesMatchTheYAMLRoundTrip -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzKubeObjectFromJSON -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/krm -run '^$$' -fuzz FuzzResultsText -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/krm -run '^$$' -fuzz FuzzReadResourceList -fuzztime $${FUZZTIME:-30s}
 
 .PHONY: bench
 bench: $(KUSTOMIZE) ## Run the benchmarks and print llsd next to the identity KRM function, with ratios, and llsd with and without its fast paths (docs/benchmarks.md).

@@ -99,11 +99,8 @@ func krmFunction(stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	// krm.Run (fn.Run with a faster writer), not fn.Execute: Execute (SDK v1.1.1) fails on a
 	// ResourceList without a functionConfig ("expected exactly one object, got 0"), which kpt
-	// fn render sends.
+	// fn render sends. krm.Run reads the input within CheckInput's bounds.
 	input, err := readLimited(stdin)
-	if err == nil {
-		_, err = krm.CheckInput(input, 0)
-	}
 	if err != nil {
 		fmt.Fprintln(stderr, "llsd: reading the ResourceList:", err)
 		return 1

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -36,17 +37,39 @@ var ErrTooMany = errors.New("input over a limit")
 // the input once, into YAML nodes only (no decoding into maps, whose duplicate-key check is
 // quadratic too). A syntax error is left to the reader, which reports it with its position.
 func CheckInput(data []byte, seen int) (int, error) {
+	docs, _ := readDocuments(data) // a syntax error is the reader's to report (see above)
+	return checkDocuments(docs, seen)
+}
+
+// readDocuments reads a stream of YAML documents into nodes, as the KRM functions SDK does;
+// at a syntax error it returns the documents before it and the error.
+func readDocuments(data []byte) ([]*yaml.Node, error) {
+	var docs []*yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil { // io.EOF, or a syntax error the reader reports with its position
-			return seen, nil //nolint:nilerr // see above
+		doc := &yaml.Node{}
+		switch err := dec.Decode(doc); {
+		case errors.Is(err, io.EOF):
+			return docs, nil
+		case err != nil:
+			return docs, err
 		}
+		docs = append(docs, doc)
+	}
+}
+
+// checkDocuments is CheckInput on documents already read.
+func checkDocuments(docs []*yaml.Node, seen int) (int, error) {
+	for _, doc := range docs {
 		if len(doc.Content) == 0 {
 			continue
 		}
 		objects := []*yaml.Node{doc.Content[0]}
 		if kind := mapValue(doc.Content[0], "kind"); kind != nil && kind.Value == "ResourceList" {
+			if path, n := largestMapping(mapValue(doc.Content[0], "results"), "results"); n > MaxSpecMapKeys {
+				return seen, fmt.Errorf("%w: the ResourceList has %d keys at %s, more than %d: a function's results carry a few, "+
+					"and decoding each of them costs time in proportion to all the others", ErrTooMany, n, path, MaxSpecMapKeys)
+			}
 			objects = nil
 			if items := mapValue(doc.Content[0], "items"); items != nil {
 				objects = items.Content
@@ -55,25 +78,36 @@ func CheckInput(data []byte, seen int) (int, error) {
 				objects = append(objects, cfg)
 			}
 		}
-		for _, o := range objects {
-			if seen++; seen > MaxDocuments {
-				return seen, fmt.Errorf("%w: more than %d documents in one render: split the input into several renders", ErrTooMany, MaxDocuments)
+		var err error
+		if seen, err = checkObjects(objects, seen); err != nil {
+			return seen, err
+		}
+	}
+	return seen, nil
+}
+
+// checkObjects counts objects on top of seen and bounds each one's metadata and, for llsd's
+// own kinds, its spec.
+func checkObjects(objects []*yaml.Node, seen int) (int, error) {
+	for _, o := range objects {
+		if seen++; seen > MaxDocuments {
+			return seen, fmt.Errorf("%w: more than %d documents in one render: split the input into several renders", ErrTooMany, MaxDocuments)
+		}
+		if kind := mapValue(o, "kind"); kind != nil && ownKinds[kind.Value] {
+			if path, n := largestMapping(mapValue(o, "spec"), "spec"); n > MaxSpecMapKeys {
+				return seen, fmt.Errorf("%w: a %s (document %d) has %d keys at %s, more than %d: no field takes that many, "+
+					"and reading each of them costs time in proportion to all the others", ErrTooMany, kind.Value, seen, n, path, MaxSpecMapKeys)
 			}
-			if kind := mapValue(o, "kind"); kind != nil && ownKinds[kind.Value] {
-				if path, n := largestMapping(mapValue(o, "spec"), "spec"); n > MaxSpecMapKeys {
-					return seen, fmt.Errorf("%w: a %s (document %d) has %d keys at %s, more than %d: no field takes that many, "+
-						"and reading each of them costs time in proportion to all the others", ErrTooMany, kind.Value, seen, n, path, MaxSpecMapKeys)
-				}
-			}
-			metadata := mapValue(o, "metadata")
-			for _, name := range []string{"labels", "annotations"} {
-				if m := mapValue(metadata, name); m != nil && len(m.Content)/2 > MaxMetadataKeys {
-					return seen, fmt.Errorf("%w: an object (document %d) has %d %s, more than %d: Kubernetes objects carry a few, "+
-						"and reading each of them costs time in proportion to all the others", ErrTooMany, seen, len(m.Content)/2, name, MaxMetadataKeys)
-				}
+		}
+		metadata := mapValue(o, "metadata")
+		for _, name := range []string{"labels", "annotations"} {
+			if m := mapValue(metadata, name); m != nil && len(m.Content)/2 > MaxMetadataKeys {
+				return seen, fmt.Errorf("%w: an object (document %d) has %d %s, more than %d: Kubernetes objects carry a few, "+
+					"and reading each of them costs time in proportion to all the others", ErrTooMany, seen, len(m.Content)/2, name, MaxMetadataKeys)
 			}
 		}
 	}
+	return seen, nil
 }
 
 // largestMapping finds the first mapping below n (at path) with more than MaxSpecMapKeys keys,

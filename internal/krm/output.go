@@ -19,11 +19,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Run is fn.Run writing to w with WriteResourceList: parse the ResourceList, process it,
-// write it. entries are those the processor wrote ahead (Processor.Entries). The error is
-// fn.Run's: the processor's, or "error: function failure".
+// Run is fn.Run reading with ReadResourceList and writing to w with WriteResourceList: read
+// the ResourceList, process it, write it. entries are those the processor wrote ahead
+// (Processor.Entries). The error is the reader's, the processor's, or "error: function failure".
 func Run(p fn.ResourceListProcessor, input []byte, w io.Writer, entries *Entries) error {
-	rl, err := fn.ParseResourceList(input)
+	rl, err := ReadResourceList(input)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package krm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// ReadResourceList reads a KRM function's input once: into YAML nodes, as the SDK's
+// fn.ParseResourceList does, bounded by CheckInput's limits on those nodes before anything
+// looks up a label or decodes a map, and then made into the ResourceList fn.ParseResourceList
+// returns. An input the SDK would read another way (not one ResourceList of items and a
+// function config, or one that carries results, which the SDK decodes into Go values) is
+// bounded the same and then left to fn.ParseResourceList, for its result and its errors.
+func ReadResourceList(input []byte) (*fn.ResourceList, error) {
+	docs, syntaxErr := readDocuments(input)
+	if _, err := checkDocuments(docs, 0); err != nil {
+		return nil, fmt.Errorf("reading the ResourceList: %w", err)
+	}
+	if rl, ok := plainResourceList(docs); ok && syntaxErr == nil {
+		return rl, nil
+	}
+	if err := aliasTheSDKLooksUp(docs); err != nil {
+		return nil, fmt.Errorf("reading the ResourceList: %w", err)
+	}
+	return fn.ParseResourceList(input)
+}
+
+// aliasTheSDKLooksUp refuses an alias (*name) as the value of a field fn.ParseResourceList
+// looks up (kind, functionConfig, items, results and results.items of a one-document
+// input): the SDK (v1.1.1) panics on one.
+func aliasTheSDKLooksUp(docs []*yaml.Node) error {
+	if len(docs) != 1 || len(docs[0].Content) != 1 {
+		return nil
+	}
+	root := docs[0].Content[0]
+	for _, path := range [][]string{{"kind"}, {"functionConfig"}, {"items"}, {"results"}, {"results", "items"}} {
+		n := root
+		for _, key := range path {
+			n = mapValue(n, key)
+		}
+		if n != nil && n.Kind == yaml.AliasNode {
+			return fmt.Errorf("%s is an alias (*%s): write the value out in its place", strings.Join(path, "."), n.Value)
+		}
+	}
+	return nil
+}
+
+// plainResourceList makes the ResourceList of one document that holds a ResourceList with
+// items (a sequence of mappings) and a function config (a mapping), each optional, and no
+// results: the objects take the nodes as they are, as fn.ParseResourceList's do.
+func plainResourceList(docs []*yaml.Node) (*fn.ResourceList, bool) {
+	if len(docs) != 1 || len(docs[0].Content) != 1 {
+		return nil, false
+	}
+	root := docs[0].Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	for i := 0; i < len(root.Content); i += 2 {
+		key := root.Content[i]
+		if key.Kind != yaml.ScalarNode || seen[key.Value] {
+			return nil, false // a key the SDK would look up otherwise
+		}
+		seen[key.Value] = true
+	}
+	kind, items, cfg := mapValue(root, "kind"), mapValue(root, "items"), mapValue(root, "functionConfig")
+	switch {
+	case kind == nil || kind.Kind != yaml.ScalarNode || kind.Tag != yaml.NodeTagString || kind.Value != "ResourceList",
+		seen["results"],
+		items != nil && items.Kind != yaml.SequenceNode,
+		cfg != nil && cfg.Kind != yaml.MappingNode:
+		return nil, false
+	}
+	rl := &fn.ResourceList{FunctionConfig: fn.NewEmptyKubeObject()}
+	if cfg != nil {
+		rl.FunctionConfig = fn.MoveToKubeObject(yaml.NewRNode(cfg))
+	}
+	if items != nil {
+		for _, item := range items.Content {
+			if item.Kind != yaml.MappingNode {
+				return nil, false
+			}
+			rl.Items = append(rl.Items, fn.MoveToKubeObject(yaml.NewRNode(item)))
+		}
+	}
+	return rl, true
+}
