@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/llamastack/llsd/internal/lazyre"
 )
@@ -52,11 +53,28 @@ var conditionalID = lazyre.New(`^\$\{env\.([A-Z0-9_]+):\+([^}]*)\}$`)
 
 // envRef matches s, a whole reference to a variable, against pattern (one of those above,
 // which start with ${env.): most strings are no reference, and are told so without a regexp.
+// The submatches are shared: read them, never change them.
 func envRef(pattern *regexp.Regexp, s string) []string {
 	if !strings.HasPrefix(s, "${env.") {
 		return nil
 	}
-	return pattern.FindStringSubmatch(s)
+	key := envRefKey{pattern, s}
+	if m, ok := envRefs.Load(key); ok {
+		return m.([]string)
+	}
+	m := pattern.FindStringSubmatch(s)
+	envRefs.Store(key, m)
+	return m
+}
+
+// envRefs holds envRef's answers: the references are mostly a base config's, the same in
+// every LLSD of a render, and a regexp match takes far longer than a lookup (about 4% of
+// rendering 1,000 LLSDs went to matching the same few strings again).
+var envRefs sync.Map // envRefKey -> []string
+
+type envRefKey struct {
+	pattern *regexp.Regexp
+	s       string
 }
 
 // entryID is the id a provider or resource entry answers to: its provider_id, or the id
