@@ -8,4 +8,6 @@ var (
 	Emit        = emit         // the tree writer alone: ErrUnusual for a tree it leaves to yaml.v3
 	EncodeTree  = marshalNodes // yaml.v3's rendering of a tree, which Emit reproduces
 	SortNatural = sortNatural
+	NaturalLess = naturalLess       // with its ASCII shortcut
+	ByRuneLess  = naturalLessByRune // go-yaml v2's comparison, rune by rune
 )

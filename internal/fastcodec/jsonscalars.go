@@ -101,44 +101,53 @@ func (r *jsonReader) string() (any, error) {
 func unquote(in []byte) (any, error) {
 	out := make([]byte, 0, len(in))
 	for i := 0; i < len(in); {
-		c := in[i]
-		switch {
-		case c == '\\':
-			if i+1 >= len(in) {
-				return nil, errJSON
+		plain := i
+		for plain < len(in) && in[plain] != '\\' && in[plain] < utf8.RuneSelf {
+			plain++
+		}
+		out = append(out, in[i:plain]...) // ASCII without escapes, as it is
+		switch i = plain; {
+		case i == len(in):
+		case in[i] == '\\':
+			var err error
+			if out, i, err = appendEscaped(out, in, i); err != nil {
+				return nil, err
 			}
-			i += 2
-			switch e := in[i-1]; e {
-			case '"', '\\', '/':
-				out = append(out, e)
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				r, n, ok := escapedRune(in[i:])
-				if !ok {
-					return nil, errJSON
-				}
-				out, i = utf8.AppendRune(out, r), i+n
-			default:
-				return nil, errJSON
-			}
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
 		default:
 			r, size := utf8.DecodeRune(in[i:])
 			out, i = utf8.AppendRune(out, r), i+size // RuneError for a byte that is no UTF-8
 		}
 	}
 	return string(out), nil
+}
+
+// appendEscaped appends what the escape at in[i] stands for, and returns where it ends.
+func appendEscaped(out, in []byte, i int) ([]byte, int, error) {
+	if i+1 >= len(in) {
+		return nil, 0, errJSON
+	}
+	i += 2
+	switch e := in[i-1]; e {
+	case '"', '\\', '/':
+		return append(out, e), i, nil
+	case 'b':
+		return append(out, '\b'), i, nil
+	case 'f':
+		return append(out, '\f'), i, nil
+	case 'n':
+		return append(out, '\n'), i, nil
+	case 'r':
+		return append(out, '\r'), i, nil
+	case 't':
+		return append(out, '\t'), i, nil
+	case 'u':
+		r, n, ok := escapedRune(in[i:])
+		if !ok {
+			return nil, 0, errJSON
+		}
+		return utf8.AppendRune(out, r), i + n, nil
+	}
+	return nil, 0, errJSON
 }
 
 // escapedRune reads the hex digits after \u, and the low half after a high surrogate, as

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	yaml2 "go.yaml.in/yaml/v2"
@@ -208,16 +209,38 @@ func sortNatural(keys []string) { slices.SortFunc(keys, naturalCompare) }
 // naturalCompare orders mapping keys as go-yaml v2 does: by rune, letters after other
 // characters, and runs of digits by their number (a2 before a10).
 func naturalCompare(a, b string) int {
-	if naturalLess(a, b) {
+	switch {
+	case a == b:
+		return 0
+	case naturalLess(a, b): // a strict total order: of two different keys, one is less
 		return -1
 	}
-	if naturalLess(b, a) {
-		return 1
-	}
-	return 0
+	return 1
 }
 
+// naturalLess is true when a sorts before b. Most keys differ first at an ASCII letter or
+// sign, which decides it; a digit or a rune outside ASCII there takes the rune by rune way.
 func naturalLess(a, b string) bool {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) || i == len(b) {
+		return len(a) < len(b)
+	}
+	ca, cb := a[i], b[i]
+	if ca >= utf8.RuneSelf || cb >= utf8.RuneSelf || isDigit(ca) || isDigit(cb) {
+		return naturalLessByRune(a, b)
+	}
+	if al, bl := isLetter(ca), isLetter(cb); al != bl {
+		return bl
+	}
+	return ca < cb
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func naturalLessByRune(a, b string) bool {
 	var abuf, bbuf [64]rune // keys are short: no allocation for them
 	ar, br := appendRunes(abuf[:0], a), appendRunes(bbuf[:0], b)
 	for i := 0; i < len(ar) && i < len(br); i++ {
