@@ -5,6 +5,7 @@ package configyaml
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 
@@ -109,7 +110,32 @@ func Prepare(tree any) {
 }
 
 // DeepCopy copies a plain tree, so a base config can be changed without touching the cache.
-func DeepCopy(v any) any { return MapStrings(v, func(s string) string { return s }) }
+// Its maps and lists are new; its scalars are shared, as values of an interface are never
+// changed in place (a map is cloned whole, then its maps and lists copied: cheaper than
+// building it key by key, which took 5% of rendering 1,000 LLSDs).
+func DeepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := maps.Clone(t)
+		if out == nil {
+			out = map[string]any{} // as a parsed {} is
+		}
+		for k, x := range t {
+			switch x.(type) {
+			case map[string]any, []any:
+				out[k] = DeepCopy(x)
+			}
+		}
+		return out
+	case []any:
+		out := append([]any{}, t...) // never nil, as a parsed [] is not
+		for i, x := range t {
+			out[i] = DeepCopy(x)
+		}
+		return out
+	}
+	return v
+}
 
 // checkAliases measures what data expands to, from its nodes (aliases unexpanded, each node's
 // size counted once), before anything expands it. Without an anchor (&) there is no alias.

@@ -120,3 +120,32 @@ func laughsWith(copies int) string {
 	}
 	return b.String()
 }
+
+// A copy of a base config is the same tree, and changing any map or list of it leaves the
+// cached base as it was: the scalars it shares are never changed in place.
+func TestDeepCopy(t *testing.T) {
+	base, err := configyaml.Unmarshal([]byte(`providers:
+  inference:
+  - {provider_id: vllm, config: {url: "${env.VLLM_URL:=}", tls: [a, b]}}
+empty_map: {}
+empty_list: []
+port: 8321
+`))
+	require.NoError(t, err)
+	before, err := configyaml.Marshal(base)
+	require.NoError(t, err)
+	copied := configyaml.DeepCopy(base).(map[string]any)
+	after, err := configyaml.Marshal(copied)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after), "the copy is the same tree")
+
+	entry := copied["providers"].(map[string]any)["inference"].([]any)[0].(map[string]any)
+	entry["provider_id"] = "changed"
+	entry["config"].(map[string]any)["tls"].([]any)[0] = "changed"
+	copied["providers"].(map[string]any)["inference"] = append(copied["providers"].(map[string]any)["inference"].([]any), "more")
+	copied["empty_map"].(map[string]any)["k"] = "v"
+	copied["port"] = 1
+	unchanged, err := configyaml.Marshal(base)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(unchanged), "the base is untouched")
+}
