@@ -3,7 +3,8 @@
 // benchreport reads `go test -bench` output on stdin, passes it through, and ends with the
 // table make bench promises: llsd next to the identity function (the floor of any KRM
 // function) for 1 and 1,000 LlamaStackDistributions, medians of time and peak memory, and the
-// ratios. Usage: go test ./internal/e2e -run '^$' -bench BenchmarkProcess | go run ./hack/benchreport
+// ratios; and llsd's time next to the identity function linked with llsd's packages (linkedfn:
+// the floor of any function built from them, which is what starting llsd costs). Usage: go test ./internal/e2e -run '^$' -bench BenchmarkProcess | go run ./hack/benchreport
 package main
 
 import (
@@ -16,7 +17,7 @@ import (
 )
 
 // result matches BenchmarkProcess/<binary>/<n>-<procs> <iterations> <ns> ns/op <kb> peak-RSS-KB.
-var result = regexp.MustCompile(`^BenchmarkProcess/(llsd|identity)/(\d+)-\d+\s+\d+\s+([\d.]+) ns/op\s+([\d.]+) peak-RSS-KB`)
+var result = regexp.MustCompile(`^BenchmarkProcess/(llsd|identity|linked)/(\d+)-\d+\s+\d+\s+([\d.]+) ns/op\s+([\d.]+) peak-RSS-KB`)
 
 func main() {
 	ns, kb := map[string][]float64{}, map[string][]float64{}
@@ -34,11 +35,13 @@ func main() {
 		fmt.Println("benchreport: no BenchmarkProcess results")
 		os.Exit(1)
 	}
-	fmt.Printf("\n%-14s %12s %12s %8s   %12s %12s %8s\n", "LLSDs", "llsd", "identity", "ratio", "llsd RSS", "identity RSS", "ratio")
+	fmt.Printf("\n%-14s %12s %12s %8s   %12s %12s %8s   %12s %8s\n", "LLSDs", "llsd", "identity", "ratio",
+		"llsd RSS", "identity RSS", "ratio", "linked", "ratio")
 	for _, n := range []string{"1", "1000"} {
-		lt, it := median(ns["llsd/"+n]), median(ns["identity/"+n])
+		lt, it, kt := median(ns["llsd/"+n]), median(ns["identity/"+n]), median(ns["linked/"+n])
 		lm, im := median(kb["llsd/"+n]), median(kb["identity/"+n])
-		fmt.Printf("%-14s %9.1f ms %9.1f ms %7.1fx   %9.0f MB %9.0f MB %7.1fx\n", n, lt/1e6, it/1e6, lt/it, lm/1024, im/1024, lm/im)
+		fmt.Printf("%-14s %9.1f ms %9.1f ms %7.1fx   %9.0f MB %9.0f MB %7.1fx   %9.1f ms %7.1fx\n",
+			n, lt/1e6, it/1e6, lt/it, lm/1024, im/1024, lm/im, kt/1e6, lt/kt)
 	}
 }
 

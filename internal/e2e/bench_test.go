@@ -73,13 +73,19 @@ func benchProcess(b *testing.B, binary string, input []byte) {
 
 // One LlamaStackDistribution end to end as a process (what kustomize and kpt pay per
 // call), and 1,000 in one ResourceList; each next to the identity function built with the
-// same SDK, the floor of any KRM function. make bench prints the ratios (hack/benchreport);
-// docs/benchmarks.md keeps them over time.
+// same SDK, the floor of any KRM function, and to that function linked with llsd's packages
+// (linkedfn), the floor of any function built from them. make bench prints the ratios
+// (hack/benchreport); docs/benchmarks.md keeps them over time.
 func BenchmarkProcess(b *testing.B) {
+	linked, err := buildOnce("linkedfn", "./internal/e2e/linkedfn", "")
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, n := range []int{1, 1000} {
 		input := resourceList(n)
 		b.Run(fmt.Sprintf("llsd/%d", n), func(b *testing.B) { benchProcess(b, llsdBinary, input) })
 		b.Run(fmt.Sprintf("identity/%d", n), func(b *testing.B) { benchProcess(b, identityBinary, input) })
+		b.Run(fmt.Sprintf("linked/%d", n), func(b *testing.B) { benchProcess(b, linked, input) })
 	}
 }
 
@@ -87,19 +93,24 @@ func BenchmarkProcess(b *testing.B) {
 // or one of tree, nodes, writer): each then leaves its work to the library it
 // reproduces, with the same bytes. Built on first use: only BenchmarkFastPaths needs them.
 func llsdWithout(paths string) (string, error) {
+	return buildOnce("llsd-without-"+paths, "./cmd/llsd", "-X github.com/llamastack/llsd/internal/fastcodec.off="+paths)
+}
+
+// buildOnce builds the command pkg as name, beside the binaries TestMain builds, on first use.
+func buildOnce(name, pkg, ldflags string) (string, error) {
 	variantsMu.Lock()
 	defer variantsMu.Unlock()
-	if binary, ok := variants[paths]; ok {
+	if binary, ok := variants[name]; ok {
 		return binary, nil
 	}
-	binary := filepath.Join(filepath.Dir(llsdBinary), "llsd-without-"+paths)
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/internal/version.version=devel "+
-		"-X github.com/llamastack/llsd/internal/fastcodec.off="+paths, "-o", binary, "./cmd/llsd")
+	binary := filepath.Join(filepath.Dir(llsdBinary), name)
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-X github.com/llamastack/llsd/internal/version.version=devel "+ldflags,
+		"-o", binary, pkg)
 	build.Dir, build.Env = filepath.Join("..", ".."), append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%w: %s", err, out)
 	}
-	variants[paths] = binary
+	variants[name] = binary
 	return binary, nil
 }
 
