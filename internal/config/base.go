@@ -101,10 +101,14 @@ func requiredEnvNames(s string) []string {
 // disabled providers, and stops at start when X is unset (postgres-demo's INFERENCE_MODEL,
 // unless spec.resources.models takes its place).
 func (g *generator) checkRequiredEnv() {
+	unset := func(name string) bool { return !strings.HasPrefix(name, "LLSD_") && !g.overrideEnvSets(name) }
+	if !configyaml.AnyString(g.cfg, func(s string) bool { return slices.ContainsFunc(requiredEnvNames(s), unset) }) {
+		return // the usual case, found without the paths the message names
+	}
 	seen := map[string]bool{}
 	configyaml.WalkStrings(g.cfg, func(at configyaml.Path, s string) {
 		for _, name := range requiredEnvNames(s) {
-			if seen[name] || strings.HasPrefix(name, "LLSD_") || g.overrideEnvSets(name) {
+			if seen[name] || !unset(name) {
 				continue
 			}
 			seen[name] = true

@@ -267,7 +267,7 @@ var shippedConfigVariables = sync.OnceValue(func() map[string]bool {
 // Only the config's values count: a ${env.X} in a comment reads nothing.
 func UnreadEnv(tree map[string]any, env []corev1.EnvVar, path *field.Path) []Warning {
 	read := map[string]bool{}
-	configyaml.WalkStrings(tree, func(_ configyaml.Path, s string) {
+	configyaml.EachString(tree, func(s string) {
 		if strings.Contains(s, "${env.") {
 			for _, m := range envReference().FindAllStringSubmatch(s, -1) {
 				read[m[1]] = true

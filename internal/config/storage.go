@@ -164,7 +164,7 @@ func (g *generator) applyStatePaths() {
 	mount := strings.TrimSuffix(w.Storage.MountPath, "/")
 	path := field.NewPath("spec", "workload", "storage", "mountPath")
 	pattern := stateDirDefault(g.prof.HomeStateDir())
-	configyaml.WalkStrings(g.cfg, func(_ configyaml.Path, s string) {
+	configyaml.EachString(g.cfg, func(s string) {
 		for _, m := range pattern.FindAllStringSubmatch(s, -1) {
 			if !g.podSets(m[1]) {
 				g.addValue(m[1], mount+m[2], path)

@@ -106,7 +106,7 @@ func Marshal(tree any) ([]byte, error) { return fastcodec.TreeYAML(tree) }
 // config's templates and prompts): run in the background, it takes that time off the first
 // Marshal of a config made from tree.
 func Prepare(tree any) {
-	WalkStrings(tree, func(_ Path, s string) { fastcodec.PrepareString(s) })
+	EachString(tree, fastcodec.PrepareString)
 }
 
 // DeepCopy copies a plain tree, so a base config can be changed without touching the cache.

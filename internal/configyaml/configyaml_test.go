@@ -149,3 +149,15 @@ port: 8321
 	require.NoError(t, err)
 	assert.Equal(t, string(before), string(unchanged), "the base is untouched")
 }
+
+// EachString visits the strings WalkStrings visits, in its order; AnyString finds one.
+func TestEachStringIsWalkStringsWithoutPaths(t *testing.T) {
+	tree := map[string]any{"b": []any{"x", map[string]any{"d": "y", "c": "z"}, 1}, "a": "w", "e": map[string]any{}}
+	var walked, each []string
+	configyaml.WalkStrings(tree, func(_ configyaml.Path, s string) { walked = append(walked, s) })
+	configyaml.EachString(tree, func(s string) { each = append(each, s) })
+	assert.Equal(t, []string{"w", "x", "z", "y"}, walked)
+	assert.Equal(t, walked, each)
+	assert.True(t, configyaml.AnyString(tree, func(s string) bool { return s == "y" }))
+	assert.False(t, configyaml.AnyString(tree, func(s string) bool { return s == "1" }), "a number is no string")
+}

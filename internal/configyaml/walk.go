@@ -30,10 +30,24 @@ func (p Path) String() string {
 // WalkStrings calls visit for every string of a plain tree with its path, map keys in
 // sorted order. visit must not keep path: it is reused.
 func WalkStrings(tree any, visit func(path Path, s string)) {
-	walkStrings(tree, make(Path, 0, 8), visit)
+	walkStrings(tree, make(Path, 0, 8), true, visit)
 }
 
-func walkStrings(v any, path Path, visit func(Path, string)) {
+// EachString calls visit for every string of a plain tree, in WalkStrings' order, without
+// their paths: a path step is an interface value, which a string key is boxed into (an
+// allocation per key of the tree, most of a walk that needs no path).
+func EachString(tree any, visit func(s string)) {
+	walkStrings(tree, nil, false, func(_ Path, s string) { visit(s) })
+}
+
+// AnyString reports whether match holds for some string of a plain tree.
+func AnyString(tree any, match func(string) bool) bool {
+	found := false
+	EachString(tree, func(s string) { found = found || match(s) })
+	return found
+}
+
+func walkStrings(v any, path Path, withPath bool, visit func(Path, string)) {
 	switch t := v.(type) {
 	case map[string]any:
 		var buf [16]string // a config's maps are small: sorting their keys here allocates nothing
@@ -43,11 +57,19 @@ func walkStrings(v any, path Path, visit func(Path, string)) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			walkStrings(t[k], append(path, k), visit)
+			next := path
+			if withPath {
+				next = append(path, k)
+			}
+			walkStrings(t[k], next, withPath, visit)
 		}
 	case []any:
 		for i, x := range t {
-			walkStrings(x, append(path, i), visit)
+			next := path
+			if withPath {
+				next = append(path, i)
+			}
+			walkStrings(x, next, withPath, visit)
 		}
 	case string:
 		visit(path, t)

@@ -176,7 +176,7 @@ func hasMark(cfg map[string]any, m profile.Mark) bool {
 			return true
 		}
 	}
-	return m.Strings != nil && hasString(cfg, m.Strings.MatchString)
+	return m.Strings != nil && configyaml.AnyString(cfg, m.Strings.MatchString)
 }
 
 // hasConfigKey reports whether a provider of a list has key in its config.
@@ -206,13 +206,6 @@ func stores(cfg map[string]any) map[string]any {
 	storage, _ := cfg["storage"].(map[string]any)
 	s, _ := storage["stores"].(map[string]any)
 	return s
-}
-
-// hasString reports whether match holds for some string value in the tree.
-func hasString(tree any, match func(string) bool) bool {
-	found := false
-	configyaml.WalkStrings(tree, func(_ configyaml.Path, s string) { found = found || match(s) })
-	return found
 }
 
 func providerTypes(providers map[string]any) map[string]bool {
