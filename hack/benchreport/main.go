@@ -40,8 +40,12 @@ func main() {
 	for _, n := range []string{"1", "1000"} {
 		lt, it, kt := median(ns["llsd/"+n]), median(ns["identity/"+n]), median(ns["linked/"+n])
 		lm, im := median(kb["llsd/"+n]), median(kb["identity/"+n])
-		fmt.Printf("%-14s %9.1f ms %9.1f ms %7.1fx   %9.0f MB %9.0f MB %7.1fx   %9.1f ms %7.1fx\n",
-			n, lt/1e6, it/1e6, lt/it, lm/1024, im/1024, lm/im, kt/1e6, lt/kt)
+		linked := fmt.Sprintf("%12s %8s", "-", "-") // a run of an llsd without linkedfn
+		if kt > 0 {
+			linked = fmt.Sprintf("%9.1f ms %7.1fx", kt/1e6, lt/kt)
+		}
+		fmt.Printf("%-14s %9.1f ms %9.1f ms %7.1fx   %9.0f MB %9.0f MB %7.1fx   %s\n",
+			n, lt/1e6, it/1e6, lt/it, lm/1024, im/1024, lm/im, linked)
 	}
 }
 
