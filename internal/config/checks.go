@@ -45,12 +45,12 @@ func (g *generator) checkBackendReferences() {
 	}
 	for _, api := range slices.Sorted(maps.Keys(mapAt(g.cfg, "providers"))) {
 		for i, entry := range providerList(g.cfg, api) {
-			walkBackendRefs(mapAt(entry, "config"), fmt.Sprintf("providers.%s[%d].config", api, i), func(where string, ref map[string]any) {
+			walkBackendRefs(mapAt(entry, "config"), nil, func(at []string, ref map[string]any) {
 				want := "kv"
 				if _, ok := ref["table_name"]; ok {
 					want = "sql"
 				}
-				check(where, ref, want)
+				check(fmt.Sprintf("providers.%s[%d].config.%s", api, i, strings.Join(at, ".")), ref, want)
 			})
 		}
 	}
@@ -95,18 +95,24 @@ func (g *generator) checkBackend(where string, ref map[string]any, want string, 
 	}
 }
 
-// walkBackendRefs calls fn for every {backend: ...} reference inside a provider config.
-func walkBackendRefs(m map[string]any, where string, fn func(string, map[string]any)) {
-	for _, key := range slices.Sorted(maps.Keys(m)) {
-		child, ok := m[key].(map[string]any)
-		if !ok {
-			continue
+// walkBackendRefs calls fn for every {backend: ...} reference inside a provider config, with
+// the keys that lead to it from m (after at); fn must not keep them, the slice is reused.
+func walkBackendRefs(m map[string]any, at []string, fn func([]string, map[string]any)) {
+	var buf [8]string // most values of a provider's config are no mapping: their keys are not sorted
+	keys := buf[:0]
+	for key, v := range m {
+		if _, ok := v.(map[string]any); ok {
+			keys = append(keys, key)
 		}
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		child := m[key].(map[string]any)
 		if _, ok := child["backend"]; ok {
-			fn(where+"."+key, child)
+			fn(append(at, key), child)
 			continue
 		}
-		walkBackendRefs(child, where+"."+key, fn)
+		walkBackendRefs(child, append(at, key), fn)
 	}
 }
 
