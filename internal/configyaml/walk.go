@@ -57,19 +57,19 @@ func walkStrings(v any, path Path, withPath bool, visit func(Path, string)) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			next := path
+			child := path
 			if withPath {
-				next = append(path, k)
+				child = append(child, k)
 			}
-			walkStrings(t[k], next, withPath, visit)
+			walkStrings(t[k], child, withPath, visit)
 		}
 	case []any:
 		for i, x := range t {
-			next := path
+			child := path
 			if withPath {
-				next = append(path, i)
+				child = append(child, i)
 			}
-			walkStrings(x, next, withPath, visit)
+			walkStrings(x, child, withPath, visit)
 		}
 	case string:
 		visit(path, t)

@@ -7,8 +7,8 @@
 package main
 
 import (
-	"github.com/llamastack/llsd/internal/e2e/floor"
 	_ "github.com/llamastack/llsd/internal/cli" // llsd's packages, linked and initialized
+	"github.com/llamastack/llsd/internal/e2e/floor"
 )
 
 func main() { floor.Identity() }
