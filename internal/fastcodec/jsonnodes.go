@@ -76,6 +76,12 @@ func (r *nodeReader) node(depth int, path []string) (*yaml.Node, error) {
 		return r.mapping(depth, path)
 	case '[':
 		return r.sequence(depth)
+	case '"':
+		s, err := r.text()
+		if err != nil {
+			return nil, err
+		}
+		return stringScalar(s), nil
 	}
 	v, err := r.scalar()
 	if err != nil {
@@ -100,11 +106,10 @@ func (r *nodeReader) mapping(depth int, path []string) (*yaml.Node, error) {
 			if r.at >= len(r.data) || r.data[r.at] != '"' {
 				return nil, errJSON
 			}
-			k, err := r.string()
+			key, err := r.text()
 			if err != nil {
 				return nil, err
 			}
-			key := k.(string)
 			r.space()
 			if r.at >= len(r.data) || r.data[r.at] != ':' {
 				return nil, errJSON

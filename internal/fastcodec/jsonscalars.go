@@ -75,6 +75,15 @@ func (r *jsonReader) next(end byte) (bool, error) {
 // string reads a string as encoding/json does: escapes decoded (a lone surrogate, and a byte
 // that is no UTF-8, as U+FFFD).
 func (r *jsonReader) string() (any, error) {
+	s, err := r.text()
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// text is string without the interface around its value (an allocation of its own).
+func (r *jsonReader) text() (string, error) {
 	start := r.at
 	plain := true
 	for r.at++; r.at < len(r.data); r.at++ {
@@ -89,16 +98,16 @@ func (r *jsonReader) string() (any, error) {
 			plain = false
 			r.at++ // the escaped character, which may be a quote
 		case c < 0x20:
-			return nil, errJSON
+			return "", errJSON
 		case c >= utf8.RuneSelf:
 			plain = false
 		}
 	}
-	return nil, errJSON
+	return "", errJSON
 }
 
 // unquote decodes the inside of a JSON string with escapes or bytes outside ASCII.
-func unquote(in []byte) (any, error) {
+func unquote(in []byte) (string, error) {
 	out := make([]byte, 0, len(in))
 	for i := 0; i < len(in); {
 		plain := i
@@ -111,7 +120,7 @@ func unquote(in []byte) (any, error) {
 		case in[i] == '\\':
 			var err error
 			if out, i, err = appendEscaped(out, in, i); err != nil {
-				return nil, err
+				return "", err
 			}
 		default:
 			r, size := utf8.DecodeRune(in[i:])
