@@ -140,12 +140,8 @@ func (g *generator) checkNullDefaults() {
 				continue
 			}
 			config := mapAt(entry, "config")
-			for _, key := range slices.Sorted(maps.Keys(config)) {
-				value, _ := config[key].(string)
-				m := envRef(emptyDefault(), value)
-				if m == nil || g.podSets(m[1]) {
-					continue
-				}
+			for _, key := range g.nullDefaultKeys(config) {
+				m := envRef(emptyDefault(), config[key].(string))
 				if f, ok := profile.FieldNamed(fields, key); ok && f.NullRefused {
 					g.errs = append(g.errs, field.Required(overridesEnvPath, fmt.Sprintf(
 						"provider %s (%s) reads %s from %s, which has no default: the server puts null there, which %s does not take, "+
@@ -154,6 +150,20 @@ func (g *generator) checkNullDefaults() {
 			}
 		}
 	}
+}
+
+// nullDefaultKeys are the keys of a provider's config, sorted, whose value is ${env.X:=} with X
+// unset in the pod: few or none, so only they are sorted.
+func (g *generator) nullDefaultKeys(config map[string]any) []string {
+	var keys []string
+	for key, v := range config {
+		value, _ := v.(string)
+		if m := envRef(emptyDefault(), value); m != nil && !g.podSets(m[1]) {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // enabledID is a provider's id and whether the pod enables it: a literal id, or ${env.X:+id}
