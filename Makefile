@@ -259,6 +259,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s); FuzzRender holds every
 	$(GO) test ./pkg/api -run '^$$' -fuzz FuzzDecodeNode -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzNodesMatchTheYAMLRoundTrip -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzKubeObjectFromJSON -fuzztime $${FUZZTIME:-30s}
+	$(GO) test ./internal/fastcodec -run '^$$' -fuzz FuzzKubeObjectFromJSONWithStrings -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/krm -run '^$$' -fuzz FuzzResultsText -fuzztime $${FUZZTIME:-30s}
 	$(GO) test ./internal/krm -run '^$$' -fuzz FuzzReadResourceList -fuzztime $${FUZZTIME:-30s}
 

@@ -3,8 +3,10 @@
 package fastcodec
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -17,10 +19,25 @@ import (
 // trip it replaces, TestKubeObjectFromJSONMatchesEncodingJSON and FuzzKubeObjectFromJSON to
 // DecodeJSON's tree (encoding/json) made into nodes.
 func KubeObjectFromJSON(data []byte, drop func(path []string, empty bool) bool) (*fn.KubeObject, error) {
-	if !On(PathNodes) {
+	return KubeObjectFromJSONWithStrings(data, drop, "", nil)
+}
+
+// KubeObjectFromJSONWithStrings is KubeObjectFromJSON of an object whose field, a map of
+// strings, is left out of data and given as values: they go into nodes as they are, where
+// written into JSON and read back each byte would be escaped and unescaped again (a ConfigMap's
+// config.yaml is kilobytes). The nodes are those the whole object's JSON gives: a byte of a
+// value that is no UTF-8 is U+FFFD, as json.Marshal writes it (values with such a key take the
+// JSON way). TestKubeObjectFromJSONWithStrings holds it to KubeObjectFromJSON.
+func KubeObjectFromJSONWithStrings(data []byte, drop func(path []string, empty bool) bool, field string, values map[string]string) (*fn.KubeObject, error) {
+	if !On(PathNodes) || !validKeys(values) {
 		tree, err := DecodeJSON(data)
 		if err != nil {
 			return nil, err
+		}
+		if len(values) > 0 {
+			if tree[field], err = jsonTree(values); err != nil {
+				return nil, err
+			}
 		}
 		DropFields(tree, drop)
 		return KubeObject(tree)
@@ -34,7 +51,71 @@ func KubeObjectFromJSON(data []byte, drop func(path []string, empty bool) bool) 
 	if r.at < len(r.data) || node.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%w: an object's JSON", errJSON)
 	}
+	if len(values) > 0 && (drop == nil || !drop([]string{field}, false)) {
+		insertField(node, field, stringMapNode(field, values, drop))
+	}
 	return kubeObjectOfNode(node)
+}
+
+// jsonTree is values as DecodeJSON reads them from their JSON.
+func jsonTree(values map[string]string) (map[string]any, error) {
+	data, err := json.Marshal(values)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeJSON(data)
+}
+
+func validKeys(values map[string]string) bool {
+	for k := range values {
+		if !utf8.ValidString(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// stringMapNode is the mapping nodeReader reads from the JSON of values, field's value.
+func stringMapNode(field string, values map[string]string, drop func([]string, bool) bool) *yaml.Node {
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		if drop == nil || !drop([]string{field, k}, false) {
+			keys = append(keys, k)
+		}
+	}
+	sortNatural(keys)
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if len(keys) == 0 {
+		n.Style = yaml.FlowStyle
+		return n
+	}
+	n.Content = make([]*yaml.Node, 0, 2*len(keys))
+	for _, k := range keys {
+		n.Content = append(n.Content, stringScalar(k), stringScalar(AsJSONString(values[k])))
+	}
+	return n
+}
+
+// insertField puts key: value into a mapping of naturally ordered keys, in its place.
+func insertField(mapping *yaml.Node, key string, value *yaml.Node) {
+	at := len(mapping.Content)
+	for i := 0; i+1 < len(mapping.Content); i += 2 {
+		if naturalCompare(mapping.Content[i].Value, key) > 0 {
+			at = i
+			break
+		}
+	}
+	mapping.Content = slices.Insert(mapping.Content, at, stringScalar(key), value)
+	mapping.Style = 0 // no longer the {} of an empty mapping
+}
+
+// AsJSONString is s as json.Marshal writes it and a reader reads it back: each byte that is no
+// UTF-8 replaced by U+FFFD.
+func AsJSONString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string([]rune(s))
 }
 
 // DropFields removes from an object's tree the fields of its top two levels that drop names

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -109,5 +110,61 @@ func BenchmarkKubeObjectFromJSON(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// The strings of a field given beside an object's JSON make the nodes the whole object's JSON
+// makes: in the field's place among the keys, its keys in order, each value's style, a byte that
+// is no UTF-8 as U+FFFD, the fields drop names left out; a key that is no UTF-8 takes the JSON way.
+func TestKubeObjectFromJSONWithStrings(t *testing.T) {
+	config := "version: 2\nimage_name: starter\n  indented: <a & b> \u2028 é\n\ttab\ntrailing  \n" + "\xff bad\n"
+	for _, tc := range []struct {
+		reason, object, field string
+		values                map[string]string
+	}{
+		{"a ConfigMap's data", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`, "data",
+			map[string]string{"config.yaml": config, "a10": "", "a9": "yes", "b": "1", "c": "x: y"}},
+		{"the first key", `{"b":1,"c":{}}`, "a", map[string]string{"k": "v"}},
+		{"the last key", `{"b":1}`, "zz", map[string]string{"k": "v"}},
+		{"an empty object", `{}`, "data", map[string]string{"k": "v"}},
+		{"a field drop names", `{"a":1}`, "status", map[string]string{"k": "v"}},
+		{"a key drop names", `{"a":1}`, "m", map[string]string{"gone": "v", "kept": "w"}},
+		{"every key dropped", `{"a":1}`, "m", map[string]string{"gone": "v"}},
+		{"keys that are no UTF-8", `{"a":1}`, "m", map[string]string{"\xff": "1", "\xfe": "2", "k": "3"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			var whole map[string]any
+			require.NoError(t, json.Unmarshal([]byte(tc.object), &whole))
+			whole[tc.field] = tc.values
+			wholeJSON, err := json.Marshal(whole)
+			require.NoError(t, err)
+			want, err := direct(wholeJSON)
+			require.NoError(t, err)
+			ko, err := KubeObjectFromJSONWithStrings([]byte(tc.object), dropForTest, tc.field, tc.values)
+			require.NoError(t, err)
+			assert.Equal(t, want, ko.String(), tc.reason)
+		})
+	}
+}
+
+func FuzzKubeObjectFromJSONWithStrings(f *testing.F) {
+	f.Add("config.yaml", "a: b\n<c> \u2028\n", "data")
+	f.Add("\xff", "x", "a")
+	f.Fuzz(func(t *testing.T, key, value, field string) {
+		if field == "apiVersion" || field == "kind" || !utf8.ValidString(field) {
+			t.Skip("the field is one the object's JSON leaves out, named by the caller")
+		}
+		values := map[string]string{key: value, "other": value + "\n"}
+		object := map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}
+		objectJSON, err := json.Marshal(object)
+		require.NoError(t, err)
+		object[field] = values
+		wholeJSON, err := json.Marshal(object)
+		require.NoError(t, err)
+		want, err := direct(wholeJSON)
+		require.NoError(t, err)
+		ko, err := KubeObjectFromJSONWithStrings(objectJSON, dropForTest, field, values)
+		require.NoError(t, err)
+		assert.Equal(t, want, ko.String())
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -88,7 +87,7 @@ func (m *mapping) str(key, value string) {
 	if value == "" {
 		return
 	}
-	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: asJSONString(value)}
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fastcodec.AsJSONString(value)}
 	if quotedAsGoString(n.Value) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
@@ -108,15 +107,6 @@ func quotedAsGoString(s string) bool {
 
 // sexagesimal is a YAML 1.1 base-60 float.
 var sexagesimal = lazyre.New(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
-
-// asJSONString is s as json.Marshal writes it and reads back: each byte that is no UTF-8
-// replaced by U+FFFD (as converting to runes replaces it).
-func asJSONString(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	return string([]rune(s))
-}
 
 func (m *mapping) add(key string, value *yaml.Node) {
 	*m = append(*m, keyValue{key, value})
