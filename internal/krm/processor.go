@@ -233,10 +233,11 @@ func toRender(items fn.KubeObjects, llsdConfig *fn.KubeObject) []*fn.KubeObject 
 }
 
 // Prepare starts, in the background, the one-time work of a process's first render that
-// needs no input: building the JSON encoders of the kinds of objects written. A single
-// render (what kustomize and kpt run per call) would otherwise do it on one core after its
-// config; call it first thing, before reading the input.
+// needs no input: the decoder's reflection over the LLSD types, and building the JSON encoders
+// of the kinds of objects written. A single render (what kustomize and kpt run per call) would
+// otherwise do it on one core after its config; call it first thing, before reading the input.
 func Prepare() {
+	go api.PrepareDecode()
 	go func() {
 		for _, kind := range render.Kinds() {
 			_, _ = json.Marshal(kind)
