@@ -182,6 +182,9 @@ func readItems(in inputFile, stdin io.Reader, documents *int) (fn.KubeObjects, e
 			_ = f.Close()
 		}
 	}
+	if err == nil { // aliases expanded as kustomize expands them: the SDK panics on some
+		data, err = krm.ExpandAliases(data)
+	}
 	if err == nil {
 		*documents, err = krm.CheckInput(data, *documents)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/llamastack/llsd/distributions"
 	"github.com/llamastack/llsd/internal/cli"
+	"github.com/llamastack/llsd/internal/testsupport/yamlbomb"
 )
 
 const stack = `apiVersion: llamastack.io/v1alpha2
@@ -655,4 +656,29 @@ func TestHelpIsTheCommands(t *testing.T) {
 	code, out, _ := run(t, "version", "--help")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "Usage: llsd version")
+}
+
+// A file's aliases (*name) are expanded as kustomize expands them, so that llsd render gives
+// the objects kustomize build does (it panicked where the SDK looks a field up, metadata's
+// namespace here); an object they would blow up is refused before it is expanded.
+func TestRenderExpandsAliases(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "in.yaml", `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: &n stack, namespace: *n}
+spec:
+  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: "http://vllm:8000/v1"}
+  resources: {models: [llama3]}
+`)
+	code, out, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "name: stack\n  namespace: stack\n", "the alias is its value")
+	assert.NotContains(t, out, "*n")
+
+	writeFile(t, dir, "in.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {"+yamlbomb.Laughs(9)+"}\n")
+	code, _, stderr = run(t, "render", dir)
+	assert.NotEqual(t, 0, code)
+	assert.Contains(t, stderr, "its aliases (*name) expand it to more than 1 MiB or 100000 nodes")
 }

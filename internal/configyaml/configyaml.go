@@ -147,11 +147,32 @@ func checkAliases(data []byte) error {
 	if yaml3.Unmarshal(data, &doc) != nil {
 		return nil //nolint:nilerr // a syntax error: the decoder reports it with its position
 	}
-	if e := expandedSize(&doc, map[*yaml3.Node]expansion{}); e.over() {
+	if (&AliasMeasure{}).Over(&doc) {
 		return fmt.Errorf("its aliases (*name) expand it to more than %d MiB or %d nodes, more than a ConfigMap holds: write the config without them",
 			MaxExpandedBytes>>20, MaxExpandedNodes)
 	}
 	return nil
+}
+
+// AliasMeasure measures what nodes expand to when their aliases (*name) are expanded, without
+// expanding them: each node once, however many aliases name it, and no further than past
+// MaxExpandedBytes or MaxExpandedNodes.
+type AliasMeasure struct{ known map[*yaml3.Node]expansion }
+
+// Size is what n expands to: the bytes of its scalars (one more each) and its nodes, each
+// past its bound at most by the last node measured.
+func (m *AliasMeasure) Size(n *yaml3.Node) (bytes, nodes int) {
+	if m.known == nil {
+		m.known = map[*yaml3.Node]expansion{}
+	}
+	e := expandedSize(n, m.known)
+	return e.bytes, e.nodes
+}
+
+// Over reports whether n expands past MaxExpandedBytes or MaxExpandedNodes.
+func (m *AliasMeasure) Over(n *yaml3.Node) bool {
+	bytes, nodes := m.Size(n)
+	return expansion{bytes, nodes}.over()
 }
 
 // expansion is what a node expands to: the bytes of its scalars (one more each) and its nodes.

@@ -4,7 +4,6 @@ package krm
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -13,10 +12,15 @@ import (
 // ReadResourceList reads a KRM function's input once: into YAML nodes, as the SDK's
 // fn.ParseResourceList does, bounded by CheckInput's limits on those nodes before anything
 // looks up a label or decodes a map, and then made into the ResourceList fn.ParseResourceList
-// returns. An input the SDK would read another way (not one ResourceList of items and a
+// returns. Aliases (*name) are expanded first, within bounds, as kustomize expands them
+// (ExpandAliases; an input with none is read once). An input the SDK would read another way (not one ResourceList of items and a
 // function config, or one that carries results, which the SDK decodes into Go values) is
 // bounded the same and then left to fn.ParseResourceList, for its result and its errors.
 func ReadResourceList(input []byte) (*fn.ResourceList, error) {
+	input, err := ExpandAliases(input)
+	if err != nil {
+		return nil, fmt.Errorf("reading the ResourceList: %w", err)
+	}
 	docs, syntaxErr := readDocuments(input)
 	if _, err := checkDocuments(docs, 0); err != nil {
 		return nil, fmt.Errorf("reading the ResourceList: %w", err)
@@ -24,30 +28,7 @@ func ReadResourceList(input []byte) (*fn.ResourceList, error) {
 	if rl, ok := plainResourceList(docs); ok && syntaxErr == nil {
 		return rl, nil
 	}
-	if err := aliasTheSDKLooksUp(docs); err != nil {
-		return nil, fmt.Errorf("reading the ResourceList: %w", err)
-	}
 	return fn.ParseResourceList(input)
-}
-
-// aliasTheSDKLooksUp refuses an alias (*name) as the value of a field fn.ParseResourceList
-// looks up (kind, functionConfig, items, results and results.items of a one-document
-// input): the SDK (v1.1.1) panics on one.
-func aliasTheSDKLooksUp(docs []*yaml.Node) error {
-	if len(docs) != 1 || len(docs[0].Content) != 1 {
-		return nil
-	}
-	root := docs[0].Content[0]
-	for _, path := range [][]string{{"kind"}, {"functionConfig"}, {"items"}, {"results"}, {"results", "items"}} {
-		n := root
-		for _, key := range path {
-			n = mapValue(n, key)
-		}
-		if n != nil && n.Kind == yaml.AliasNode {
-			return fmt.Errorf("%s is an alias (*%s): write the value out in its place", strings.Join(path, "."), n.Value)
-		}
-	}
-	return nil
 }
 
 // plainResourceList makes the ResourceList of one document that holds a ResourceList with

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/krm"
+	"github.com/llamastack/llsd/internal/testsupport/yamlbomb"
 )
 
 // ReadResourceList gives what fn.ParseResourceList gives, from one read of the input: the
@@ -43,7 +44,6 @@ functionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: cfg}, data: {
 		{"a key written twice", "kind: ResourceList\nitems: [{kind: A}]\nitems: [{kind: B}]\n"},
 		{"a kind that is a number", "kind: 1\n"},
 		{"a kind written as a tagged string", "kind: !!str ResourceList\nitems: [{kind: A}]\n"},
-		{"an anchored item used again", "kind: ResourceList\nitems: [&a {kind: A}, *a]\n"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			want, wantErr := fn.ParseResourceList([]byte(tc.input))
@@ -69,8 +69,8 @@ func resourceListText(t *testing.T, rl *fn.ResourceList) string {
 
 // An input a reader would take time quadratic in is refused before it is read into objects,
 // results too (fn.ParseResourceList decodes them into maps, checking each key against the
-// others: 200,000 tags took over two minutes); aliases where the SDK looks up a field are
-// refused where the SDK panics.
+// others: 200,000 tags took over two minutes); so is one whose aliases expand it past what an
+// object holds, before anything expands them.
 func TestReadResourceListRefuses(t *testing.T) {
 	for _, tc := range []struct{ reason, input, want string }{
 		{"items over the limit", resourceList(krm.MaxDocuments + 1), "more than 20000 documents"},
@@ -78,9 +78,8 @@ func TestReadResourceListRefuses(t *testing.T) {
 			"has 257 annotations"},
 		{"a result's tags over the limit", "kind: ResourceList\nresults:\n- message: hi\n  tags:\n" + keys("    ", krm.MaxSpecMapKeys+1),
 			"the ResourceList has 4097 keys at results[0].tags, more than 4096"},
-		{"a function config that is an alias", "kind: ResourceList\nx: &a {kind: ConfigMap}\nfunctionConfig: *a\n",
-			"reading the ResourceList: functionConfig is an alias (*a): write the value out in its place"},
-		{"results that are an alias", "kind: ResourceList\nx: &r [{message: hi}]\nresults: *r\n", "results is an alias (*r)"},
+		{"an object whose aliases expand past what an object holds", "kind: ResourceList\nitems:\n- {kind: ConfigMap, metadata: {name: x}, data: {" + yamlbomb.Laughs(9) + "}}\n",
+			"object 1: its aliases (*name) expand it to more than 1 MiB or 100000 nodes"},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, err := krm.ReadResourceList([]byte(tc.input))
@@ -90,15 +89,22 @@ func TestReadResourceListRefuses(t *testing.T) {
 	}
 }
 
-// FuzzReadResourceList holds ReadResourceList to fn.ParseResourceList on any input within the
-// bounds: the same ResourceList or the same error (where the SDK panics, ReadResourceList
-// returns an error or panics too; it never returns a ResourceList the SDK would not).
+// FuzzReadResourceList holds ReadResourceList to fn.ParseResourceList of the input with its
+// aliases expanded, on any input within the bounds: the same ResourceList or the same error
+// (where the SDK panics, ReadResourceList returns an error or panics too; it never returns a
+// ResourceList the SDK would not).
 func FuzzReadResourceList(f *testing.F) {
 	f.Add("kind: ResourceList\nitems: [{kind: ConfigMap, metadata: {name: a}}]\nfunctionConfig: {kind: ConfigMap}\n")
 	f.Add("kind: ResourceList\nitems: [&a {kind: A}, *a]\nresults: [{message: hi}]\n")
 	f.Add("---\nkind: ResourceList\n---\n")
 	f.Fuzz(func(t *testing.T, input string) {
-		want, sdkPanicked, wantErr := parseBySDK(input)
+		expanded, err := krm.ExpandAliases([]byte(input))
+		if err != nil {
+			_, err := krm.ReadResourceList([]byte(input))
+			assert.ErrorIs(t, err, krm.ErrTooMany, "aliases past their bounds are refused")
+			return
+		}
+		want, sdkPanicked, wantErr := parseBySDK(string(expanded)) // what kustomize would pass
 		got, err := func() (rl *fn.ResourceList, err error) {
 			defer func() {
 				if r := recover(); r != nil && sdkPanicked {
@@ -132,4 +138,29 @@ func parseBySDK(input string) (rl *fn.ResourceList, panicked bool, err error) {
 	}()
 	rl, err = fn.ParseResourceList([]byte(input))
 	return rl, false, err
+}
+
+// Aliases are expanded before anything reads the objects, as kustomize expands them: the
+// ResourceList kpt passes (aliases as written) gives the objects kustomize's would, and the SDK,
+// which panics on an alias where it looks a field up, never sees one.
+func TestReadResourceListExpandsAliases(t *testing.T) {
+	for _, tc := range []struct{ reason, input, expanded string }{
+		{"the metadata the SDK reads", "kind: ResourceList\nitems:\n- {kind: ConfigMap, metadata: {name: &n x, namespace: *n}}\n",
+			"kind: ResourceList\nitems:\n- {kind: ConfigMap, metadata: {name: x, namespace: x}}\n"},
+		{"a spec across items", "kind: ResourceList\nitems:\n- {kind: A, spec: &s {a: 1}}\n- {kind: B, spec: *s}\n",
+			"kind: ResourceList\nitems:\n- {kind: A, spec: {a: 1}}\n- {kind: B, spec: {a: 1}}\n"},
+		{"a function config", "kind: ResourceList\nx: &a {kind: ConfigMap, data: {k: v}}\nfunctionConfig: *a\n",
+			"kind: ResourceList\nx: {kind: ConfigMap, data: {k: v}}\nfunctionConfig: {kind: ConfigMap, data: {k: v}}\n"},
+		{"an item used again", "kind: ResourceList\nitems: [&a {kind: A}, *a]\n", "kind: ResourceList\nitems: [{kind: A}, {kind: A}]\n"},
+		{"a merge key (its keys after the mapping's own, as kustomize merges them)", "kind: ResourceList\nitems:\n- {kind: A, x: &m {a: 1}, y: {<<: *m, b: 2}}\n",
+			"kind: ResourceList\nitems:\n- {kind: A, x: {a: 1}, y: {b: 2, a: 1}}\n"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			want, err := fn.ParseResourceList([]byte(tc.expanded))
+			require.NoError(t, err)
+			got, err := krm.ReadResourceList([]byte(tc.input))
+			require.NoError(t, err, tc.reason)
+			assert.Equal(t, resourceListText(t, want), resourceListText(t, got), tc.reason)
+		})
+	}
 }
