@@ -35,12 +35,10 @@ func (r *jsonReader) space() {
 	}
 }
 
-// scalar reads the scalar at the reader's place (after space).
+// scalar reads the number, true, false or null at the reader's place (after space); a
+// string is text's.
 func (r *jsonReader) scalar() (any, error) {
-	switch c := r.data[r.at]; {
-	case c == '"':
-		return r.string()
-	case c == '-' || (c >= '0' && c <= '9'):
+	if c := r.data[r.at]; c == '-' || (c >= '0' && c <= '9') {
 		return r.number()
 	}
 	for _, word := range []struct {
@@ -72,17 +70,8 @@ func (r *jsonReader) next(end byte) (bool, error) {
 	return false, errJSON
 }
 
-// string reads a string as encoding/json does: escapes decoded (a lone surrogate, and a byte
+// text reads a string as encoding/json does: escapes decoded (a lone surrogate, and a byte
 // that is no UTF-8, as U+FFFD).
-func (r *jsonReader) string() (any, error) {
-	s, err := r.text()
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// text is string without the interface around its value (an allocation of its own).
 func (r *jsonReader) text() (string, error) {
 	start := r.at
 	plain := true
