@@ -27,24 +27,52 @@ const (
 // kilobytes of nested aliases expand to gigabytes). An input without an alias, or one that is
 // no YAML (its reader says why), is returned as it is.
 func ExpandAliases(data []byte) ([]byte, error) {
-	if !bytes.Contains(data, []byte("&")) || !bytes.Contains(data, []byte("*")) {
-		return data, nil // no anchor, or no alias of one: nothing to read twice for
+	if !mayHaveAliases(data) {
+		return data, nil
 	}
 	docs, err := readDocuments(data)
-	if err != nil || !hasAlias(docs...) {
+	if err != nil {
 		return data, nil //nolint:nilerr // a syntax error is the reader's to report, with its position
 	}
-	if err := checkExpansion(docs); err != nil {
+	switch expanded, err := expandAliases(docs); {
+	case err != nil:
 		return nil, err
+	case !expanded:
+		return data, nil
 	}
+	return encodeDocuments(docs)
+}
+
+// mayHaveAliases is false for data without an anchor (&) or without an alias (*): most inputs,
+// which need no walk of their nodes.
+func mayHaveAliases(data []byte) bool {
+	return bytes.Contains(data, []byte("&")) && bytes.Contains(data, []byte("*"))
+}
+
+// expandAliases expands, in place, the aliases of documents within their bounds
+// (checkExpansion), and reports whether there was one.
+func expandAliases(docs []*yaml.Node) (bool, error) {
+	if !hasAlias(docs...) {
+		return false, nil
+	}
+	if err := checkExpansion(docs); err != nil {
+		return false, err
+	}
+	for _, doc := range docs {
+		if err := yaml.NewRNode(doc).DeAnchor(); err != nil { // in place: doc's aliases are copies now
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// encodeDocuments writes documents as a stream, leaving out empty ones (they hold no object).
+func encodeDocuments(docs []*yaml.Node) ([]byte, error) {
 	var out bytes.Buffer
 	enc := yaml.NewEncoder(&out)
 	for _, doc := range docs {
 		if len(doc.Content) == 0 {
-			continue // an empty document holds no object
-		}
-		if err := yaml.NewRNode(doc).DeAnchor(); err != nil { // in place: doc's aliases are copies now
-			return nil, err
+			continue
 		}
 		if err := enc.Encode(doc); err != nil {
 			return nil, err
@@ -74,30 +102,18 @@ func checkExpansion(docs []*yaml.Node) error {
 	return nil
 }
 
-// objectsOf are the objects of documents: a ResourceList's items and function config, or
-// the document itself.
+// objectsOf are the objects of documents and the results of ResourceLists, each measured on
+// its own.
 func objectsOf(docs []*yaml.Node) []*yaml.Node {
-	var objects []*yaml.Node
+	var all []*yaml.Node
 	for _, doc := range docs {
-		if len(doc.Content) == 0 {
-			continue
-		}
-		root := doc.Content[0]
-		if kind := mapValue(root, "kind"); kind == nil || kind.Value != "ResourceList" {
-			objects = append(objects, root)
-			continue
-		}
-		if items := mapValue(root, "items"); items != nil {
-			objects = append(objects, items.Content...)
-		}
-		if cfg := mapValue(root, "functionConfig"); cfg != nil {
-			objects = append(objects, cfg)
-		}
-		if results := mapValue(root, "results"); results != nil {
-			objects = append(objects, results)
+		objects, results := documentObjects(doc)
+		all = append(all, objects...)
+		if results != nil {
+			all = append(all, results)
 		}
 	}
-	return objects
+	return all
 }
 
 func hasAlias(nodes ...*yaml.Node) bool {

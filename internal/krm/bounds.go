@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -61,22 +62,10 @@ func readDocuments(data []byte) ([]*yaml.Node, error) {
 // checkDocuments is CheckInput on documents already read.
 func checkDocuments(docs []*yaml.Node, seen int) (int, error) {
 	for _, doc := range docs {
-		if len(doc.Content) == 0 {
-			continue
-		}
-		objects := []*yaml.Node{doc.Content[0]}
-		if kind := mapValue(doc.Content[0], "kind"); kind != nil && kind.Value == "ResourceList" {
-			if path, n := largestMapping(mapValue(doc.Content[0], "results"), "results"); n > MaxSpecMapKeys {
-				return seen, fmt.Errorf("%w: the ResourceList has %d keys at %s, more than %d: a function's results carry a few, "+
-					"and decoding each of them costs time in proportion to all the others", ErrTooMany, n, path, MaxSpecMapKeys)
-			}
-			objects = nil
-			if items := mapValue(doc.Content[0], "items"); items != nil {
-				objects = items.Content
-			}
-			if cfg := mapValue(doc.Content[0], "functionConfig"); cfg != nil {
-				objects = append(objects, cfg)
-			}
+		objects, results := documentObjects(doc)
+		if path, n := largestMapping(results, "results"); n > MaxSpecMapKeys {
+			return seen, fmt.Errorf("%w: the ResourceList has %d keys at %s, more than %d: a function's results carry a few, "+
+				"and decoding each of them costs time in proportion to all the others", ErrTooMany, n, path, MaxSpecMapKeys)
 		}
 		var err error
 		if seen, err = checkObjects(objects, seen); err != nil {
@@ -84,6 +73,25 @@ func checkDocuments(docs []*yaml.Node, seen int) (int, error) {
 		}
 	}
 	return seen, nil
+}
+
+// documentObjects are the objects of a document, a ResourceList's items and function config
+// or the document itself, and a ResourceList's results.
+func documentObjects(doc *yaml.Node) (objects []*yaml.Node, results *yaml.Node) {
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	if kind := mapValue(root, "kind"); kind == nil || kind.Value != "ResourceList" {
+		return []*yaml.Node{root}, nil
+	}
+	if items := mapValue(root, "items"); items != nil {
+		objects = slices.Clip(items.Content) // appended to below: never into the node's own array
+	}
+	if cfg := mapValue(root, "functionConfig"); cfg != nil {
+		objects = append(objects, cfg)
+	}
+	return objects, mapValue(root, "results")
 }
 
 // checkObjects counts objects on top of seen and bounds each one's metadata and, for llsd's

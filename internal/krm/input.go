@@ -10,23 +10,32 @@ import (
 )
 
 // ReadResourceList reads a KRM function's input once: into YAML nodes, as the SDK's
-// fn.ParseResourceList does, bounded by CheckInput's limits on those nodes before anything
-// looks up a label or decodes a map, and then made into the ResourceList fn.ParseResourceList
-// returns. Aliases (*name) are expanded first, within bounds, as kustomize expands them
-// (ExpandAliases; an input with none is read once). An input the SDK would read another way (not one ResourceList of items and a
-// function config, or one that carries results, which the SDK decodes into Go values) is
-// bounded the same and then left to fn.ParseResourceList, for its result and its errors.
+// fn.ParseResourceList does, with their aliases (*name) expanded within bounds as kustomize
+// expands them (ExpandAliases), bounded by CheckInput's limits before anything looks up a
+// label or decodes a map, and then made into the ResourceList fn.ParseResourceList returns.
+// An input the SDK would read another way (not one ResourceList of items and a function
+// config, or one that carries results, which the SDK decodes into Go values) is bounded the
+// same and then left to fn.ParseResourceList, for its result and its errors.
 func ReadResourceList(input []byte) (*fn.ResourceList, error) {
-	input, err := ExpandAliases(input)
-	if err != nil {
-		return nil, fmt.Errorf("reading the ResourceList: %w", err)
-	}
 	docs, syntaxErr := readDocuments(input)
+	expanded := false
+	if syntaxErr == nil && mayHaveAliases(input) {
+		var err error
+		if expanded, err = expandAliases(docs); err != nil {
+			return nil, fmt.Errorf("reading the ResourceList: %w", err)
+		}
+	}
 	if _, err := checkDocuments(docs, 0); err != nil {
 		return nil, fmt.Errorf("reading the ResourceList: %w", err)
 	}
 	if rl, ok := plainResourceList(docs); ok && syntaxErr == nil {
 		return rl, nil
+	}
+	if expanded { // the SDK reads text: the text of the expanded documents
+		var err error
+		if input, err = encodeDocuments(docs); err != nil {
+			return nil, err
+		}
 	}
 	return fn.ParseResourceList(input)
 }
