@@ -28,18 +28,19 @@ RenderOptions documents and the environment (LLSD_*), as for llsd render.
 // migrateCommand prints the migrated documents of paths, or the errors that stop them. Each
 // package renders with its own RenderOptions and the environment's, as llsd render does.
 func migrateCommand(paths []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	lists, failed, code := readPackages("migrate", paths, stdin, stderr)
+	in, code := readInputs("migrate", paths, stdin, stderr)
 	if code != 0 {
 		return code
 	}
+	pkgs, err := krm.Packages(in.items, in.fileOf, nil, os.LookupEnv)
+	if err != nil {
+		fmt.Fprintf(stderr, "llsd migrate: %v\n", err)
+		return 1
+	}
+	failed := in.unread
 	var out fn.KubeObjects
-	for _, rl := range lists {
-		opts, err := packageOptions(rl)
-		if err != nil {
-			fmt.Fprintf(stderr, "llsd migrate: %v\n", err)
-			return 1
-		}
-		migrated, results := migrate.Items(rl.Items, opts.PipelineOptions(version.Get()))
+	for _, pkg := range pkgs {
+		migrated, results := migrate.Items(pkg.List.Items, pkg.Options.PipelineOptions(version.Get()))
 		failed += report(results, "", stderr)
 		out = append(out, migrated...)
 	}
@@ -53,21 +54,4 @@ func migrateCommand(paths []string, stdin io.Reader, stdout, stderr io.Writer) i
 	}
 	_, _ = io.WriteString(stdout, text)
 	return 0
-}
-
-// packageOptions are a package's render options: its RenderOptions document, the environment's
-// settings on top.
-func packageOptions(rl *fn.ResourceList) (krm.RenderOptions, error) {
-	var opts krm.RenderOptions
-	if cfg := rl.FunctionConfig; cfg != nil && !cfg.IsEmpty() {
-		var err error
-		if opts, err = krm.ParseOptions([]byte(cfg.String())); err != nil {
-			return opts, fmt.Errorf("%s: %w", cfg.PathAnnotation(), err)
-		}
-	}
-	opts, err := opts.WithEnv(os.LookupEnv)
-	if err != nil {
-		return opts, fmt.Errorf("with the render options of the environment: %w", err)
-	}
-	return opts, nil
 }

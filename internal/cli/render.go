@@ -63,41 +63,37 @@ type rendered struct {
 // own options. Each package is one ResourceList; two RenderOptions in one directory are an
 // error.
 func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writer) (*rendered, int) {
-	lists, unread, code := readPackages(command, paths, stdin, stderr)
+	in, code := readInputs(command, paths, stdin, stderr)
 	if code != 0 {
 		return nil, code
 	}
-	r := &rendered{failed: unread}
+	r := &rendered{failed: in.unread}
 	// LLSD_CACHE and LLSD_SHARED_DIR are the Makefile's and the tests', read by no llsd command
 	for _, w := range krm.MisspeltVariables(os.Environ(), envMaxInputBytes, oci.CacheDirEnv, "LLSD_CACHE", "LLSD_SHARED_DIR") {
 		fmt.Fprintf(stderr, "llsd %s: warning: %s\n", command, w)
 	}
-	r.failed += report(krm.DuplicatesAcross(lists), "", stderr)
-	var out fn.KubeObjects
-	for _, rl := range lists {
-		for _, item := range rl.Items {
-			if api.IsRenderable(item.GetKind()) && !krm.IsGenerated(item) {
-				r.checked++
-				if item.GetKind() == ogx.Kind {
-					r.ogxServers++
-				}
+	for _, item := range in.items {
+		if api.IsRenderable(item.GetKind()) && !krm.IsGenerated(item) {
+			r.checked++
+			if item.GetKind() == ogx.Kind {
+				r.ogxServers++
 			}
 		}
-		p := krm.Processor{Version: version.Get(), Standalone: true, LookupEnv: os.LookupEnv}
-		if _, err := p.Process(rl); err != nil {
-			fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
-			return nil, 1
-		}
-		if slices.ContainsFunc(rl.Results, func(res *fn.Result) bool {
-			return res.Severity == fn.Error && res.ResourceRef == nil && res.File == nil
-		}) {
-			report(rl.Results, "llsd "+command+": ", stderr) // the options are wrong, not an object
-			return nil, 1
-		}
-		r.failed += report(rl.Results, "", stderr)
-		out = append(out, rl.Items...)
 	}
-	text, err := writeItems(out)
+	rl := &fn.ResourceList{Items: in.items, FunctionConfig: fn.NewEmptyKubeObject()}
+	p := krm.Processor{Version: version.Get(), Standalone: true, LookupEnv: os.LookupEnv, FileOf: in.fileOf}
+	if _, err := p.Process(rl); err != nil {
+		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
+		return nil, 1
+	}
+	if optionErrors := slices.DeleteFunc(slices.Clone(rl.Results), func(res *fn.Result) bool {
+		return res.Severity != fn.Error || res.ResourceRef != nil || res.File != nil
+	}); len(optionErrors) > 0 {
+		report(optionErrors, "llsd "+command+": ", stderr) // the options are wrong, not an object
+		return nil, 1
+	}
+	r.failed += report(rl.Results, "", stderr)
+	text, err := writeItems(rl.Items)
 	if err != nil {
 		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
 		return nil, 1
@@ -106,55 +102,42 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 	return r, 0
 }
 
-// fileItems are the documents of one input file.
-type fileItems struct {
-	name  string
-	items fn.KubeObjects
+// inputs are the documents of the command's paths, each with the file it came from, and how
+// many files could not be read.
+type inputs struct {
+	items  fn.KubeObjects
+	files  map[*fn.KubeObject]string
+	unread int
 }
 
-// readPackages reads the documents of the command's paths into one ResourceList per package
-// (packages), and counts the files that could not be read, each reported on stderr; a code
-// other than 0 ends the command.
-func readPackages(command string, paths []string, stdin io.Reader, stderr io.Writer) (lists []*fn.ResourceList, unread, code int) {
+func (in inputs) fileOf(o *fn.KubeObject) string { return in.files[o] }
+
+// readInputs reads the documents of the command's paths, and counts the files that could not
+// be read, each reported on stderr; a code other than 0 ends the command. Kptfiles and
+// Kustomizations are left out: kpt and kustomize never pass them to a function.
+func readInputs(command string, paths []string, stdin io.Reader, stderr io.Writer) (inputs, int) {
+	in := inputs{files: map[*fn.KubeObject]string{}}
 	files, ok := inputFiles(command, paths, stderr)
 	if !ok {
-		return nil, 0, 1 // a path that cannot be read: an error, as any other
+		return in, 1 // a path that cannot be read: an error, as any other
 	}
-	var all []fileItems
 	documents := 0
 	for _, file := range files {
 		items, err := readItems(file, stdin, &documents)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", file.name, err)
-			unread++
+			in.unread++
 			continue
 		}
-		all = append(all, fileItems{file.name, items})
-	}
-	lists, err := packages(all)
-	if err != nil {
-		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
-		return nil, unread, 1
-	}
-	return lists, unread, 0
-}
-
-// packages splits the inputs into ResourceLists, one per directory with a RenderOptions
-// document (its function config) and one for the files under none, in the order their
-// files came (krm.Packages).
-func packages(files []fileItems) ([]*fn.ResourceList, error) {
-	var items fn.KubeObjects
-	fileOf := map[*fn.KubeObject]string{}
-	for _, f := range files {
-		for _, item := range f.items {
+		for _, item := range items {
 			if item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization" {
-				continue // not a resource: kpt and kustomize never pass these to a function
+				continue
 			}
-			items = append(items, item)
-			fileOf[item] = f.name
+			in.items = append(in.items, item)
+			in.files[item] = file.name
 		}
 	}
-	return krm.Packages(items, func(o *fn.KubeObject) string { return fileOf[o] }, fn.NewEmptyKubeObject())
+	return in, 0
 }
 
 // readItems reads the documents of a file (- is standard input) as KRM items that carry

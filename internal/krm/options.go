@@ -352,12 +352,12 @@ func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
 
 // platformOptions are the options that loosen what a render lets through (the Pod Security
 // Standard, the images distribution names and rh-dev stand for, the registries the renderer
-// reaches out to): the platform's to set, so Argo CD's ARGOCD_ENV_ form of them, which an
-// Application's author writes, is refused, a variable of the renderer's environment pins them
-// (set even to "", it replaces what every RenderOptions document says), and a RenderOptions
-// below another can only tighten them.
+// reaches out to, whether an exposed server must authenticate): the platform's to set, so Argo
+// CD's ARGOCD_ENV_ form of them, which an Application's author writes, is refused, a variable
+// of the renderer's environment pins them (set even to ""), and every source below may only
+// tighten them (precedence.go).
 var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributions, EnvRegistryEnabled, EnvRegistryInsecure,
-	EnvOpenShiftAIRelease}
+	EnvOpenShiftAIRelease, EnvRequireAuth}
 
 // MisspeltVariables says which variables of environ (NAME=value) look like a variable of a
 // render option misspelt (LLSD_PLATFOM for LLSD_PLATFORM, also in Argo CD's ARGOCD_ENV_ form),
@@ -388,61 +388,12 @@ func MisspeltVariables(environ []string, extra ...string) []string {
 // others' repositories sets, each of them, to pin it.
 func PlatformOptions() []string { return slices.Clone(platformOptions) }
 
-// withoutPlatformOption is o with the platform option of variable env unset, for the
-// environment to pin it whole: an image mapping of a document is not merged with the
-// platform's, it is gone.
-func (o RenderOptions) withoutPlatformOption(env string) RenderOptions {
-	switch env {
-	case EnvPodSecurity:
-		o.Spec.PodSecurity = ""
-	case EnvImageOverrides:
-		o.Spec.ImageOverrides = nil
-	case EnvDistributions:
-		o.Spec.Distributions = nil
-	case EnvRegistryEnabled:
-		o.Spec.Registry.Enabled = false
-	case EnvRegistryInsecure:
-		o.Spec.Registry.InsecureHosts = nil
-	case EnvOpenShiftAIRelease:
-		o.Spec.OpenShiftAI = nil
-	}
-	return o
-}
-
 // argoCDPrefix is what Argo CD puts before the variables of an Application's plugin env.
 const argoCDPrefix = "ARGOCD_ENV_"
 
-// WithEnv returns the options with the environment's settings on top; lookup is os.LookupEnv
-// or a stand-in. The platform's options (platformOptions) are read only from the plain
-// variables, which the process's owner sets (the repo-server sidecar, the CI job), never from
-// Argo CD's ARGOCD_ENV_ form; one that is set, even to "", pins its option: what the documents
-// say of it is replaced, not merged.
-func (o RenderOptions) WithEnv(lookup func(string) (string, bool)) (RenderOptions, error) {
-	for _, env := range platformOptions {
-		if v, _ := lookup(argoCDPrefix + env); v != "" {
-			return o, fmt.Errorf("%s%s: %s is the platform's to set (the environment of the plugin's sidecar, or a RenderOptions "+
-				"document the platform owns), not an Application's plugin env: remove it from the Application", argoCDPrefix, env, env)
-		}
-		if _, pinned := lookup(env); pinned {
-			o = o.withoutPlatformOption(env)
-		}
-	}
-	return o.withSettings("the environment", func(env string) (string, string) {
-		names := []string{env, argoCDPrefix + env}
-		if slices.Contains(platformOptions, env) {
-			names = names[:1]
-		}
-		for _, n := range names {
-			if v, _ := lookup(n); v != "" {
-				return v, n
-			}
-		}
-		return "", ""
-	})
-}
-
-// Tighten returns the options of a RenderOptions document (child) below another (o) in a tree
-// of packages: child's settings on top, but it may only tighten the platform's options — a
+// Tighten returns the options of a source (child) below another (o) by the precedence rule
+// (precedence.go): child's settings on top, its unset ones o's, but it may only tighten the
+// platform's options — a
 // stricter Pod Security Standard, lower limits, the same image mappings, no registry reads the
 // options above do not allow — and an error says which it would loosen. A tenant's directory
 // cannot allow a hostPath volume, map a distribution to an image of its choice or reach out to
@@ -450,6 +401,12 @@ func (o RenderOptions) WithEnv(lookup func(string) (string, bool)) (RenderOption
 func (o RenderOptions) Tighten(child RenderOptions) (RenderOptions, error) {
 	var problems []string
 	out := child
+	// What is not the platform's is the nearest source's that sets it.
+	out.Spec.Platform = cmp.Or(child.Spec.Platform, o.Spec.Platform)
+	out.Spec.ControllerNamespace = cmp.Or(child.Spec.ControllerNamespace, o.Spec.ControllerNamespace)
+	out.Spec.Ingress.ClassName = cmp.Or(child.Spec.Ingress.ClassName, o.Spec.Ingress.ClassName)
+	out.Spec.Ingress.Domain = cmp.Or(child.Spec.Ingress.Domain, o.Spec.Ingress.Domain)
+	out.Spec.Ingress.ControllerNamespace = cmp.Or(child.Spec.Ingress.ControllerNamespace, o.Spec.Ingress.ControllerNamespace)
 	if rank(child.Spec.PodSecurity) > rank(o.Spec.PodSecurity) {
 		problems = append(problems, fmt.Sprintf("spec.podSecurity %s is looser than %s above it", podSecurityOf(child), podSecurityOf(o)))
 	}
@@ -490,7 +447,7 @@ func (o RenderOptions) Tighten(child RenderOptions) (RenderOptions, error) {
 	out.Spec.RequireAuthentication = o.Spec.RequireAuthentication || child.Spec.RequireAuthentication // false is unset
 	out.Spec.Limits = tighterLimits(o.Spec.Limits, child.Spec.Limits)
 	if len(problems) > 0 {
-		return o, fmt.Errorf("%s: a RenderOptions below another may only tighten the platform's options: %s", OptionsKind, strings.Join(problems, "; "))
+		return o, fmt.Errorf("options below others may only tighten the platform's options: %s", strings.Join(problems, "; "))
 	}
 	return out, nil
 }

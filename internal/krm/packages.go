@@ -3,67 +3,120 @@
 package krm
 
 import (
-	"cmp"
 	"fmt"
-	"maps"
 	"path/filepath"
-	"slices"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 )
 
-// Packages splits items into one ResourceList per package: a RenderOptions document applies
-// to the items of its directory and below, as a package's function config does under kpt,
-// and one below another only tightens it (RenderOptions.Tighten: the top one is the
-// platform's, the ones below their owners'). The items under no RenderOptions form a list of
-// their own with top as its function config. fileOf names the file an item came from ("" for
-// none: such an item is under no RenderOptions but top). Lists come in the order of their
-// first item or RenderOptions; a RenderOptions document is in no list's items (it is its
-// list's function config).
+// Package is one package of a render: its items, and the options the precedence rule
+// (precedence.go) gives them.
+type Package struct {
+	// List holds the package's items. Its FunctionConfig is the document its options came
+	// from nearest (the package's RenderOptions, else the function config), for messages that
+	// name it; a RenderOptions document is in no package's items.
+	List *fn.ResourceList
+	// Options are the package's effective options: every source above it applied.
+	Options RenderOptions
+	// Source names the nearest RenderOptions document ("RenderOptions llsd (options.yaml)"),
+	// or "" for none, for the warnings that say what an option changed.
+	Source string
+	// LLSD is the function config of generator mode (an LLSD), or nil.
+	LLSD *fn.KubeObject
+}
+
+// Packages splits items into packages and gives each its options by the one precedence rule
+// (precedence.go): the renderer's pinned variables (lookup; nil for none), the function config
+// (top: kpt's fn-config, kustomize's transformer file, a ConfigMap, or an LLSD in generator
+// mode), then each RenderOptions document among the items from the top directory down — each
+// applies to the items of its directory and below, as a package's function config does under
+// kpt, and below the top may only tighten. A document no file names (a kustomize resource) is
+// at the top of the package, above every directory. fileOf names the file an item came from
+// ("" for none). Packages come in the order of their first item or RenderOptions; there is
+// always at least one.
 //
-// `llsd render` splits the files it reads so; a kpt root package's pipeline, which sees its
-// subpackages' files too, is split alike (Process), so that both give one answer.
-func Packages(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top *fn.KubeObject) ([]*fn.ResourceList, error) {
-	optionsFile := map[string]string{} // directory -> the file with its RenderOptions
-	lists := map[string]*fn.ResourceList{}
+// `llsd render` splits the files it reads so, and the function the items kpt or kustomize
+// pass it, so that every front end gives one answer.
+func Packages(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top *fn.KubeObject,
+	lookup func(string) (string, bool)) ([]Package, error) {
+	if top == nil {
+		top = fn.NewEmptyKubeObject()
+	}
+	docs := map[string]*fn.KubeObject{} // directory ("" for none) -> its RenderOptions
 	for _, item := range items {
 		if !isOptions(item) {
 			continue
 		}
-		file := fileOf(item)
-		dir := filepath.Dir(file)
-		if other, ok := optionsFile[dir]; ok {
-			return nil, fmt.Errorf("two %s documents for the files of %s (%s and %s): keep one", OptionsKind, dir, other, file)
+		dir := dirOf(fileOf(item))
+		if other, ok := docs[dir]; ok {
+			where := dir
+			if where == "" {
+				where = "the package (no file names them)"
+			}
+			return nil, fmt.Errorf("two %s documents for the files of %s (%s and %s): keep one", OptionsKind, where,
+				documentName(other, fileOf), documentName(item, fileOf))
 		}
-		optionsFile[dir] = file
-		lists[dir] = &fn.ResourceList{FunctionConfig: item}
+		docs[dir] = item
 	}
-	if err := tightenNested(lists, optionsFile); err != nil {
+	var llsd *fn.KubeObject
+	if isLLSD(top) {
+		if len(docs) > 0 {
+			var found []*fn.KubeObject
+			for _, dir := range sortedKeys(docs) {
+				found = append(found, docs[dir])
+			}
+			return nil, fmt.Errorf("%s %s among the inputs, beside the function's own config %s %s: keep one (kpt: the function's "+
+				"configPath; kustomize: the transformer's file)", OptionsKind, optionsNames(found), top.GetKind(), top.GetName())
+		}
+		llsd = top
+	}
+	chain, err := resolveOptions(top, docs, fileOf, lookup)
+	if err != nil {
 		return nil, err
 	}
-	var order []*fn.ResourceList
-	for _, item := range items {
-		if isOptions(item) { // its list has its place, even without items: its options are checked
-			if rl := lists[filepath.Dir(fileOf(item))]; !slices.Contains(order, rl) {
-				order = append(order, rl)
-			}
-			continue
+	return split(items, fileOf, top, llsd, docs, chain), nil
+}
+
+// split puts each item into the package of its nearest RenderOptions (the one of its directory
+// or above), or the function config's when there is none.
+func split(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top, llsd *fn.KubeObject,
+	docs map[string]*fn.KubeObject, chain resolved) []Package {
+	byDir := map[string]*Package{}
+	var order []*Package
+	packageFor := func(dir string, under bool) *Package {
+		key := "\x00" + dir // a key no directory has, for the items under no RenderOptions
+		if under {
+			key = dir
 		}
-		dir := ""
-		if file := fileOf(item); file != "" {
-			dir = packageOf(file, optionsFile)
+		if pkg, ok := byDir[key]; ok {
+			return pkg
 		}
-		rl, ok := lists[dir]
-		if !ok {
-			rl = &fn.ResourceList{FunctionConfig: top}
-			lists[dir] = rl
+		pkg := &Package{List: &fn.ResourceList{FunctionConfig: top}, Options: chain.top, Source: optionsSource(top), LLSD: llsd}
+		if under {
+			pkg.List.FunctionConfig, pkg.Options, pkg.Source = docs[dir], chain.byDir[dir], optionsSource(docs[dir])
 		}
-		if !slices.Contains(order, rl) {
-			order = append(order, rl)
-		}
-		rl.Items = append(rl.Items, item)
+		byDir[key] = pkg
+		order = append(order, pkg)
+		return pkg
 	}
-	return order, nil
+	for _, item := range items {
+		dir, under := packageOf(dirOf(fileOf(item)), docs)
+		if !under {
+			dir = ""
+		}
+		pkg := packageFor(dir, under)
+		if !isOptions(item) { // a RenderOptions' package has its place, even without items: its options are checked
+			pkg.List.Items = append(pkg.List.Items, item)
+		}
+	}
+	if len(order) == 0 {
+		packageFor("", false)
+	}
+	out := make([]Package, len(order))
+	for i, pkg := range order {
+		out[i] = *pkg
+	}
+	return out
 }
 
 // isOptions reports whether an object is a RenderOptions document, of its kind and version.
@@ -71,42 +124,47 @@ func isOptions(item *fn.KubeObject) bool {
 	return item.GetAPIVersion() == OptionsAPIVersion && item.GetKind() == OptionsKind
 }
 
-// tightenNested gives each package whose directory lies below another package's the options of
-// the one above, tightened by its own; a RenderOptions that would loosen them is an error that
-// names both files.
-func tightenNested(lists map[string]*fn.ResourceList, optionsFile map[string]string) error {
-	dirs := slices.SortedFunc(maps.Keys(optionsFile), func(a, b string) int { return cmp.Compare(len(a), len(b)) })
-	effective := map[string]RenderOptions{}
-	for _, dir := range dirs {
-		own, err := ParseOptions([]byte(lists[dir].FunctionConfig.String()))
-		if err != nil {
-			return fmt.Errorf("%s: %w", optionsFile[dir], err)
-		}
-		effective[dir] = own
-		above := packageOf(dir, optionsFile) // the nearest above dir's own
-		if above == "" {
-			continue
-		}
-		if effective[dir], err = effective[above].Tighten(own); err != nil {
-			return fmt.Errorf("%s, below %s: %w", optionsFile[dir], optionsFile[above], err)
-		}
-		merged, err := OptionsObject(effective[dir], lists[dir].FunctionConfig)
-		if err != nil {
-			return err
-		}
-		lists[dir].FunctionConfig = merged
+// dirOf is the directory of a file, or "" for no file (a document at the top of the package).
+func dirOf(file string) string {
+	if file == "" {
+		return ""
 	}
-	return nil
+	return filepath.Dir(file)
 }
 
-// packageOf is the nearest directory at or above a file's that has RenderOptions, or "".
-func packageOf(file string, optionsFile map[string]string) string {
-	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
-		if _, ok := optionsFile[dir]; ok {
-			return dir
+// packageOf is the nearest directory at or above dir that has RenderOptions ("" stands above
+// every directory), and whether there is one.
+func packageOf(dir string, docs map[string]*fn.KubeObject) (string, bool) {
+	for dir != "" {
+		if _, ok := docs[dir]; ok {
+			return dir, true
 		}
-		if parent := filepath.Dir(dir); parent == dir {
-			return ""
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
 		}
+		dir = parent
 	}
+	_, ok := docs[""]
+	return "", ok
+}
+
+// above is the nearest directory strictly above dir that has RenderOptions.
+func above(dir string, docs map[string]*fn.KubeObject) (string, bool) {
+	if dir == "" {
+		return "", false
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		return packageOf(parent, docs)
+	}
+	_, ok := docs[""]
+	return "", ok
+}
+
+// documentName names a RenderOptions document by its file, or by its name when no file does.
+func documentName(o *fn.KubeObject, fileOf func(*fn.KubeObject) string) string {
+	if f := fileOf(o); f != "" {
+		return f
+	}
+	return OptionsKind + " " + o.GetName()
 }

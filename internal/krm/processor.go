@@ -37,9 +37,12 @@ type Processor struct {
 	// Otherwise an LLSD read from a file of a package (kpt) keeps its source as written,
 	// with the receipt annotations added.
 	Standalone bool
-	// LookupEnv, when set, reads render options from the environment on top of the function
-	// config (LLSD_* and Argo CD's ARGOCD_ENV_LLSD_*; see RenderOptions.WithEnv).
+	// LookupEnv, when set, reads render options from the renderer's environment (LLSD_* and
+	// Argo CD's ARGOCD_ENV_LLSD_*), by the precedence rule (precedence.go).
 	LookupEnv func(string) (string, bool)
+	// FileOf, when set, names the file an item came from (`llsd render`); otherwise kpt's
+	// annotations name it.
+	FileOf func(*fn.KubeObject) string
 	// Entries, when set, receives the output entries of the rendered objects that are not
 	// placed in files, written as soon as they are made; their items keep only their
 	// identity. Run writes them.
@@ -66,28 +69,31 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 			r.Message = redact.Text(wording.Plain(r.Message))
 		}
 	}()
-	if parts, err := packagesAmong(rl); err != nil {
-		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: err.Error()})
-		return false, nil
-	} else if len(parts) > 1 {
-		return p.processEach(rl, parts)
+	fileOf := p.FileOf
+	if fileOf == nil {
+		fileOf = itemFile
 	}
-	cfg, err := optionsAmongItems(rl.Items, rl.FunctionConfig)
+	pkgs, err := Packages(rl.Items, fileOf, rl.FunctionConfig, p.LookupEnv)
 	if err != nil {
-		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: err.Error()})
-		return false, nil
-	}
-	options, llsdConfig, err := p.readFunctionConfig(cfg)
-	if err != nil {
-		result := fn.ErrorConfigObjectResult(err, rl.FunctionConfig)
-		if rl.FunctionConfig == nil || rl.FunctionConfig.IsEmpty() {
-			result = &fn.Result{Severity: fn.Error, Message: err.Error()} // from the environment: no object to name
+		result := &fn.Result{Severity: fn.Error, Message: err.Error()}
+		if IsFunctionConfigError(err) && !noFunctionConfig(rl.FunctionConfig) {
+			result = fn.ErrorConfigObjectResult(err, rl.FunctionConfig)
 		}
 		rl.Results = append(rl.Results, result)
 		return false, nil
 	}
+	if len(pkgs) > 1 {
+		return p.processEach(rl, pkgs)
+	}
+	return p.processPackage(rl, pkgs[0])
+}
+
+// processPackage renders the items of one package with its options. Its RenderOptions
+// documents among the items are checked and kept as one package's are.
+func (p Processor) processPackage(rl *fn.ResourceList, pkg Package) (bool, error) {
+	options, llsdConfig := pkg.Options, pkg.LLSD
 	opts := options.PipelineOptions(p.Version)
-	opts.Render.OptionsSource = optionsSource(cfg)
+	opts.Render.OptionsSource = pkg.Source
 	if n, limit := countLLSDs(rl.Items), cmp.Or(options.Spec.Limits.LLSDs, DefaultMaxLLSDs); n > limit {
 		rl.Results = append(rl.Results, &fn.Result{Severity: fn.Error, Message: fmt.Sprintf(
 			"%d LlamaStackDistributions in one render, more than the limit of %d: split them, or raise RenderOptions spec.limits.llsds",
@@ -154,24 +160,6 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 	return true, nil
 }
 
-// packagesAmong splits a ResourceList whose items carry RenderOptions of their own directories
-// (a kpt root package's pipeline sees its subpackages' files) into its packages, as `llsd
-// render` splits the files it reads (Packages): each RenderOptions applies to its directory and
-// below. One list, or none, means no split: no RenderOptions with a file, or the function has a
-// config of another kind (which a RenderOptions item beside it contradicts: optionsAmongItems
-// says so).
-func packagesAmong(rl *fn.ResourceList) ([]*fn.ResourceList, error) {
-	withFile := slices.ContainsFunc(rl.Items, func(o *fn.KubeObject) bool { return isOptions(o) && o.PathAnnotation() != "" })
-	top := rl.FunctionConfig
-	if top == nil {
-		top = fn.NewEmptyKubeObject()
-	}
-	if !withFile || !noFunctionConfig(top) && !isOptions(top) {
-		return nil, nil
-	}
-	return Packages(rl.Items, itemFile, top)
-}
-
 // itemFile is the file an item came from: kpt names it by its package's directory
 // (internal.config.kubernetes.io/package-path) and its path in that package.
 func itemFile(o *fn.KubeObject) string {
@@ -184,15 +172,19 @@ func itemFile(o *fn.KubeObject) string {
 // processEach renders each package of a ResourceList with its own options, and gives back
 // their items and results together: all of them, or on any error none (the items unchanged).
 // The RenderOptions items stay in the output as they would in one package's.
-func (p Processor) processEach(rl *fn.ResourceList, parts []*fn.ResourceList) (bool, error) {
-	results := DuplicatesAcross(parts)
+func (p Processor) processEach(rl *fn.ResourceList, pkgs []Package) (bool, error) {
+	lists := make([]*fn.ResourceList, len(pkgs))
+	for i, pkg := range pkgs {
+		lists[i] = pkg.List
+	}
+	results := DuplicatesAcross(lists)
 	var items fn.KubeObjects
-	for _, part := range parts {
-		if _, err := p.Process(part); err != nil {
+	for _, pkg := range pkgs {
+		if _, err := p.processPackage(pkg.List, pkg); err != nil {
 			return false, err
 		}
-		results = append(results, part.Results...)
-		items = append(items, part.Items...)
+		results = append(results, pkg.List.Results...)
+		items = append(items, pkg.List.Items...)
 	}
 	for _, item := range rl.Items {
 		if isOptions(item) {
@@ -293,34 +285,6 @@ func (p Processor) renderAll(items []*fn.KubeObject, opts pipeline.Options) map[
 		byItem[item] = out[i]
 	}
 	return byItem
-}
-
-// readFunctionConfig returns the render options, or the LLSD of generator mode. A ConfigMap
-// (the KRM catalog's convention, and what kpt passes when a function has no config) gives the
-// options in its data; any other kind is an error, not ignored.
-func (p Processor) readFunctionConfig(cfg *fn.KubeObject) (RenderOptions, *fn.KubeObject, error) {
-	var o RenderOptions
-	var llsd *fn.KubeObject
-	var err error
-	switch {
-	case cfg == nil || cfg.IsEmpty():
-	case isOptions(cfg):
-		o, err = ParseOptions([]byte(cfg.String()))
-	case isOptionsGroup(cfg):
-		err = unknownOptions(cfg)
-	case isLLSD(cfg):
-		llsd = cfg
-	case cfg.GetKind() == "ConfigMap" && cfg.GetAPIVersion() == "v1":
-		o, err = optionsFromConfigMap(stringMap(cfg.GetMap("data")))
-	default:
-		err = fmt.Errorf("%s %s is no function config llsd takes: use a %s %s, a ConfigMap whose data are its options "+
-			"(platform, podSecurity, imageOverrides, ...), or a LlamaStackDistribution (generator mode)",
-			cfg.GetAPIVersion(), cfg.GetKind(), OptionsAPIVersion, OptionsKind)
-	}
-	if err == nil && p.LookupEnv != nil {
-		o, err = o.WithEnv(p.LookupEnv)
-	}
-	return o, llsd, err
 }
 
 // DecodeItem decodes an LLSD or OGXServer item from the node the function holds (api.DecodeNode),
@@ -428,29 +392,6 @@ func (p Processor) keptOptions(item *fn.KubeObject) *fn.KubeObject {
 	return item
 }
 
-// optionsAmongItems is the function config of a render: the orchestrator's, or else render
-// options among the items (a kpt package's file, a kustomize resource, as llsd render reads
-// any input file), so that every front end applies a RenderOptions document the same way. One
-// beside a function config of other options, or two, is an error that says to keep one.
-func optionsAmongItems(items fn.KubeObjects, cfg *fn.KubeObject) (*fn.KubeObject, error) {
-	var found []*fn.KubeObject
-	for _, item := range items {
-		if isOptions(item) {
-			found = append(found, item)
-		}
-	}
-	switch {
-	case len(found) == 0:
-		return cfg, nil
-	case len(found) > 1:
-		return nil, fmt.Errorf("%d %s documents among the inputs (%s): keep one", len(found), OptionsKind, optionsNames(found))
-	case !noFunctionConfig(cfg) && !isSameOptions(cfg, found[0]):
-		return nil, fmt.Errorf("%s %s among the inputs, beside the function's own config %s %s: keep one (kpt: the function's "+
-			"configPath; kustomize: the transformer's file)", OptionsKind, optionsNames(found), cfg.GetKind(), cfg.GetName())
-	}
-	return found[0], nil
-}
-
 // optionsSource names where render options came from, for the warnings that say what an
 // option changed: "RenderOptions llsd (options.yaml)"; "" when none did.
 func optionsSource(cfg *fn.KubeObject) string {
@@ -462,12 +403,6 @@ func optionsSource(cfg *fn.KubeObject) string {
 		source += " (" + f + ")"
 	}
 	return source
-}
-
-// isSameOptions reports whether the function config is the RenderOptions document found
-// among the items (kpt passes a package's configPath file as both).
-func isSameOptions(cfg, item *fn.KubeObject) bool {
-	return cfg.GetKind() == OptionsKind && cfg.GetName() == item.GetName()
 }
 
 // noFunctionConfig reports whether the orchestrator gave no function config: none, or the

@@ -94,28 +94,36 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 }
 
 // The options that loosen a render are the platform's: an Application's plugin env (Argo CD's
-// ARGOCD_ENV_ form) cannot set them, and the sidecar's plain variable wins over a repository's
-// RenderOptions document.
+// ARGOCD_ENV_ form) cannot set them, and below the sidecar's plain variable a repository's
+// RenderOptions may only tighten (F6: requireAuthentication is one of them).
 func TestAnApplicationCannotLoosenThePlatformsOptions(t *testing.T) {
 	env := func(vars map[string]string) func(string) (string, bool) {
 		return func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
 	}
 	for _, name := range []string{"LLSD_POD_SECURITY", "LLSD_IMAGE_OVERRIDES", "LLSD_DISTRIBUTIONS", "LLSD_REGISTRY_ENABLED", "LLSD_REGISTRY_INSECURE_HOSTS",
-		"LLSD_OPENSHIFT_AI_RELEASE"} {
-		_, err := krm.RenderOptions{}.WithEnv(env(map[string]string{"ARGOCD_ENV_" + name: "x"}))
+		"LLSD_OPENSHIFT_AI_RELEASE", "LLSD_REQUIRE_AUTHENTICATION"} {
+		_, err := krm.RenderOptions{}.WithEnv(env(map[string]string{"ARGOCD_ENV_" + name: "false"}))
 		require.Error(t, err, name)
 		assert.Contains(t, err.Error(), "ARGOCD_ENV_"+name+": "+name+" is the platform's to set", name)
 	}
 	repository := krm.RenderOptions{Spec: krm.RenderOptionsSpec{PodSecurity: "privileged"}}
-	opts, err := repository.WithEnv(env(map[string]string{"LLSD_POD_SECURITY": "restricted"}))
+	_, err := repository.WithEnv(env(map[string]string{"LLSD_POD_SECURITY": "restricted"}))
+	require.Error(t, err, "a repository cannot loosen the sidecar's standard")
+	assert.Contains(t, err.Error(), "below the renderer's variables (LLSD_POD_SECURITY): options below others may only tighten "+
+		"the platform's options: spec.podSecurity privileged is looser than restricted above it")
+
+	strict := krm.RenderOptions{Spec: krm.RenderOptionsSpec{PodSecurity: "restricted", RequireAuthentication: true}}
+	opts, err := strict.WithEnv(env(map[string]string{"LLSD_POD_SECURITY": "baseline", "LLSD_REQUIRE_AUTHENTICATION": "false"}))
 	require.NoError(t, err)
-	assert.Equal(t, "restricted", opts.Spec.PodSecurity, "the sidecar pins the standard")
+	assert.Equal(t, "restricted", opts.Spec.PodSecurity, "a repository may tighten the sidecar's standard")
+	assert.True(t, opts.Spec.RequireAuthentication, "and require authentication the sidecar leaves to it")
 }
 
-// A platform option the renderer's environment sets pins it whole, also when set to "": a
-// repository's RenderOptions cannot add an image mapping beside the platform's, turn registry
-// reads on for hosts it names, or choose the OpenShift AI release, which decides rh-dev's image
-// (round four's F5 and F10).
+// A platform option the renderer's environment sets pins it, also when set to "": a
+// repository's RenderOptions that would add an image mapping beside the platform's, turn
+// registry reads on for hosts it names, or choose the OpenShift AI release, which decides
+// rh-dev's image (round four's F5 and F10), is refused with every option it would loosen; what
+// is not the platform's stays the repository's.
 func TestThePlatformsVariablesPinTheirOptions(t *testing.T) {
 	repository := krm.RenderOptions{Spec: krm.RenderOptionsSpec{
 		PodSecurity:    "privileged",
@@ -127,18 +135,29 @@ func TestThePlatformsVariablesPinTheirOptions(t *testing.T) {
 	}}
 	sidecar := map[string]string{"LLSD_POD_SECURITY": "restricted", "LLSD_IMAGE_OVERRIDES": "starter=registry.internal/starter:1",
 		"LLSD_DISTRIBUTIONS": "", "LLSD_REGISTRY_ENABLED": "false", "LLSD_REGISTRY_INSECURE_HOSTS": "", "LLSD_OPENSHIFT_AI_RELEASE": "3.4"}
-	got, err := repository.WithEnv(func(k string) (string, bool) { v, ok := sidecar[k]; return v, ok })
+	lookup := func(k string) (string, bool) { v, ok := sidecar[k]; return v, ok }
+	_, err := repository.WithEnv(lookup)
+	require.Error(t, err)
+	for _, loosened := range []string{"spec.podSecurity privileged is looser than restricted", "spec.imageOverrides[starter]",
+		"spec.distributions[mine]", "spec.registry.enabled", "spec.registry.insecureHosts adds internal.svc:5000",
+		"spec.openshiftAI.release 3.6-ea is not the release the options above name (3.4)"} {
+		assert.Contains(t, err.Error(), loosened)
+	}
+
+	got, err := krm.RenderOptions{Spec: krm.RenderOptionsSpec{Ingress: krm.IngressOptions{ClassName: "nginx"}}}.WithEnv(lookup)
 	require.NoError(t, err)
 	assert.Equal(t, krm.RenderOptionsSpec{
 		PodSecurity:    "restricted",
 		ImageOverrides: map[string]string{"starter": "registry.internal/starter:1"},
 		OpenShiftAI:    &krm.OpenShiftAIOptions{Release: "3.4"},
 		Ingress:        krm.IngressOptions{ClassName: "nginx"},
-	}, got.Spec, "the repository keeps only what is not the platform's")
+		Limits:         got.Spec.Limits,
+	}, got.Spec, "the platform's options, and the repository's own")
 
 	unpinned, err := repository.WithEnv(func(string) (string, bool) { return "", false })
 	require.NoError(t, err)
-	assert.Equal(t, repository.Spec, unpinned.Spec, "without the platform's variables, the document's options stand")
+	assert.Equal(t, repository.Spec.PodSecurity, unpinned.Spec.PodSecurity, "without the platform's variables, the document's options stand")
+	assert.Equal(t, repository.Spec.ImageOverrides, unpinned.Spec.ImageOverrides)
 }
 
 // The example repo-server sidecar pins every platform option: a repository's RenderOptions
