@@ -3,6 +3,10 @@
 package render
 
 import (
+	"fmt"
+	"net/netip"
+	"strings"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -33,20 +37,60 @@ func checkAuthentication(in Input) field.ErrorList {
 
 // checkUpstreamHeader makes sure only the proxy reaches a server that believes a header:
 // whoever else reached it would name themselves anyone. The NetworkPolicy admits only
-// networking.allowedFrom, so that must name the proxy, and nothing may route around it.
+// networking.allowedFrom (and llsd-controller's pod), so that must name the proxy exactly —
+// its namespace by name or by a label and value, or its network — and nothing may route around
+// it: not every namespace ("*"), not a label every namespace has, not a network wider than a
+// proxy's (the pod network, the whole internet).
 func checkUpstreamHeader(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
 	at := authenticationPath.Child("upstreamHeader")
+	header := obj.Spec.Authentication.UpstreamHeader.PrincipalHeader
+	believes := "the server believes the header " + header + " whoever sends it"
 	var errs field.ErrorList
 	n := obj.Spec.Networking
 	if obj.Spec.ExposeEnabled() {
-		errs = append(errs, field.Forbidden(at, "the server believes the header "+obj.Spec.Authentication.UpstreamHeader.PrincipalHeader+
-			" whoever sends it, and networking.expose routes callers from outside the cluster to the server, past the proxy that "+
-			"sets it: expose the proxy instead and remove networking.expose"))
+		errs = append(errs, field.Forbidden(at, believes+", and networking.expose routes callers from outside the cluster to the server, "+
+			"past the proxy that sets it: expose the proxy instead and remove networking.expose"))
 	}
+	from := networkingPath.Child("allowedFrom")
 	if n == nil || n.AllowedFrom == nil || len(n.AllowedFrom.Namespaces)+len(n.AllowedFrom.Labels)+len(n.AllowedFrom.CIDRs) == 0 {
-		errs = append(errs, field.Required(networkingPath.Child("allowedFrom"), "the server believes the header "+
-			obj.Spec.Authentication.UpstreamHeader.PrincipalHeader+" whoever sends it: name the proxy that sets it in "+
-			"networking.allowedFrom (its namespace, a namespace label, or its network), so that the NetworkPolicy admits only the proxy"))
+		return append(errs, field.Required(from, believes+": name the proxy that sets it in networking.allowedFrom (its namespace, "+
+			"a namespace label and its value, or its network), so that the NetworkPolicy admits only the proxy"))
+	}
+	for i, ns := range n.AllowedFrom.Namespaces {
+		if ns == "*" {
+			errs = append(errs, field.Invalid(from.Child("namespaces").Index(i), ns, believes+", and \"*\" admits every pod of the "+
+				"cluster: name the proxy's namespace"))
+		}
+	}
+	for i, label := range n.AllowedFrom.Labels {
+		key, _, exact := strings.Cut(label, "=")
+		switch {
+		case key == namespaceNameLabel && !exact:
+			errs = append(errs, field.Invalid(from.Child("labels").Index(i), label, believes+", and every namespace has the label "+
+				namespaceNameLabel+": name the proxy's namespace ("+namespaceNameLabel+"=<namespace>, or networking.allowedFrom.namespaces)"))
+		case !exact:
+			errs = append(errs, field.Invalid(from.Child("labels").Index(i), label, believes+", and a label without a value admits every "+
+				"namespace that carries it, whatever its value: write the proxy's namespace's label and value ("+label+"=<value>)"))
+		}
+	}
+	for i, cidr := range n.AllowedFrom.CIDRs {
+		if prefix, err := netip.ParsePrefix(cidr); err == nil && prefix.Bits() < widestProxyNetwork(prefix) {
+			errs = append(errs, field.Invalid(from.Child("cidrs").Index(i), cidr, fmt.Sprintf("%s, and a network of /%d holds more than "+
+				"a proxy (the pod network, other tenants' load balancers): name the proxy's own addresses, at most a /%d",
+				believes, prefix.Bits(), widestProxyNetwork(prefix))))
+		}
 	}
 	return errs
+}
+
+// namespaceNameLabel is the label the API server gives every namespace: its name.
+const namespaceNameLabel = "kubernetes.io/metadata.name"
+
+// widestProxyNetwork is the widest network allowedFrom may name for a server that believes a
+// header: a /24 of IPv4 (a load balancer's or a node pool's subnet), a /64 of IPv6.
+func widestProxyNetwork(p netip.Prefix) int {
+	if p.Addr().Is4() {
+		return 24
+	}
+	return 64
 }

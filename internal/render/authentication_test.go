@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/render"
@@ -51,28 +52,63 @@ func TestKubernetesProviderGetsTheClusterCAWithoutAToken(t *testing.T) {
 }
 
 // A server that believes a header believes whoever sends it: llsd renders it only behind a
-// NetworkPolicy that admits the proxy alone, and never exposed past the proxy.
+// NetworkPolicy that admits the proxy alone, named exactly, and never exposed past the proxy
+// (F2 of round five: "*", 0.0.0.0/0 or a label every namespace has let any pod be the admin).
 func TestUpstreamHeaderOnlyBehindTheProxy(t *testing.T) {
 	const auth = "  distribution: {name: starter}\n  authentication: {upstreamHeader: {principalHeader: x-user}}\n"
+	from := func(allowed string) string { return "  networking: {allowedFrom: " + allowed + "}\n" }
 	for _, tc := range []struct {
 		reason, networking string
 		want               []string
 	}{
-		{reason: "the proxy's namespace admitted, nothing exposed", networking: "  networking: {allowedFrom: {namespaces: [gateway]}}\n"},
+		{reason: "the proxy's namespace admitted, nothing exposed", networking: from("{namespaces: [gateway]}")},
+		{reason: "the proxy's namespace by its label and value", networking: from("{labels: [kubernetes.io/metadata.name=gateway, team=proxy]}")},
+		{reason: "the proxy's load balancer subnet", networking: from("{cidrs: [203.0.113.0/24, '2001:db8::/64']}")},
 		{reason: "no allowedFrom: any pod could name itself anyone", want: []string{
 			"spec.networking.allowedFrom: Required value: the server believes the header x-user whoever sends it: name the proxy"}},
 		{reason: "exposed: callers from outside reach the server past the proxy", networking: "  networking: {allowedFrom: {namespaces: [gateway]}, expose: {hostname: chat.example.com}}\n",
 			want: []string{"spec.authentication.upstreamHeader: Forbidden: the server believes the header x-user whoever sends it, and networking.expose routes"}},
+		{reason: "every namespace by name", networking: from("{namespaces: [gateway, '*']}"), want: []string{
+			`spec.networking.allowedFrom.namespaces[1]: Invalid value: "*": the server believes the header x-user whoever sends it, and "*" admits every pod`}},
+		{reason: "a label every namespace has", networking: from("{labels: [kubernetes.io/metadata.name]}"), want: []string{
+			`spec.networking.allowedFrom.labels[0]: Invalid value: "kubernetes.io/metadata.name": the server believes the header x-user whoever sends it, and every namespace has the label`}},
+		{reason: "a label without its value", networking: from("{labels: [team]}"), want: []string{
+			`spec.networking.allowedFrom.labels[0]: Invalid value: "team": the server believes the header x-user whoever sends it, and a label without a value admits every namespace that carries it`}},
+		{reason: "the whole internet, and a pod network", networking: from("{cidrs: [0.0.0.0/0, 10.0.0.0/8, '::/0']}"), want: []string{
+			`spec.networking.allowedFrom.cidrs[0]: Invalid value: "0.0.0.0/0": the server believes the header x-user whoever sends it, and a network of /0 holds more than a proxy`,
+			`spec.networking.allowedFrom.cidrs[1]: Invalid value: "10.0.0.0/8"`, `at most a /64`}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			_, problems := renderSpec(t, "chat", auth+tc.networking, nil)
+			out, problems := renderSpec(t, "chat", auth+tc.networking, nil)
 			errs := filterErrors(problems)
 			require.Len(t, errs, len(tc.want), "%v", problems)
 			for i, want := range tc.want {
 				assert.Contains(t, errs[i], want)
 			}
+			if len(tc.want) > 0 {
+				return
+			}
+			policy := networkPolicyOf(t, out)
+			require.Len(t, policy.Spec.Ingress, 1)
+			for _, peer := range policy.Spec.Ingress[0].From {
+				assert.False(t, peer.PodSelector != nil && peer.NamespaceSelector == nil,
+					"the server's own namespace is not admitted: its pods could send the header")
+				if peer.PodSelector != nil {
+					assert.Equal(t, "llsd-controller", peer.PodSelector.MatchLabels["app.kubernetes.io/name"], "only llsd-controller's pod besides the proxy")
+				}
+			}
 		})
 	}
+}
+
+func networkPolicyOf(t *testing.T, out render.Output) *networkingv1.NetworkPolicy {
+	for _, o := range out.Objects {
+		if policy, ok := o.(*networkingv1.NetworkPolicy); ok {
+			return policy
+		}
+	}
+	require.Fail(t, "no NetworkPolicy")
+	return nil
 }
 
 // Authentication on an image whose own config runs (llsd generates none) is refused: llsd

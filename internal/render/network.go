@@ -5,6 +5,7 @@ package render
 import (
 	"cmp"
 	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -174,25 +175,42 @@ func networkPolicy(m meta, obj *v1alpha2.LlamaStackDistribution, opts Options) *
 // ingressPeers are who may connect to the server's port (networking.allowedFrom).
 func ingressPeers(obj *v1alpha2.LlamaStackDistribution, opts Options) []networkingv1.NetworkPolicyPeer {
 	n := obj.Spec.Networking
+	if believesAHeader(obj) {
+		// Only the proxy, and llsd-controller, which reads the server's health: not the
+		// server's own namespace nor the dashboard's, whose pods could send the header too
+		// (checkUpstreamHeader refuses "*" and every wider peer).
+		return append(allowedPeers(n.AllowedFrom), controllerPeer(opts))
+	}
 	from := []networkingv1.NetworkPolicyPeer{{PodSelector: &metav1.LabelSelector{}}}
-	for _, ns := range n.AllowedFrom.Namespaces {
-		if ns == "*" {
-			return []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{}}}
-		}
-		from = append(from, namespacePeer(ns))
+	if slices.Contains(n.AllowedFrom.Namespaces, "*") {
+		return []networkingv1.NetworkPolicyPeer{{NamespaceSelector: &metav1.LabelSelector{}}}
 	}
-	for _, label := range n.AllowedFrom.Labels {
-		from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: namespaceLabelSelector(label)})
-	}
-	for _, cidr := range n.AllowedFrom.CIDRs {
-		from = append(from, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: cidr}})
-	}
-	from = append(append(from, controllerPeer(opts)), dashboardPeers(opts)...)
+	from = append(append(append(from, allowedPeers(n.AllowedFrom)...), controllerPeer(opts)), dashboardPeers(opts)...)
 	switch {
 	case routeEnabled(obj, opts):
 		from = append(from, openShiftRouterPeer)
 	case obj.Spec.ExposeEnabled():
 		from = append(from, namespacePeer(cmp.Or(opts.IngressControllerNamespace, defaultIngressControllerNamespace)))
+	}
+	return from
+}
+
+// believesAHeader reports whether the server takes its callers from a header a proxy sets.
+func believesAHeader(obj *v1alpha2.LlamaStackDistribution) bool {
+	return obj.Spec.Authentication != nil && obj.Spec.Authentication.UpstreamHeader != nil
+}
+
+// allowedPeers are the peers networking.allowedFrom names.
+func allowedPeers(a *v1alpha2.AllowedFromSpec) []networkingv1.NetworkPolicyPeer {
+	var from []networkingv1.NetworkPolicyPeer
+	for _, ns := range a.Namespaces {
+		from = append(from, namespacePeer(ns))
+	}
+	for _, label := range a.Labels {
+		from = append(from, networkingv1.NetworkPolicyPeer{NamespaceSelector: namespaceLabelSelector(label)})
+	}
+	for _, cidr := range a.CIDRs {
+		from = append(from, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: cidr}})
 	}
 	return from
 }

@@ -41,7 +41,9 @@ type AuthenticationSpec struct {
 	// UpstreamHeader trusts a header a proxy in front of the server sets after it
 	// authenticated the caller (an API gateway, Authorino, an OAuth2 proxy). OGX 0.8 and
 	// later. Anyone who reaches the server could set the header too, so llsd only renders it
-	// behind networking.allowedFrom naming that proxy, and without networking.expose.
+	// behind networking.allowedFrom naming that proxy exactly (no "*", no label without its
+	// value, no network wider than /24 or /64), admits nothing else, and refuses
+	// networking.expose.
 	// +optional
 	UpstreamHeader *UpstreamHeaderAuthSpec `json:"upstreamHeader,omitempty"`
 
