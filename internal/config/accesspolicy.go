@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // The server's access rules (server.auth.access_policy and route_policy) are checked as its
@@ -23,7 +24,7 @@ import (
 //	user in owners <attribute>           user not in owners <attribute>
 //	resource is unowned
 func ParseAccessCondition(condition string) string {
-	w := strings.Fields(condition)
+	w := ServerFields(condition)
 	switch {
 	case slices.Equal(w, []string{"user", "is", "owner"}), slices.Equal(w, []string{"user", "is", "not", "owner"}),
 		slices.Equal(w, []string{"resource", "is", "unowned"}),
@@ -36,6 +37,45 @@ func ParseAccessCondition(condition string) string {
 	return fmt.Sprintf("%q is no condition the server knows: write one of 'user is owner', 'user is not owner', "+
 		"'user with <value> in <attribute>', 'user with <value> not in <attribute>', 'user in owners <attribute>', "+
 		"'user not in owners <attribute>', 'resource is unowned'", condition)
+}
+
+// ServerFields splits a condition into words as the server does: Python's str.split(), on
+// every character str.isspace() accepts. Go's strings.Fields splits on almost the same ones,
+// but not on U+001C to U+001F, which Python takes as separators.
+func ServerFields(s string) []string {
+	return strings.FieldsFunc(s, isPythonSpace)
+}
+
+// isPythonSpace reports whether Python's str.isspace() accepts r: Go's Unicode white space
+// and the four information separators U+001C to U+001F.
+func isPythonSpace(r rune) bool {
+	return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f
+}
+
+// UnsplitProblem says why a word or a condition llsd writes into an access rule could be read
+// otherwise by the server, "" when it cannot: a character the server splits words on that is
+// not the ASCII space (a no-break space would split "ai-admins\u00a0not" into two words and turn
+// "in" into "not in"), or a control character. A word (a preset's value) may hold no space at
+// all.
+func UnsplitProblem(s string, word bool) string {
+	for _, r := range s {
+		switch {
+		case r == ' ' && !word:
+			continue
+		case isPythonSpace(r):
+			return fmt.Sprintf("holds %U, on which the server splits words (Python's str.split()): %s", r, unsplitFix(word))
+		case unicode.IsControl(r):
+			return fmt.Sprintf("holds the control character %U: %s", r, unsplitFix(word))
+		}
+	}
+	return ""
+}
+
+func unsplitFix(word bool) string {
+	if word {
+		return "write the value as one word, without spaces or control characters"
+	}
+	return "separate the words with plain spaces (U+0020)"
 }
 
 // accessActions are the actions of an access rule's scope.

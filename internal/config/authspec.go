@@ -252,6 +252,16 @@ func (g *generator) accessPolicy(a *v1alpha2.AuthenticationSpec) []any {
 	path := authenticationPath.Child("accessPolicy")
 	var rules []any
 	all := []string{"create", "read", "update", "delete"}
+	for _, preset := range []struct {
+		name  string
+		match *v1alpha2.AttributeMatch
+	}{{"admins", p.Admins}, {"readers", p.Readers}} {
+		if m := preset.match; m != nil {
+			if problem := UnsplitProblem(m.Value, true); problem != "" {
+				g.errs = append(g.errs, field.Invalid(path.Child(preset.name, "value"), m.Value, problem))
+			}
+		}
+	}
 	if m := p.Admins; m != nil {
 		rules = append(rules, accessRule("admins manage everything", "permit", all, attributeCondition(m)))
 	}
@@ -344,7 +354,11 @@ func (g *generator) checkConditions(at *field.Path, when, unless []string) {
 		conditions []string
 	}{{"when", when}, {"unless", unless}} {
 		for j, c := range list.conditions {
-			if problem := ParseAccessCondition(c); problem != "" {
+			problem := UnsplitProblem(c, false)
+			if problem == "" {
+				problem = ParseAccessCondition(c)
+			}
+			if problem != "" {
 				g.errs = append(g.errs, field.Invalid(at.Child(list.key).Index(j), c, problem))
 			}
 		}
