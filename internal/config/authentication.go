@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/llamastack/llsd/internal/kubeexpand"
 	"github.com/llamastack/llsd/internal/lazyre"
 )
 
@@ -22,41 +23,79 @@ type Authentication struct {
 	Required bool
 }
 
-// envTypeReference is a value the server substitutes whole from one variable:
-// ${env.AUTH_ISSUER:+oauth2_token} (the value when the variable is set), ${env.X:=default},
-// ${env.X}.
-var envTypeReference = lazyre.New(`^\$\{env\.([A-Z0-9_]+)(?:(:\+|:=)([^}]*))?\}$`)
-
 // AuthenticationOf reads the authentication of a config the server runs, whose pod has the
 // variables env: OpenShift AI's images write type: ${env.AUTH_ISSUER:+oauth2_token}, so
-// their servers authenticate only when AUTH_ISSUER is set.
+// their servers authenticate only when AUTH_ISSUER is set. The type is judged as the pod runs
+// it: the kubelet's $(VAR) expansion of the variables, then the server's substitution of every
+// ${env...} reference; a type that may resolve empty (a variable a Secret or ConfigMap decides,
+// an optional reference) counts as none, since an empty type authenticates nobody.
 func AuthenticationOf(tree map[string]any, env []corev1.EnvVar) Authentication {
 	server, _ := tree["server"].(map[string]any)
 	auth, _ := server["auth"].(map[string]any)
 	provider, _ := auth["provider_config"].(map[string]any)
 	typ, _ := provider["type"].(string)
-	return Authentication{Known: true, Required: resolvesNonEmpty(typ, env)}
+	return Authentication{Known: true, Required: surelyNonEmpty(typ, podVariables(env))}
 }
 
-// resolvesNonEmpty reports whether a value resolves to a non-empty one in a pod with env: a
-// plain value as it is, one ${env.} reference as the server substitutes it, which reads an
-// empty variable as unset. A variable from a Secret or ConfigMap counts as set.
-func resolvesNonEmpty(value string, env []corev1.EnvVar) bool {
-	m := envTypeReference().FindStringSubmatch(strings.TrimSpace(value))
-	if m == nil {
-		return value != ""
-	}
-	set := false
+// podVariable is a variable of the pod as its container sees it: its value, when the pod's
+// spec decides it (known), or a Secret's or ConfigMap's value llsd does not read.
+type podVariable struct {
+	value string
+	known bool
+}
+
+// podVariables are the container's variables as the kubelet sets them: each env value with
+// $(VAR) expanded from the variables before it; a later entry of a name replaces an earlier.
+func podVariables(env []corev1.EnvVar) map[string]podVariable {
+	vars := map[string]podVariable{}
 	for _, e := range env {
-		if e.Name == m[1] {
-			set = e.ValueFrom != nil || e.Value != ""
+		if e.ValueFrom != nil {
+			vars[e.Name] = podVariable{} // decided outside the spec, maybe empty or unset (optional)
+			continue
+		}
+		value, known := kubeexpand.Expand(e.Value, func(name string) (string, bool, bool) {
+			v, ok := vars[name]
+			return v.value, ok, v.known
+		})
+		vars[e.Name] = podVariable{value: value, known: known}
+	}
+	return vars
+}
+
+// serverEnvReference is a reference the server substitutes (its replace_env_vars pattern): ${env.NAME}, ${env.NAME:=default} (the
+// variable, or the default when it is unset or empty), ${env.NAME:+value} (the value when the
+// variable is set and not empty, else nothing).
+var serverEnvReference = lazyre.New(`\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}`)
+
+// surelyNonEmpty reports whether value, each ${env...} reference substituted as the server
+// substitutes it in a pod with vars, is non-empty whatever the values llsd cannot read are.
+func surelyNonEmpty(value string, vars map[string]podVariable) bool {
+	refs := serverEnvReference().FindAllStringSubmatchIndex(value, -1)
+	last := 0
+	for _, m := range refs {
+		if strings.TrimSpace(value[last:m[0]]) != "" {
+			return true // literal text around the references
+		}
+		last = m[1]
+		name, op, word := value[m[2]:m[3]], "", ""
+		if m[4] >= 0 {
+			op, word = value[m[4]:m[5]], value[m[6]:m[7]]
+		}
+		v, set := vars[name]
+		switch op {
+		case "=":
+			if word != "" || v.known && v.value != "" {
+				return true
+			}
+		case "+":
+			if word != "" && set && v.known && v.value != "" {
+				return true
+			}
+		default:
+			if set && v.known && v.value != "" {
+				return true
+			}
 		}
 	}
-	switch m[2] {
-	case ":+": // the value when the variable is set
-		return set && m[3] != ""
-	case ":=": // the variable's value, or the default
-		return set || m[3] != ""
-	}
-	return set
+	return strings.TrimSpace(value[last:]) != ""
 }

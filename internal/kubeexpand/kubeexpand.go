@@ -33,3 +33,39 @@ func References(s string) []string {
 	}
 	return names
 }
+
+// Expand is s as the kubelet passes it: each $(NAME) that lookup knows replaced by its value,
+// one it does not know left as written, $$ made $. known is false when a value it took is not
+// known (lookup says so: a variable a Secret or ConfigMap decides).
+func Expand(s string, lookup func(name string) (value string, defined, known bool)) (out string, known bool) {
+	var b strings.Builder
+	known = true
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || i == len(s)-1 {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch s[i+1] {
+		case '$':
+			b.WriteByte('$')
+			i++
+		case '(':
+			end := strings.IndexByte(s[i+2:], ')')
+			if end < 0 {
+				b.WriteString(s[i:]) // an unclosed reference stays as it is
+				return b.String(), known
+			}
+			name := s[i+2 : i+2+end]
+			if value, defined, k := lookup(name); defined {
+				b.WriteString(value)
+				known = known && k
+			} else {
+				b.WriteString(s[i : i+3+end])
+			}
+			i += 2 + end
+		default:
+			b.WriteByte('$')
+		}
+	}
+	return b.String(), known
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
@@ -66,6 +67,9 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 	tree, parseErr := configyaml.UnmarshalMap([]byte(data[key]))
 	if parseErr == nil {
 		auth = config.AuthenticationOf(tree, env)
+		if render.ConfigFileUndecided(obj) {
+			auth = everyConfigAuthenticates(auth, data, env)
+		}
 	}
 	if errs := otherKeysReadNoSecret(o.ConfigMapName, data, key); len(errs) > 0 {
 		return key, auth, nil, errs
@@ -109,6 +113,20 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 }
 
 var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
+
+// everyConfigAuthenticates is what a pod asks of callers when its command may run any key of
+// the ConfigMap it mounts whole (render.ConfigFileUndecided): it authenticates only when every
+// key that is a config (a mapping with apis, providers or server) does.
+func everyConfigAuthenticates(auth config.Authentication, data map[string]string, env []corev1.EnvVar) config.Authentication {
+	for _, key := range slices.Sorted(maps.Keys(data)) {
+		tree, err := configyaml.UnmarshalMap([]byte(data[key]))
+		if err != nil || tree["apis"] == nil && tree["providers"] == nil && tree["server"] == nil {
+			continue // no config the server could run
+		}
+		auth.Required = auth.Required && config.AuthenticationOf(tree, env).Required
+	}
+	return auth
+}
 
 // otherKeysReadNoSecret holds the keys of the user's ConfigMap but the one the server runs to
 // the rule of foreign configs: the pod mounts the ConfigMap whole (as the operators do), so a

@@ -125,7 +125,7 @@ func TestAuthenticationNeedsAConfigLLSDWrites(t *testing.T) {
 // An exposed server that authenticates its callers is no cause for a warning, and one that
 // does not is, under every provider of the spec.
 func TestExposureFollowsAuthentication(t *testing.T) {
-	const exposed = "  distribution: {name: starter}\n  networking: {expose: {hostname: chat.example.com}}\n"
+	const exposed = "  distribution: {name: starter}\n  networking: {expose: {hostname: chat.example.com, tlsSecretName: chat-tls}}\n"
 	_, problems := renderSpec(t, "chat", exposed, nil)
 	assert.True(t, containsLine(problems, "authenticates nobody"), "%v", problems)
 	for _, auth := range []string{"kubernetes: {}", "github: {}", "custom: {endpoint: http://authz.auth.svc:8080/check}",

@@ -235,6 +235,7 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 	}
 	exposePath := networkingPath.Child("expose")
 	errs, warnings := checkExposedAuthentication(in, exposePath)
+	warnings = append(warnings, checkCertManagerWithoutTLS(in, exposePath)...)
 	if routeEnabled(obj, in.Options) {
 		if host := ingressHost(obj, in.Options); strings.HasPrefix(host, "*") {
 			errs = append(errs, field.Invalid(exposePath.Child("hostname"), host,
@@ -278,23 +279,70 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 
 // checkExposedAuthentication warns of a server exposed outside the cluster that authenticates
 // nobody, or refuses it under the render option requireAuthentication: whoever reaches the host
-// calls every API on the server's credentials. A config llsd cannot read says nothing.
+// calls every API on the server's credentials. Under the option, a config llsd cannot read
+// counts as one that authenticates nobody (the option fails closed), and an Ingress without
+// TLS in front of a server that authenticates is refused: its callers' tokens would cross the
+// network in clear (a warning without the option).
 func checkExposedAuthentication(in Input, exposePath *field.Path) (field.ErrorList, []config.Warning) {
-	if a := in.authentication(); !a.Known || a.Required {
-		return nil, nil
-	}
 	what := "an Ingress"
 	if routeEnabled(in.Object, in.Options) {
 		what = "a Route"
 	}
-	detail := fmt.Sprintf("the server is exposed outside the cluster (%s) and authenticates nobody: whoever reaches it calls every API, "+
+	refuse := func(detail string) (field.ErrorList, []config.Warning) {
+		if in.Options.RequireAuthentication {
+			return field.ErrorList{field.Forbidden(exposePath, detail+"; the render option requireAuthentication refuses it")}, nil
+		}
+		return nil, []config.Warning{{Field: exposePath.String(), Message: detail}}
+	}
+	switch a := in.authentication(); {
+	case !a.Known && in.Options.RequireAuthentication:
+		return refuse(fmt.Sprintf("the server is exposed outside the cluster (%s), and llsd cannot read the config it runs (%s), "+
+			"so nothing says it authenticates its callers", what, unreadConfig(in)))
+	case !a.Known:
+		return nil, nil
+	case a.Required && plainIngress(in):
+		return refuse("the server authenticates its callers, and the Ingress in front of it has no TLS: their bearer tokens " +
+			"would cross the network in clear; set ⟦spec.networking.expose.tlsSecretName⟧ to the Secret of the host's certificate " +
+			"(a cert-manager issuer annotation fills it), or enable ⟦spec.networking.tls⟧")
+	case a.Required:
+		return nil, nil
+	}
+	return refuse(fmt.Sprintf("the server is exposed outside the cluster (%s) and authenticates nobody: whoever reaches it calls every API, "+
 		"runs inference on the providers' accounts, reads and deletes files, vector stores, conversations and responses, and "+
 		"registers models and tools; give the server an authentication provider (⟦spec.authentication⟧, or server.auth in a "+
-		"config of your own, ⟦spec.overrideConfig⟧), or put a proxy that authenticates in front of it", what)
-	if in.Options.RequireAuthentication {
-		return field.ErrorList{field.Forbidden(exposePath, detail+"; the render option requireAuthentication refuses it")}, nil
+		"config of your own, ⟦spec.overrideConfig⟧), or put a proxy that authenticates in front of it", what))
+}
+
+// unreadConfig says which config llsd could not read and what to put in the package.
+func unreadConfig(in Input) string {
+	if in.UserConfig != "" {
+		return fmt.Sprintf("ConfigMap %s, ⟦spec.overrideConfig⟧, is not in the package: add it beside the LLSD", in.UserConfig)
 	}
-	return nil, []config.Warning{{Field: exposePath.String(), Message: detail}}
+	return "its image's own: name a distribution llsd knows (⟦spec.distribution.name⟧, or serverVersion with your image) and " +
+		"⟦spec.authentication⟧, or put a config of your own in the package (⟦spec.overrideConfig⟧)"
+}
+
+// plainIngress reports whether the server is exposed through an Ingress without TLS.
+func plainIngress(in Input) bool {
+	obj := in.Object
+	return obj.Spec.ExposeEnabled() && !routeEnabled(obj, in.Options) && obj.Spec.ServerTLS() == nil &&
+		obj.Spec.Networking.Expose.TLSSecretName == ""
+}
+
+// checkCertManagerWithoutTLS warns of a cert-manager issuer annotation on an Ingress without a
+// TLS section: cert-manager issues a certificate only for the Secret a TLS section names.
+func checkCertManagerWithoutTLS(in Input, exposePath *field.Path) []config.Warning {
+	if !plainIngress(in) {
+		return nil
+	}
+	for _, key := range []string{"cert-manager.io/cluster-issuer", "cert-manager.io/issuer"} {
+		if _, ok := in.Object.Spec.Networking.Expose.Annotations[key]; ok {
+			return []config.Warning{{Field: exposePath.Child("annotations").Key(key).String(), Message: "cert-manager issues a " +
+				"certificate for the Secret an Ingress's TLS section names, and this Ingress has none: nothing is issued and the " +
+				"host serves plain HTTP; set ⟦spec.networking.expose.tlsSecretName⟧ to the Secret cert-manager should fill"}}
+		}
+	}
+	return nil
 }
 
 // hasBackendHint reports whether the spec's annotations already tell a controller about TLS.

@@ -5,6 +5,7 @@ package render
 import (
 	"cmp"
 	"path"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -47,6 +48,26 @@ func NamedConfigFile(obj *v1alpha2.LlamaStackDistribution) (string, *field.Path)
 		}
 	}
 	return "", nil
+}
+
+// ConfigFileUndecided reports whether the pod's command may run a config file llsd cannot
+// name: none is named (NamedConfigFile), and RUN_CONFIG_PATH comes from a Secret or ConfigMap,
+// or the command or its args read a variable ($(VAR), or a shell's $VAR), as in
+// `ogx run /etc/llama-stack/$(F)`. Such a pod may run any key of a ConfigMap mounted whole.
+func ConfigFileUndecided(obj *v1alpha2.LlamaStackDistribution) bool {
+	o := overrides(obj)
+	if o == nil {
+		return false
+	}
+	if file, _ := NamedConfigFile(obj); file != "" {
+		return false
+	}
+	for _, e := range o.Env {
+		if e.Name == runConfigPathEnv && e.ValueFrom != nil {
+			return true
+		}
+	}
+	return slices.ContainsFunc(slices.Concat(o.Command, o.Args), func(s string) bool { return strings.Contains(s, "$") })
 }
 
 // SuccessorConfigFile is where the successor operator mounts an OGXServer's config (the key of
