@@ -28,6 +28,10 @@ func TestOGXServerMessagesNameItsOwnFields(t *testing.T) {
 			spec: "distribution: {image: 'registry.example.com/ogx/custom:latest'}"},
 		{reason: "monitoring of a server that serves no metrics",
 			spec: "distribution: {image: 'docker.io/ogxai/distribution-starter:1.1.0'}"},
+		{reason: "exposed, authenticating nobody: the advice is an OGXServer's (round five)",
+			spec: "distribution: {name: starter}\n    network: {externalAccess: {enabled: true, hostname: chat.example.com, tls: {secretName: chat-tls}}}"},
+		{reason: "a hostname without enabled exposes nothing, and says so (round five)",
+			spec: "distribution: {name: starter}\n    network: {externalAccess: {hostname: chat.example.com}}"},
 		{reason: "a model of no provider, a replica count over the autoscaler's",
 			spec: `distribution: {name: starter}
     resources: {models: [{name: m, provider: nope}]}

@@ -309,8 +309,9 @@ func checkExposedAuthentication(in Input, exposePath *field.Path) (field.ErrorLi
 	}
 	return refuse(fmt.Sprintf("the server is exposed outside the cluster (%s) and authenticates nobody: whoever reaches it calls every API, "+
 		"runs inference on the providers' accounts, reads and deletes files, vector stores, conversations and responses, and "+
-		"registers models and tools; give the server an authentication provider (⟦spec.authentication⟧, or server.auth in a "+
-		"config of your own, ⟦spec.overrideConfig⟧), or put a proxy that authenticates in front of it", what))
+		"registers models and tools; "+wording.Fix(wording.FixAuthenticate, "give the server an authentication provider "+
+		"(⟦spec.authentication⟧, or server.auth in a config of your own, ⟦spec.overrideConfig⟧)")+", or put a proxy that "+
+		"authenticates in front of it", what))
 }
 
 // unreadConfig says which config llsd could not read and what to put in the package.

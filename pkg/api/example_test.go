@@ -57,7 +57,9 @@ kind: OGXServer
 metadata: {name: chat, namespace: ai}
 spec:
   distribution: {name: starter}
-  network: {policy: {egress: [{to: [{ipBlock: {cidr: 10.1.0.0/16}}], ports: [{port: 443}]}]}}
+  network:
+    policy: {egress: [{to: [{ipBlock: {cidr: 10.1.0.0/16}}]}]}
+    externalAccess: {hostname: chat.example.com}
 `))
 	if len(errs) > 0 {
 		fmt.Println(errs)
@@ -69,7 +71,7 @@ spec:
 	}
 	// Output:
 	// LlamaStackDistribution chat [10.1.0.0/16]
-	// spec.network.policy.egress[0].ports
+	// spec.network.externalAccess.enabled
 }
 
 // A render's receipt travels as annotations of the LlamaStackDistribution; ReadReceipt reads

@@ -218,6 +218,11 @@ func (c *ogxConversion) networking(s *ogx.OGXServerSpec) *v1alpha2.NetworkingSpe
 	if t := s.TLS; t != nil {
 		c.clientTLS(t, out)
 	}
+	if e := n.ExternalAccess; e != nil && !e.Enabled && (e.Hostname != "" || e.TLS != nil) {
+		c.warnings = append(c.warnings, Warning{Field: "spec.network.externalAccess.enabled", Message: "externalAccess names a " +
+			"hostname or TLS and is not enabled, so the server is not exposed (the successor exposes it only when enabled is true): " +
+			"set enabled: true to expose it, or remove externalAccess"})
+	}
 	if e := n.ExternalAccess; e != nil && e.Enabled {
 		out.Expose = &v1alpha2.ExposeSpec{Hostname: e.Hostname}
 		if e.TLS != nil {
@@ -304,11 +309,14 @@ func (c *ogxConversion) egress(rules []networkingv1.NetworkPolicyEgressRule, bas
 		for j, peer := range rule.To {
 			switch {
 			case peer.IPBlock != nil && peer.PodSelector == nil && peer.NamespaceSelector == nil && len(peer.IPBlock.Except) == 0:
-				egress.CIDRs = append(egress.CIDRs, peer.IPBlock.CIDR)
 				if len(rule.Ports) > 0 {
-					c.warnings = append(c.warnings, Warning{Field: at.Child("ports").String(), Message: fmt.Sprintf(
-						"llsd admits a network on every port: the server may reach %s on any port, not only the rule's", peer.IPBlock.CIDR)})
+					// A policy that admits more than its author wrote is no policy of theirs.
+					c.errs = append(c.errs, field.Forbidden(at.Child("ports"), fmt.Sprintf("llsd admits a network "+
+						"(%s) on every port, and this rule admits it on some: remove ports to let the server reach the whole network, "+
+						"or keep the rule in a NetworkPolicy of your own beside the OGXServer", peer.IPBlock.CIDR)))
+					continue
 				}
+				egress.CIDRs = append(egress.CIDRs, peer.IPBlock.CIDR)
 			case isNamespacePeer(peer) && len(rule.Ports) == 0:
 				c.warnings = append(c.warnings, Warning{Field: at.Child("to").Index(j).String(), Message: "llsd admits the namespaces of " +
 					"the spec's in-cluster endpoints (providers' endpoints or base_url settings, storage, telemetry) by itself, and no " +
@@ -527,6 +535,8 @@ func (*pathMap) API(name string) string { return v1alpha2.APIName(name).ServerNa
 var ogxFixes = map[wording.FixID]string{
 	wording.FixSharedVolume: "",
 	wording.FixNoMonitoring: "set spec.monitoring.enabled: false (an OGXServer's monitoring is on unless turned off)",
+	wording.FixAuthenticate: "give the server a config of your own with server.auth (spec.overrideConfig: an OGXServer has no " +
+		"authentication of its own), or migrate it to a LlamaStackDistribution (llsd migrate), whose authentication llsd writes into the config",
 }
 
 // Fix is an OGXServer's own wording of a fix that names fields it does not have.

@@ -22,16 +22,18 @@ func TestOGXServerPolicyIsNeverLoosenedSilently(t *testing.T) {
 		limited        bool     // the LLSD limits egress
 		cidrs          []string // the networks it admits
 		warnings       []string
+		err            string // the refusal, when it is refused
 	}{
 		{reason: "no egress rule: the successor limits no egress, nor does the LLSD",
 			policy: `{ingress: [{from: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: apps}}}]}]}`},
 		{reason: "DNS alone limits egress to DNS and the spec's endpoints",
 			policy:  `{egress: [{to: [{namespaceSelector: {}}], ports: [{port: 53, protocol: UDP}, {port: 53, protocol: TCP}]}]}`,
 			limited: true},
-		{reason: "a network on one port is admitted on every port, with a warning",
-			policy:  `{egress: [{to: [{ipBlock: {cidr: 10.1.0.0/16}}], ports: [{port: 443, protocol: TCP}]}]}`,
-			limited: true, cidrs: []string{"10.1.0.0/16"},
-			warnings: []string{"spec.network.policy.egress[0].ports: llsd admits a network on every port: the server may reach 10.1.0.0/16 on any port"}},
+		{reason: "a network on one port would be admitted on every port: refused (round five: a policy keeps what its author limited)",
+			policy: `{egress: [{to: [{ipBlock: {cidr: 10.1.0.0/16}}], ports: [{port: 443, protocol: TCP}]}]}`,
+			err:    "spec.network.policy.egress[0].ports: Forbidden: llsd admits a network (10.1.0.0/16) on every port, and this rule admits it on some"},
+		{reason: "a network on every port", policy: `{egress: [{to: [{ipBlock: {cidr: 10.1.0.0/16}}]}]}`,
+			limited: true, cidrs: []string{"10.1.0.0/16"}},
 		{reason: "a namespace is admitted only where an endpoint of the spec is",
 			policy:   `{egress: [{to: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: models}}}]}]}`,
 			limited:  true,
@@ -48,6 +50,11 @@ spec:
   distribution: {name: starter}
   network: {policy: ` + tc.policy + `}
 `))
+			if tc.err != "" {
+				require.NotEmpty(t, errs)
+				assert.Contains(t, errs.ToAggregate().Error(), tc.err)
+				return
+			}
 			require.Empty(t, errs)
 			egress := obj.Spec.Networking.Egress
 			assert.Equal(t, tc.limited, egress != nil, "egress limited")

@@ -50,6 +50,8 @@ const (
 	FixSharedVolume FixID = "shared-volume"
 	// FixNoMonitoring: turn the Prometheus metrics port off (spec.monitoring).
 	FixNoMonitoring FixID = "no-monitoring"
+	// FixAuthenticate: give the server an authentication provider (spec.authentication).
+	FixAuthenticate FixID = "authenticate"
 )
 
 // Words says references in the terms of one author API.
