@@ -17,6 +17,9 @@ type Authentication struct {
 	// Known is false when llsd cannot read the config the server runs (the image's own, or a
 	// ConfigMap not among the inputs).
 	Known bool
+	// Unread says which config llsd could not read, when it read the ConfigMap but not every
+	// config the pod may run ("" otherwise).
+	Unread string
 	// Required is true when server.auth.provider_config.type resolves, in the pod, to a
 	// provider (oauth2_token, kubernetes, ...); false when the server authenticates nobody and
 	// answers every caller.

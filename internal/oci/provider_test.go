@@ -15,6 +15,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/testsupport/registrytest"
+	"github.com/llamastack/llsd/internal/testsupport/yamlbomb"
 )
 
 const providerSpec = `apiVersion: llamastack.io/v1alpha1
@@ -99,6 +100,10 @@ spec: {packageName: acme-provider, providerType: acme, wheelPath: /opt/x.tar.gz}
 		{reason: "an api that would write lines and terminal escapes into messages (F10)", image: func(t *testing.T) v1.Image {
 			return providerImage(t, strings.Replace(providerSpec, "api: inference", `api: "inference\n\u001b[2Jwarning: all good"`, 1))
 		}, kind: oci.CorruptProviderSpec, says: []string{`spec.api "inference\n\x1b[2Jwarning: all good": want the name of an API`}},
+		{reason: "aliases that expand to a billion strings are refused, not expanded (round five: the alias bounds on every reader)",
+			image: func(t *testing.T) v1.Image {
+				return providerImage(t, strings.Replace(providerSpec, "metadata: {", "metadata: {"+yamlbomb.Laughs(9)+", ", 1))
+			}, kind: oci.CorruptProviderSpec, says: []string{"excessive aliasing"}},
 		{reason: "an unknown key", image: func(t *testing.T) v1.Image {
 			return providerImage(t, providerSpec+"  wheels: []\n")
 		}, kind: oci.CorruptProviderSpec, says: []string{`unknown field "wheels"`}},

@@ -68,7 +68,7 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 	if parseErr == nil {
 		auth = config.AuthenticationOf(tree, env)
 		if render.ConfigFileUndecided(obj) {
-			auth = everyConfigAuthenticates(auth, data, env)
+			auth = everyConfigAuthenticates(auth, data, env, o.ConfigMapName)
 		}
 	}
 	if errs := otherKeysReadNoSecret(o.ConfigMapName, data, key); len(errs) > 0 {
@@ -117,9 +117,13 @@ var overridesEnvPath = field.NewPath("spec", "workload", "overrides", "env")
 // everyConfigAuthenticates is what a pod asks of callers when its command may run any key of
 // the ConfigMap it mounts whole (render.ConfigFileUndecided): it authenticates only when every
 // key that is a config (a mapping with apis, providers or server) does.
-func everyConfigAuthenticates(auth config.Authentication, data map[string]string, env []corev1.EnvVar) config.Authentication {
+func everyConfigAuthenticates(auth config.Authentication, data map[string]string, env []corev1.EnvVar, configMap string) config.Authentication {
 	for _, key := range slices.Sorted(maps.Keys(data)) {
 		tree, err := configyaml.UnmarshalMap([]byte(data[key]))
+		if err != nil && auth.Known {
+			auth.Known, auth.Unread = false, fmt.Sprintf("key %s of ConfigMap %s, which the command may run, is no YAML llsd reads (%v)", key, configMap, err)
+			continue
+		}
 		if err != nil || tree["apis"] == nil && tree["providers"] == nil && tree["server"] == nil {
 			continue // no config the server could run
 		}

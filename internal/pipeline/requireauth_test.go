@@ -3,6 +3,7 @@
 package pipeline_test
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
+	"github.com/llamastack/llsd/internal/testsupport/yamlbomb"
 	"github.com/llamastack/llsd/pkg/api"
 )
 
@@ -96,6 +98,43 @@ func TestRequireAuthenticationFailsClosed(t *testing.T) {
 				require.NotEmpty(t, errs, "an error under requireAuthentication")
 				assert.Contains(t, errs.ToAggregate().Error(), tc.want)
 			}
+		})
+	}
+}
+
+// Every reader of a config in a ConfigMap measures its aliases before it expands them: the
+// key the server runs, the other keys a command could run, a base config (round five: the
+// alias bounds on every reader). A billion laughs is refused with the fix, quickly, never
+// expanded.
+func TestConfigMapConfigsBoundTheirAliases(t *testing.T) {
+	bomb := "version: 2\nimage_name: own\napis: [inference]\nserver: {port: 8321}\nx: {" + yamlbomb.Laughs(9) + "}\n"
+	for _, tc := range []struct {
+		reason, spec string
+		data         map[string]string
+		require      bool   // the render option requireAuthentication
+		want         string // the refusal, unless it is the reader's own
+	}{
+		{reason: "the key the server runs", spec: "  overrideConfig: {configMapName: own}\n", data: map[string]string{"config.yaml": bomb}},
+		{reason: "a key a command could run, exposed under requireAuthentication", spec: "  overrideConfig: {configMapName: own}\n" +
+			"  workload: {overrides: {command: [ogx, run, \"/etc/llama-stack/$(F)\"], env: [{name: F, value: other.yaml}]}}\n" +
+			"  networking: {expose: {hostname: chat.example.com, tlsSecretName: chat-tls}}\n",
+			data: map[string]string{"config.yaml": ownConfig("kubernetes"), "other.yaml": bomb}, require: true,
+			want: "key other.yaml of ConfigMap own, which the command may run, is no YAML llsd reads (its aliases (*name) expand it to more than"},
+		{reason: "a base config", spec: "  distribution: {image: quay.io/example/custom:1, serverVersion: \"0.7\", baseConfig: {configMapName: own}}\n",
+			data: map[string]string{"config.yaml": bomb}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			spec := tc.spec
+			if !strings.Contains(spec, "distribution:") {
+				spec = "  distribution: {name: starter}\n" + spec
+			}
+			decoded, errs := api.DecodeObject([]byte("apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\n" +
+				"metadata: {name: chat, namespace: ai}\nspec:\n" + spec))
+			require.Empty(t, errs)
+			_, errs = pipeline.RenderDecoded(decoded, pipeline.Options{RendererVersion: "test",
+				ConfigMaps: map[string]map[string]string{"ai/own": tc.data}, Render: render.Options{RequireAuthentication: tc.require}})
+			require.NotEmpty(t, errs)
+			assert.Contains(t, errs.ToAggregate().Error(), cmp.Or(tc.want, "its aliases (*name) expand it to more than"))
 		})
 	}
 }

@@ -316,6 +316,9 @@ func checkExposedAuthentication(in Input, exposePath *field.Path) (field.ErrorLi
 
 // unreadConfig says which config llsd could not read and what to put in the package.
 func unreadConfig(in Input) string {
+	if why := in.authentication().Unread; why != "" {
+		return why
+	}
 	if in.UserConfig != "" {
 		return fmt.Sprintf("ConfigMap %s, ⟦spec.overrideConfig⟧, is not in the package: add it beside the LLSD", in.UserConfig)
 	}
