@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,4 +65,44 @@ func TestBundleIsValid(t *testing.T) {
 	}
 	assert.Len(t, bundle.V1CRDs, 1)
 	assert.True(t, strings.HasPrefix(csv.Spec.Version.String(), "0.4.0"))
+	assertLeastPermissions(t, csv.Spec.InstallStrategy.StrategySpec)
+}
+
+// writes are the only writes the controller needs: its status, its leader Lease and Events,
+// and the reviews that guard /metrics. OLM gives the webhook its certificate, so the bundle
+// needs no Secret write (the self-signed install's Role) and no CRD patch.
+var writes = map[string][]string{
+	"llamastack.io/llamastackdistributions/status": {"get", "patch", "update"},
+	"coordination.k8s.io/leases":                   {"get", "create", "update"},
+	"/events":                                      {"create", "patch"},
+	"authentication.k8s.io/tokenreviews":           {"create"},
+	"authorization.k8s.io/subjectaccessreviews":    {"create"},
+}
+
+// assertLeastPermissions holds the bundle's permissions to what the controller uses (round
+// five: the OLM bundle's permissions): no wildcard, Secrets read one by one (get, never list
+// or watch, so none is cached), every other resource read, and only writes.
+func assertLeastPermissions(t *testing.T, strategy operatorsv1alpha1.StrategyDetailsDeployment) {
+	for _, perms := range [][]operatorsv1alpha1.StrategyDeploymentPermissions{strategy.ClusterPermissions, strategy.Permissions} {
+		require.Len(t, perms, 1)
+		assert.Equal(t, "llsd-controller", perms[0].ServiceAccountName)
+		for _, rule := range perms[0].Rules {
+			assert.Empty(t, rule.NonResourceURLs, "no non-resource URL for the controller itself")
+			for _, group := range rule.APIGroups {
+				for _, resource := range rule.Resources {
+					name := group + "/" + resource
+					assert.NotContains(t, []string{group, resource}, "*", name)
+					for _, verb := range rule.Verbs {
+						switch {
+						case slices.Contains(writes[name], verb):
+						case resource == "secrets":
+							assert.Equal(t, "get", verb, "Secrets are read by name only")
+						default:
+							assert.Contains(t, []string{"get", "list", "watch"}, verb, "%s may only be read", name)
+						}
+					}
+				}
+			}
+		}
+	}
 }
