@@ -81,7 +81,10 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 		}
 	}
 	rl := &fn.ResourceList{Items: in.items, FunctionConfig: fn.NewEmptyKubeObject()}
-	p := krm.Processor{Version: version.Get(), Standalone: true, LookupEnv: os.LookupEnv, FileOf: in.fileOf}
+	// Argo CD gives a config-management plugin the Application's destination namespace, where
+	// it applies the objects that name none.
+	p := krm.Processor{Version: version.Get(), Standalone: true, LookupEnv: os.LookupEnv, FileOf: in.fileOf,
+		DefaultNamespace: os.Getenv(argoCDAppNamespace)}
 	if _, err := p.Process(rl); err != nil {
 		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
 		return nil, 1
@@ -101,6 +104,10 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 	r.out = text
 	return r, 0
 }
+
+// argoCDAppNamespace is the variable in which Argo CD gives a config-management plugin the
+// destination namespace of the Application it renders.
+const argoCDAppNamespace = "ARGOCD_APP_NAMESPACE"
 
 // inputs are the documents of the command's paths, each with the file it came from, and how
 // many files could not be read.

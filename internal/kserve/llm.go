@@ -4,6 +4,7 @@ package kserve
 
 import (
 	"cmp"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -79,6 +80,9 @@ func DeriveLLM(llm map[string]any, cluster Cluster) (Predictor, error) {
 	if err != nil {
 		return Predictor{}, err
 	}
+	if ok && namespace == "" {
+		return Predictor{}, fmt.Errorf("%w: its gateway routes it by its namespace and name", ErrNoNamespace)
+	}
 	if ok {
 		p.BaseURL = gateway + "/" + namespace + "/" + name + "/v1"
 		if openShiftAI && !strings.EqualFold(strings.TrimSpace(auth), "false") {
@@ -87,8 +91,11 @@ func DeriveLLM(llm map[string]any, cluster Cluster) (Predictor, error) {
 				EnableAuthAnnotation+"] is not \"false\")")
 		}
 	} else {
-		host := name + "-kserve-workload-svc." + namespace + ".svc.cluster.local:" + strconv.Itoa(workloadPort)
+		host := serviceHost(name+"-kserve-workload-svc", namespace) + ":" + strconv.Itoa(workloadPort)
 		scheme := "http"
+		if openShiftAI && namespace == "" {
+			return Predictor{}, fmt.Errorf("%w: its workload Service serves https with a certificate that names it with its namespace", ErrNoNamespace)
+		}
 		if openShiftAI {
 			scheme, p.ServiceCA = "https", true
 			p.fact("https with the service CA's certificate", "OpenShift AI: enableLLMInferenceServiceTLS")
@@ -129,7 +136,7 @@ func (p *Predictor) gateway(llm map[string]any, cluster Cluster, openShiftAI boo
 			return "", false, err
 		}
 		scheme, port := listener(gw)
-		host := ref.name + "-" + ref.class + "." + ref.namespace + ".svc.cluster.local" + port
+		host := serviceHost(ref.name+"-"+ref.class, ref.namespace) + port
 		p.fact("the Gateway's Service "+host, from+" and its spec.gatewayClassName, as Istio names the Service of a Gateway")
 		if ref.class != "istio" && ref.class != openShiftAIGateway.class {
 			p.Assumed = append(p.Assumed, "that GatewayClass "+ref.class+" names its Services as Istio does ("+host+")")

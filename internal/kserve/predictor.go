@@ -23,6 +23,7 @@
 package kserve
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -96,12 +97,14 @@ func Derive(isvc map[string]any, runtimes Runtimes) (Predictor, error) {
 			"set the annotation "+DeploymentModeAnnotation+")")
 	}
 	entry, from := entryService(isvc, name)
-	host := entry + "." + namespace + ".svc.cluster.local"
+	host := serviceHost(entry, namespace)
 	p.fact("the host "+host, from)
 	authOn := strings.EqualFold(u.GetAnnotations()[EnableAuthAnnotation], "true")
 	transformer := hasKey(isvc, "spec", "transformer")
 	scheme, port := "http", ""
 	switch {
+	case authOn && !p.Knative && !transformer && namespace == "":
+		return p, fmt.Errorf("%w: its proxy serves https with a certificate that names the Service %s with its namespace", ErrNoNamespace, entry)
 	case authOn && !p.Knative && !transformer:
 		scheme, port = "https", ":"+strconv.Itoa(ProxyPort)
 		p.TokenProtected, p.ServiceCA, p.Resource = true, true, inferenceServices
@@ -270,6 +273,20 @@ func dnsLabels(fieldsAndValues ...string) error {
 		}
 	}
 	return nil
+}
+
+// ErrNoNamespace is a model whose address needs the namespace it runs in, which neither it nor
+// the server names (a GitOps package that leaves the namespace to the tool that applies it).
+var ErrNoNamespace = errors.New("it names no namespace, and its address needs one")
+
+// serviceHost is the host of a Service: in full with its namespace, or by its short name when
+// the namespace is left to the tool that applies the package (the server's own namespace,
+// which its pod's DNS search path resolves).
+func serviceHost(service, namespace string) string {
+	if namespace == "" {
+		return service
+	}
+	return service + "." + namespace + ".svc.cluster.local"
 }
 
 // hasKey reports whether obj has a value at path.

@@ -83,6 +83,16 @@ func servedByKServe(obj *v1alpha2.LlamaStackDistribution, k KServe, openShiftAI 
 				"whose requests go through its local gateway (knative-local-gateway, in istio-system with Istio or knative-serving with "+
 				"Kourier), a namespace the NetworkPolicy does not admit: add the gateway's pod network to networking.egress.cidrs", p.InferenceService.Name)})
 		}
+		if predictor.TokenProtected && p.APIKey == nil && obj.Namespace == "" && p.InferenceService.Namespace != "" {
+			// A RoleBinding's ServiceAccount subject without a namespace is one of the binding's
+			// namespace: another account would get the model's rights, and this one none.
+			errs = append(errs, field.Required(field.NewPath("metadata", "namespace"), fmt.Sprintf("%s %s/%s is called with a "+
+				"token of this server's service account, which a RoleBinding in %s grants, naming the account with its namespace; "+
+				"the LlamaStackDistribution names none: write metadata.namespace (or let kustomize's namespace: or Argo CD's "+
+				"destination set it before llsd renders)", kindOf(p.InferenceService), p.InferenceService.Namespace, p.InferenceService.Name,
+				p.InferenceService.Namespace)))
+			continue
+		}
 		if predictor.TokenProtected && p.APIKey == nil {
 			p.APIKey = &v1alpha2.SecretKeySource{SecretKeyRef: v1alpha2.SecretKeyRef{Name: api.NamesOf(obj.Name).ModelToken(), Key: "token"}}
 			access.Grant(cmp.Or(p.InferenceService.Namespace, obj.Namespace), predictor.Resource, p.InferenceService.Name)

@@ -51,9 +51,44 @@ func kserveBeside(t testing.TB, file string) pipeline.KServe {
 		}
 		more, err := fn.ParseKubeObjects(data)
 		require.NoError(t, err)
+		for _, item := range more {
+			if ns := kustomizeNamespace(t, filepath.Dir(file)); ns != "" && item.GetNamespace() == "" {
+				require.NoError(t, item.SetNamespace(ns))
+			}
+		}
 		items = append(items, more...)
 	}
 	return krm.KServeObjects(items)
+}
+
+// kustomizeNamespace is the namespace a kustomization in dir gives its resources ("" for
+// none), as kustomize build sets it before llsd renders.
+func kustomizeNamespace(t testing.TB, dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
+	if err != nil {
+		return ""
+	}
+	var k struct {
+		Namespace string `json:"namespace"`
+	}
+	require.NoError(t, yaml.Unmarshal(data, &k))
+	return k.Namespace
+}
+
+// inKustomizeNamespace is an example's LLSD document in the namespace its kustomization gives it.
+func inKustomizeNamespace(t testing.TB, file string, doc []byte) []byte {
+	ns := kustomizeNamespace(t, filepath.Dir(file))
+	if ns == "" {
+		return doc
+	}
+	var obj map[string]any
+	require.NoError(t, yaml.Unmarshal(doc, &obj))
+	if metadata, _ := obj["metadata"].(map[string]any); metadata != nil && metadata["namespace"] == nil {
+		metadata["namespace"] = ns
+	}
+	out, err := yaml.Marshal(obj)
+	require.NoError(t, err)
+	return out
 }
 
 // renderInputs are the LlamaStackDistributions of every golden case that renders (config
@@ -92,7 +127,7 @@ func renderInputs(t testing.TB) []renderInput {
 		for i, doc := range strings.Split(string(data), "\n---\n") {
 			if strings.Contains(doc, "kind: LlamaStackDistribution") && !strings.Contains(file, "expected") {
 				inputs = append(inputs, renderInput{name: strings.TrimPrefix(file, root+"/") + "#" + string(rune('0'+i)),
-					doc: []byte(doc), opts: pipeline.Options{RendererVersion: "test", KServe: kserveBeside(t, file)}})
+					doc: inKustomizeNamespace(t, file, []byte(doc)), opts: pipeline.Options{RendererVersion: "test", KServe: kserveBeside(t, file)}})
 			}
 		}
 	}

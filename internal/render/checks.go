@@ -253,6 +253,12 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 		}
 		return append(errs, validation.ValidateAnnotations(obj.Spec.Networking.Expose.Annotations, exposePath.Child("annotations"))...), warnings
 	}
+	if obj.Spec.Networking.Expose.Hostname == "" && in.Options.IngressDomain != "" && obj.Namespace == "" {
+		errs = append(errs, field.Required(field.NewPath("metadata", "namespace"), fmt.Sprintf("the Ingress's host is the server's name "+
+			"and namespace under the render option ingress.domain (%s), and the LlamaStackDistribution names no namespace: write "+
+			"metadata.namespace (or let kustomize's namespace: or Argo CD's destination set it before llsd renders), or set "+
+			"networking.expose.hostname", in.Options.IngressDomain)))
+	}
 	if ingressHost(obj, in.Options) == "" {
 		warnings = append(warnings, config.Warning{Field: exposePath.Child("hostname").String(), Message: "the Ingress names no host, " +
 			"so it answers for every host name and address its controller serves: set networking.expose.hostname, or the " +

@@ -150,7 +150,10 @@ func prometheusRule(m meta, obj *v1alpha2.LlamaStackDistribution) *PrometheusRul
 	if mon := obj.Spec.Monitoring; mon == nil || !mon.Alerts {
 		return nil
 	}
-	sel := fmt.Sprintf(`namespace=%q, service=%q`, namespaceOr(obj, "default"), m.names.Service())
+	sel := fmt.Sprintf(`service=%q`, m.names.Service())
+	if obj.Namespace != "" {
+		sel = fmt.Sprintf(`namespace=%q, %s`, obj.Namespace, sel)
+	}
 	labels := map[string]string{"severity": "warning"}
 	rule := func(alert, expr, forTime, summary string) Rule {
 		return Rule{Alert: alert, Expr: expr, For: forTime, Labels: labels,
@@ -194,6 +197,13 @@ func checkMonitoring(in Input) (field.ErrorList, []config.Warning) {
 		return nil, nil
 	}
 	var errs field.ErrorList
+	var warnings []config.Warning
+	if mon.Alerts && in.Object.Namespace == "" {
+		warnings = append(warnings, config.Warning{Field: monitoringPath.Child("alerts").String(), Message: "the alerts select the " +
+			"server's metrics by its Service's name alone, as the LlamaStackDistribution names no namespace: a Service of the same " +
+			"name in another namespace would count too; write metadata.namespace (or let kustomize's namespace: or Argo CD's " +
+			"destination set it before llsd renders)"})
+	}
 	if p := in.Distribution.Profile; !p.MetricsEndpoint {
 		errs = append(errs, field.Invalid(monitoringPath, "object", fmt.Sprintf(
 			"%s serves no Prometheus metrics (%s do): set ⟦spec.distribution.serverVersion⟧ to one of them, or %s", p, profile.Having(func(q *profile.Profile) bool { return q.MetricsEndpoint }),
@@ -203,7 +213,6 @@ func checkMonitoring(in Input) (field.ErrorList, []config.Warning) {
 		errs = append(errs, field.Invalid(monitoringPath.Child("port"), metricsPort(in.Object),
 			"is the server's API port: the metrics endpoint needs a port of its own"))
 	}
-	var warnings []config.Warning
 	if n := in.Object.Spec.Networking; n != nil && n.AllowedFrom != nil && len(mon.ScraperNamespaces) == 0 {
 		warnings = append(warnings, config.Warning{Field: monitoringPath.Child("scraperNamespaces").String(), Message: "the NetworkPolicy " +
 			"admits the metrics port only from the server's own namespace: list the namespace Prometheus runs in " +

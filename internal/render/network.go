@@ -77,7 +77,7 @@ func ingressHost(obj *v1alpha2.LlamaStackDistribution, opts Options) string {
 		return host
 	}
 	if opts.IngressDomain != "" {
-		return obj.Name + "." + namespaceOr(obj, "default") + "." + opts.IngressDomain
+		return obj.Name + "." + obj.Namespace + "." + opts.IngressDomain // checkExpose refuses it without a namespace
 	}
 	return ""
 }

@@ -133,7 +133,7 @@ func tokenWarnings(in Input, t serviceAccountToken) []config.Warning {
 	}
 	ns := in.Object.Namespace
 	if ns == "" {
-		ns = "<namespace>"
+		ns = "the server's namespace"
 	}
 	return []config.Warning{{Field: field.NewPath("spec", "workload", "pod", "automountServiceAccountToken").String(), Message: fmt.Sprintf(
 		"provider %s (TrustyAI LMEval, use_k8s) creates LMEvalJobs through the pod's service account token, so the pod keeps it: grant the "+
