@@ -202,7 +202,7 @@ func believesAHeader(obj *v1alpha2.LlamaStackDistribution) bool {
 
 // allowedPeers are the peers networking.allowedFrom names.
 func allowedPeers(a *v1alpha2.AllowedFromSpec) []networkingv1.NetworkPolicyPeer {
-	var from []networkingv1.NetworkPolicyPeer
+	from := make([]networkingv1.NetworkPolicyPeer, 0, len(a.Namespaces)+len(a.Labels)+len(a.CIDRs))
 	for _, ns := range a.Namespaces {
 		from = append(from, namespacePeer(ns))
 	}
