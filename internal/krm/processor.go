@@ -118,7 +118,9 @@ func (p Processor) processPackage(rl *fn.ResourceList, pkg Package) (bool, error
 	seen := map[string]*fn.KubeObject{}
 	files := fileIndexes{}
 	rendered := renderedLLSDs(rl.Items, llsdConfig)
+	earlier := p.earlierReceipts(toDo)
 	renders := p.renderAll(toDo, opts)
+	keepRendererVersions(earlier, renders, rl.Items)
 	regenerated := regeneratedObjects(renders)
 	for _, item := range rl.Items {
 		switch {
