@@ -83,19 +83,18 @@ spec:
 	},
 	{
 		name:   "autoscaler-without-requests",
-		reason: "an autoscaler scaled on the utilization of requests never set: it could never scale",
+		reason: "an autoscaler scaled on the utilization of requests never set: the server runs at its minimum, a warning (#56: the refusal rule)",
 		input: `apiVersion: llamastack.io/v1alpha1
 kind: LlamaStackDistribution
 metadata: {name: scaled}
 spec:
   server:
     distribution: {name: starter}
-    autoscaling: {minReplicas: 2, maxReplicas: 3, targetCPUUtilizationPercentage: 60, targetMemoryUtilizationPercentage: 80}
+    autoscaling: {minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 60, targetMemoryUtilizationPercentage: 80}
 `,
-		errors: []string{
-			"spec.server.autoscaling.maxReplicas: Invalid value: 3: 3 replicas would each keep their own registry",
-			"spec.server.containerSpec.resources.requests.cpu: Required value: the autoscaler scales on cpu utilization",
-			"spec.server.containerSpec.resources.requests.memory: Required value: the autoscaler scales on memory utilization",
+		warnings: []string{
+			"spec.server.containerSpec.resources.requests.cpu: the autoscaler scales on cpu utilization, a share of the cpu request, which is not set: the server runs at its minimum of 1 and never scales out under load",
+			"spec.server.containerSpec.resources.requests.memory: the autoscaler scales on memory utilization",
 		},
 	},
 	{

@@ -104,14 +104,6 @@ func TestV1alpha1SamplesRefused(t *testing.T) {
 		reason string
 		want   []string
 	}{
-		"autoscaled.yaml#0": {
-			reason: "an autoscaler scaled on requests never set",
-			want: []string{
-				"error: spec.server.containerSpec.resources.requests.cpu: Required value",
-				"set spec.server.containerSpec.resources.requests.cpu",
-				"error: spec.server.containerSpec.resources.requests.memory: Required value",
-			},
-		},
 		"external-configmaps.yaml#0": {
 			reason: "a field of a downstream operator build",
 			want:   []string{"error: spec.server.envFromExternalConfigMaps: ", "unknown field"},

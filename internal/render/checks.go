@@ -217,9 +217,12 @@ func checkScale(in Input) (field.ErrorList, []config.Warning) {
 			name   corev1.ResourceName
 		}{{cpu, corev1.ResourceCPU}, {a.TargetMemoryUtilizationPercentage != nil, corev1.ResourceMemory}} {
 			if _, ok := w.Resources.Requests[need.name]; need.target && !ok {
-				errs = append(errs, field.Required(workloadPath.Child("resources", "requests", string(need.name)), fmt.Sprintf(
-					"the autoscaler scales on %s utilization, a share of the %s request, which is not set: it could never "+
-						"scale; set ⟦spec.workload.resources.requests.%s⟧", need.name, need.name, need.name)))
+				// The server runs at the autoscaler's minimum: it fails only when load should
+				// scale it out (the refusal rule: a warning naming that condition).
+				warnings = append(warnings, config.Warning{Field: workloadPath.Child("resources", "requests", string(need.name)).String(),
+					Message: fmt.Sprintf("the autoscaler scales on %s utilization, a share of the %s request, which is not set: "+
+						"the server runs at its minimum of %d and never scales out under load; set ⟦spec.workload.resources.requests.%s⟧",
+						need.name, need.name, ptr.Deref(a.MinReplicas, 1), need.name)})
 			}
 		}
 	}
