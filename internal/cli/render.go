@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,6 +130,7 @@ func readInputs(command string, paths []string, stdin io.Reader, stderr io.Write
 		return in, 1 // a path that cannot be read: an error, as any other
 	}
 	documents := 0
+	namespaces := map[string]string{} // directory -> the namespace its kustomization gives
 	for _, file := range files {
 		items, err := readItems(file, stdin, &documents)
 		if err != nil {
@@ -137,6 +139,11 @@ func readInputs(command string, paths []string, stdin io.Reader, stderr io.Write
 			continue
 		}
 		for _, item := range items {
+			if isKustomization(file.name) {
+				if ns, _, _ := item.NestedString("namespace"); ns != "" {
+					namespaces[filepath.Dir(file.name)] = ns
+				}
+			}
 			if item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization" {
 				continue
 			}
@@ -144,7 +151,36 @@ func readInputs(command string, paths []string, stdin io.Reader, stderr io.Write
 			in.files[item] = file.name
 		}
 	}
-	return in, 0
+	return in, in.inKustomizeNamespaces(namespaces)
+}
+
+// isKustomization reports whether a file is a kustomization, which may name no kind.
+func isKustomization(file string) bool {
+	return slices.Contains([]string{"kustomization.yaml", "kustomization.yml", "Kustomization"}, filepath.Base(file))
+}
+
+// inKustomizeNamespaces gives the objects llsd renders or reads beside an LLSD, in a directory at
+// or below a kustomization that sets namespace, that namespace when they name none: what
+// kustomize build sets before llsd renders, so that llsd validate of a kustomize directory
+// judges what kustomize renders.
+func (in inputs) inKustomizeNamespaces(namespaces map[string]string) int {
+	if len(namespaces) == 0 {
+		return 0
+	}
+	for _, item := range in.items {
+		for dir := filepath.Dir(in.files[item]); ; dir = filepath.Dir(dir) {
+			if ns, ok := namespaces[dir]; ok {
+				if err := krm.InNamespace(ns, []*fn.KubeObject{item}); err != nil {
+					return 1
+				}
+				break
+			}
+			if parent := filepath.Dir(dir); parent == dir {
+				break
+			}
+		}
+	}
+	return 0
 }
 
 // readItems reads the documents of a file (- is standard input) as KRM items that carry

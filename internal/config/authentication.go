@@ -102,3 +102,35 @@ func surelyNonEmpty(value string, vars map[string]podVariable) bool {
 	}
 	return strings.TrimSpace(value[last:]) != ""
 }
+
+// asThePodReadsIt is value with each ${env...} reference substituted as the server substitutes
+// it, from the variables the spec sets itself (spec.workload.overrides.env) with the kubelet's
+// $(VAR) expansion; known is false when a reference reads a variable the spec does not set to a
+// plain value (a Secret's, or none).
+func (g *generator) asThePodReadsIt(value string) (string, bool) {
+	if !strings.Contains(value, "${env.") {
+		return value, true
+	}
+	vars := podVariables(g.overrideEnv())
+	known := true
+	out := serverEnvReference().ReplaceAllStringFunc(value, func(ref string) string {
+		m := serverEnvReference().FindStringSubmatch(ref)
+		v, set := vars[m[1]]
+		if set && !v.known {
+			known = false
+			return ""
+		}
+		switch {
+		case m[2] == "=" && v.value == "":
+			return m[3]
+		case m[2] == "+" && v.value != "":
+			return m[3]
+		case m[2] == "+":
+			return ""
+		case !set || HoldsASecret(m[1]):
+			known = false
+		}
+		return v.value
+	})
+	return out, known
+}

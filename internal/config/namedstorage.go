@@ -60,12 +60,16 @@ func (g *generator) applyNamedStorage(s *v1alpha2.StateStorageSpec) {
 }
 
 func (g *generator) namedBackend(name string, b v1alpha2.StorageBackendSpec, path *field.Path) map[string]any {
-	if b.Host != "" && !isHost(b.Host) {
+	host, known := g.asThePodReadsIt(b.Host)
+	switch {
+	case !known:
+		// a variable the pod does not set plainly: checkUserValues refuses it
+	case host != "" && !isHost(host):
 		// The value is not shown: user info before an @, a query or a fragment may hold a password.
 		g.errs = append(g.errs, field.Forbidden(path.Child("host"),
 			"is no host name or IP address (it holds user info, a path, a query or a fragment, which the ConfigMap would store in clear): "+
 				"write the database's host alone, the port in port, the user in user and the password in a Secret (password)"))
-	} else if b.Host == "" || localhostDefault().MatchString(b.Host) {
+	case host == "" || localhostDefault().MatchString(host):
 		g.errs = append(g.errs, field.Required(path.Child("host"), fmt.Sprintf(
 			"backend %s connects to localhost (the server's default host), where nothing listens in the server's pod: set host to the database's service, for example postgres.<namespace>.svc", name)))
 	}

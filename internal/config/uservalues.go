@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/configyaml"
+	"github.com/llamastack/llsd/internal/kubeexpand"
 	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/redact"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
@@ -31,7 +32,9 @@ func (g *generator) checkUserValues() {
 	var topLevel bool // whether a settings value is a config key of its own, which secretRefs can set
 	check := func(path *field.Path, value string, settings bool, key string) {
 		for _, m := range envReference().FindAllStringSubmatch(redact.Decoded(value), -1) {
-			if settings && (g.plainOverride(m[1]) || redact.IsCredentialKey(key) && g.secretOverride(m[1])) {
+			// A variable the pod sets to a plain value is the user's own, in settings and
+			// elsewhere: refused only when a Secret decides it, or nothing sets it.
+			if g.plainOverride(m[1]) || settings && redact.IsCredentialKey(key) && g.secretOverride(m[1]) {
 				continue
 			}
 			fix := "write the value itself"
@@ -39,7 +42,7 @@ func (g *generator) checkUserValues() {
 				fix = "LLSD_* variables carry the secrets of the spec and are never read by a value"
 			} else if HoldsASecret(m[1]) {
 				fix = secretsHeld(m[1]) + " of the spec's Secrets, and is never read by a value"
-			} else if settings {
+			} else {
 				fix = "set the variable in ⟦spec.workload.overrides.env⟧ with a plain value (not from a Secret) and name it here, or write the value itself"
 			}
 			g.refused.variables = true
@@ -278,7 +281,12 @@ func lastKey(at configyaml.Path) string {
 
 // plainOverride reports whether spec.workload.overrides.env sets name with a plain value.
 func (g *generator) plainOverride(name string) bool {
-	return g.overrideVar(name, func(e corev1.EnvVar) bool { return e.ValueFrom == nil })
+	return g.overrideVar(name, func(e corev1.EnvVar) bool {
+		// a plain value that expands a variable of a Secret ($(VAR)) holds the Secret's value
+		return e.ValueFrom == nil && !slices.ContainsFunc(kubeexpand.References(e.Value), func(ref string) bool {
+			return HoldsASecret(ref) || !g.plainOverride(ref)
+		})
+	})
 }
 
 // secretOverride reports whether spec.workload.overrides.env sets name from a Secret key.

@@ -96,7 +96,7 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 // documents among the items are checked and kept as one package's are.
 func (p Processor) processPackage(rl *fn.ResourceList, pkg Package) (bool, error) {
 	options, llsdConfig := pkg.Options, pkg.LLSD
-	if err := inNamespace(p.DefaultNamespace, append(slices.Clone(rl.Items), llsdConfig)); err != nil {
+	if err := InNamespace(p.DefaultNamespace, append(slices.Clone(rl.Items), llsdConfig)); err != nil {
 		return false, err
 	}
 	opts := options.PipelineOptions(p.Version)
@@ -214,9 +214,9 @@ func (p Processor) processEach(rl *fn.ResourceList, pkgs []Package) (bool, error
 // llsd renders, and those it reads beside them (all namespaced).
 var namespaceDefaulted = []string{"ConfigMap", "InferenceService", "LLMInferenceService", "ServingRuntime", "Gateway"}
 
-// inNamespace gives the objects llsd renders or reads that name no namespace the namespace ns
+// InNamespace gives the objects llsd renders or reads that name no namespace the namespace ns
 // ("" for none known: they keep none, and the render addresses their Services by short name).
-func inNamespace(ns string, items []*fn.KubeObject) error {
+func InNamespace(ns string, items []*fn.KubeObject) error {
 	if ns == "" {
 		return nil
 	}
