@@ -167,7 +167,11 @@ func validate(paths []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if r.ogxServers > 0 {
 		checked = fmt.Sprintf("%d LlamaStackDistribution(s) and %d OGXServer(s)", r.checked-r.ogxServers, r.ogxServers)
 	}
-	fmt.Fprintf(stdout, "%s checked, %d invalid\n", checked, r.failed)
+	if r.unread > 0 {
+		fmt.Fprintf(stdout, "%s checked, %d invalid, %d file(s) not read\n", checked, r.failed-r.unread, r.unread)
+	} else {
+		fmt.Fprintf(stdout, "%s checked, %d invalid\n", checked, r.failed)
+	}
 	if r.failed > 0 {
 		return 1
 	}

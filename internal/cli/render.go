@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/llamastack/llsd/internal/krm"
+	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/oci"
 	"github.com/llamastack/llsd/internal/version"
 	"github.com/llamastack/llsd/pkg/api"
@@ -50,6 +51,7 @@ type rendered struct {
 	out             string
 	checked, failed int
 	ogxServers      int // of checked
+	unread          int // files that could not be read, of failed
 }
 
 // renderPaths renders the documents of the command's paths with the KRM function itself, in
@@ -68,7 +70,7 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 	if code != 0 {
 		return nil, code
 	}
-	r := &rendered{failed: in.unread}
+	r := &rendered{failed: in.unread, unread: in.unread}
 	// LLSD_CACHE and LLSD_SHARED_DIR are the Makefile's and the tests', read by no llsd command
 	for _, w := range krm.MisspeltVariables(os.Environ(), envMaxInputBytes, oci.CacheDirEnv, "LLSD_CACHE", "LLSD_SHARED_DIR") {
 		fmt.Fprintf(stderr, "llsd %s: warning: %s\n", command, w)
@@ -238,10 +240,65 @@ func streamSyntaxError(data []byte) error {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
+			if m := keyNotFound().FindStringSubmatch(err.Error()); m != nil {
+				start, _ := strconv.Atoi(m[1])
+				if line, indent := misindented(data, start); line > 0 {
+					return fmt.Errorf("line %d is indented by %d spaces, as no key above it is: indent it as the key it belongs with", line, indent)
+				}
+			}
 			return err
 		}
 	}
 }
+
+// keyNotFound is the YAML parser's error for a mapping broken by a line out of its indentation;
+// it names the line where the mapping began, not the line that broke it.
+var keyNotFound = lazyre.New(`^yaml: line (\d+): did not find expected key$`)
+
+// misindented finds the first line from line start (1-based) on whose indentation is that of
+// no open mapping or list above it, and that indentation; 0 when there is none. Block scalars
+// (|, >) and comments are skipped.
+func misindented(data []byte, start int) (line, indent int) {
+	var open []int // the indentations of the open collections
+	scalar := -1   // the indentation of the key whose block scalar is being read, -1 for none
+	opens := false // whether the line before opens a collection (key: with no value, or - )
+	for i, text := range strings.Split(string(data), "\n") {
+		trimmed := strings.TrimLeft(text, " ")
+		n := len(text) - len(trimmed)
+		switch {
+		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+			continue
+		case scalar >= 0 && n > scalar:
+			continue
+		case strings.HasPrefix(trimmed, "---"):
+			open, scalar, opens = nil, -1, false
+			continue
+		}
+		scalar = -1
+		for len(open) > 0 && open[len(open)-1] > n {
+			open = open[:len(open)-1]
+		}
+		deeper := len(open) > 0 && open[len(open)-1] < n
+		if deeper && !opens && i+1 >= start {
+			return i + 1, n
+		}
+		if len(open) == 0 || deeper {
+			open = append(open, n)
+		}
+		if strings.HasPrefix(trimmed, "- ") {
+			open = append(open, n+2)
+		}
+		end := strings.TrimRight(trimmed, " ")
+		opens = strings.HasSuffix(end, ":") || end == "-"
+		if blockScalar().MatchString(end) {
+			scalar = n
+		}
+	}
+	return 0, 0
+}
+
+// blockScalar is a key whose value is a block scalar (|, >, with indicators).
+var blockScalar = lazyre.New(`:\s+[|>][-+0-9]*\s*$`)
 
 // envMaxInputBytes bounds what llsd reads from one file or standard input (64 MiB by
 // default): a device such as /dev/zero, or a huge file, fails instead of taking all memory.

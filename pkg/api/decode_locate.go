@@ -73,6 +73,10 @@ func decodeOne(value any, t reflect.Type, path *field.Path) field.ErrorList {
 	switch {
 	case t == reflect.TypeFor[resource.Quantity]():
 		return field.ErrorList{field.Invalid(path, value, "must be a quantity such as 500m, 2, 512Mi or 10Gi")}
+	case errors.As(err, &typeErr) && typeErr.Field == "" && isSecretReference(t) && typeErr.Value == "string":
+		// the value itself where a Secret's reference goes: never shown, and where it belongs said
+		return field.ErrorList{field.Invalid(path, "string", "takes a Secret's key, not the value: keep the value in a Secret "+
+			"and write secretKeyRef: {name, key}, naming the Secret and its key (what llsd renders is stored in clear, a Secret is not)")}
 	case errors.As(err, &typeErr) && typeErr.Field == "" && t.Kind() == reflect.String && unquoted(value) != "":
 		return field.ErrorList{field.Invalid(path, typeErr.Value, unquotedFix(path, unquoted(value)))}
 	case errors.As(err, &typeErr) && typeErr.Field == "":
@@ -82,6 +86,20 @@ func decodeOne(value any, t reflect.Type, path *field.Path) field.ErrorList {
 		return nil // a value inside: its own path reports it
 	}
 	return field.ErrorList{field.Invalid(path, field.OmitValueType{}, err.Error())}
+}
+
+// isSecretReference reports whether t is a reference to a Secret's key ({secretKeyRef: {name,
+// key}}), in any of the APIs.
+func isSecretReference(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for f := range t.Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == "secretKeyRef" {
+			return true
+		}
+	}
+	return false
 }
 
 // unquoted is a number or boolean as YAML read it where a string goes, "" for other values.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -57,7 +58,11 @@ func (c *checks) str(p *field.Path, value string, b *bounds) {
 		c.add(field.TooLong(p, value, int(*b.maxLength)))
 	}
 	if b.pattern != "" && !matches(b.pattern, value) {
-		c.add(field.Invalid(p, value, fmt.Sprintf("%s in body should match '%s'", c.field(p), b.pattern)))
+		message := fmt.Sprintf("%s in body should match '%s'", c.field(p), b.pattern)
+		if lower := strings.ToLower(value); c.refer && matches(b.pattern, lower) {
+			message += fmt.Sprintf(": write it in lowercase, %s", lower) // vLLM for vllm: llsd's own word, not the API server's
+		}
+		c.add(field.Invalid(p, value, message))
 	}
 	if len(b.enum) > 0 && !slices.Contains(b.enum, value) {
 		c.add(field.NotSupported(p, value, b.enum))
