@@ -67,7 +67,7 @@ func TestArgoCDPluginGenerate(t *testing.T) {
 		"Ingress/assistant-ingress", "Namespace/ai"} {
 		assert.Contains(t, got, want)
 	}
-	assert.Contains(t, string(out), "host: assistant.ai.apps.example.com", "the plugin env reached llsd")
+	assert.Contains(t, string(out), "ingressClassName: nginx", "the plugin env reached llsd")
 	assert.NotContains(t, string(src), "namespace:", "the example names no namespace, as GitOps repositories leave it out")
 	assert.Equal(t, "ai", got["Deployment/assistant"]["metadata"].(map[string]any)["namespace"], "the destination's namespace (ARGOCD_APP_NAMESPACE)")
 

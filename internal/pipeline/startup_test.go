@@ -75,9 +75,13 @@ func kustomizeNamespace(t testing.TB, dir string) string {
 	return k.Namespace
 }
 
-// inKustomizeNamespace is an example's LLSD document in the namespace its kustomization gives it.
+// inKustomizeNamespace is an example's LLSD document in the namespace its kustomization gives
+// it, or the Argo CD example's in its Application's destination namespace.
 func inKustomizeNamespace(t testing.TB, file string, doc []byte) []byte {
 	ns := kustomizeNamespace(t, filepath.Dir(file))
+	if strings.Contains(file, filepath.Join("examples", "argocd")) {
+		ns = "ai" // ARGOCD_APP_NAMESPACE, as TestArgoCDPluginGenerate runs the plugin
+	}
 	if ns == "" {
 		return doc
 	}
@@ -126,8 +130,9 @@ func renderInputs(t testing.TB) []renderInput {
 		require.NoError(t, err)
 		for i, doc := range strings.Split(string(data), "\n---\n") {
 			if strings.Contains(doc, "kind: LlamaStackDistribution") && !strings.Contains(file, "expected") {
+				opts := pipeline.Options{RendererVersion: "test", KServe: kserveBeside(t, file)}
 				inputs = append(inputs, renderInput{name: strings.TrimPrefix(file, root+"/") + "#" + string(rune('0'+i)),
-					doc: inKustomizeNamespace(t, file, []byte(doc)), opts: pipeline.Options{RendererVersion: "test", KServe: kserveBeside(t, file)}})
+					doc: inKustomizeNamespace(t, file, []byte(doc)), opts: opts})
 			}
 		}
 	}

@@ -267,6 +267,11 @@ func checkExpose(in Input) (field.ErrorList, []config.Warning) {
 			"so it answers for every host name and address its controller serves: set networking.expose.hostname, or the " +
 			"RenderOptions ingress.domain (the host is then <name>.<namespace>.<domain>)"})
 	}
+	if edge := obj.Spec.Networking.Expose.TLSSecretName; edge != "" && !tlsEnabled(obj) && ingressHost(obj, in.Options) == "" {
+		errs = append(errs, field.Required(exposePath.Child("hostname"), fmt.Sprintf("the Ingress serves TLS with Secret %s, and "+
+			"an Ingress serves TLS only for a host: set networking.expose.hostname, or the RenderOptions ingress.domain (the host "+
+			"is then the server's name and namespace under it)", edge)))
+	}
 	if tlsEnabled(obj) && ingressHost(obj, in.Options) == "" {
 		errs = append(errs, field.Required(exposePath.Child("hostname"),
 			"the server speaks TLS, and an Ingress serves TLS only for a host: set networking.expose.hostname, or the "+
