@@ -14,6 +14,7 @@ import (
 	"github.com/llamastack/llsd/internal/lazyre"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
+	"github.com/llamastack/llsd/pkg/api/wording"
 )
 
 // What llsd changes in a distribution's base config before the spec applies, and the checks
@@ -65,10 +66,11 @@ func (g *generator) checkDistributionProviders() {
 				if m == nil || g.overrideEnvSets(m[1]) {
 					continue
 				}
+				provider := strings.TrimPrefix(t, "remote::")
 				g.errs = append(g.errs, field.Required(field.NewPath("spec", "providers", string(v1alpha2.APINameOf(api))), fmt.Sprintf(
-					"the distribution's %s provider %s (%s) needs %s, which only %s sets: add {id: %s, provider: %s, "+
-						"endpoint: ...} to ⟦spec.providers.%s⟧, or set %s in ⟦spec.workload.overrides.env⟧",
-					api, id, t, r.Key, m[1], id, strings.TrimPrefix(t, "remote::"), v1alpha2.APINameOf(api), m[1])))
+					"the distribution's %s provider %s (%s) needs %s, which only %s sets: %s, or set %s in ⟦spec.workload.overrides.env⟧",
+					api, id, t, r.Key, m[1], wording.Fix(wording.FixAddProvider(string(v1alpha2.APINameOf(api)), provider),
+						fmt.Sprintf("add {id: %s, provider: %s, endpoint: ...} to ⟦spec.providers.%s⟧", id, provider, v1alpha2.APINameOf(api))), m[1])))
 			}
 		}
 	}

@@ -102,3 +102,23 @@ func jsonField(t reflect.Type, name string) (reflect.StructField, bool) {
 	}
 	return reflect.StructField{}, false
 }
+
+// A fix an OGXServer's author reads is written in its fields (#56): a distribution's provider
+// that needs an endpoint is added where an OGXServer lists its providers, not as an LLSD's
+// {id, provider, endpoint}.
+func TestOGXServerFixesAreInItsFields(t *testing.T) {
+	input := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: ogx.io/v1beta1
+  kind: OGXServer
+  metadata: {name: chat, namespace: ai}
+  spec: {distribution: {name: remote-vllm}}
+`
+	out, _ := fn.Run(krm.Processor{Version: "test"}, []byte(input))
+	rl, err := fn.ParseResourceList(out)
+	require.NoError(t, err)
+	require.NotEmpty(t, rl.Results)
+	assert.Contains(t, rl.Results[0].Message, "add spec.providers.inference.remote.vllm: [{endpoint: ...}]")
+	assert.NotContains(t, rl.Results[0].Message, "{id: vllm, provider: vllm")
+}

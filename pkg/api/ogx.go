@@ -541,6 +541,9 @@ var ogxFixes = map[wording.FixID]string{
 
 // Fix is an OGXServer's own wording of a fix that names fields it does not have.
 func (*pathMap) Fix(id wording.FixID) (string, bool) {
+	if api, provider, ok := wording.AddProviderOf(id); ok {
+		return fmt.Sprintf("add spec.providers.%s.remote.%s: [{endpoint: ...}]", v1alpha2.APIName(api).ServerName(), provider), true
+	}
 	text, ok := ogxFixes[id]
 	return text, ok
 }

@@ -54,6 +54,22 @@ const (
 	FixAuthenticate FixID = "authenticate"
 )
 
+// FixAddProvider is the fix "add a provider of type remote::provider to the server API api,
+// with its endpoint", which each author API writes in its own fields.
+func FixAddProvider(api, provider string) FixID { return FixID(addProviderMark + api + ":" + provider) }
+
+// AddProviderOf reads the API and provider of a FixAddProvider id.
+func AddProviderOf(id FixID) (api, provider string, ok bool) {
+	rest, ok := strings.CutPrefix(string(id), addProviderMark)
+	if !ok {
+		return "", "", false
+	}
+	api, provider, ok = strings.Cut(rest, ":")
+	return api, provider, ok
+}
+
+const addProviderMark = "add-provider:"
+
 // Words says references in the terms of one author API.
 type Words interface {
 	// Field is the field written where the v1alpha2 path is.
