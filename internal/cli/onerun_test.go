@@ -56,6 +56,23 @@ spec:
 	} {
 		assert.Contains(t, stderr, w)
 	}
+
+	// its own rules' layer too: an unknown field and an enum value of a list refused hide
+	// neither the unknown distribution (#56)
+	file = writeFile(t, t.TempDir(), "server.yaml", `apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: {name: startr}
+  bogus: 1
+  disabledAPIs: [telemetryx]
+`)
+	code, _, stderr = run(t, "validate", file)
+	assert.Equal(t, 1, code)
+	for _, w := range []string{`spec.bogus: Unsupported value: unknown field "bogus"`, `spec.disabledAPIs[0]: Unsupported value: "telemetryx"`,
+		`spec.distribution.name: Invalid value: "startr": unknown distribution (did you mean starter?)`} {
+		assert.Contains(t, stderr, w)
+	}
 }
 
 // A v1alpha1 object alike, in its own paths: replicas of the wrong type hides neither the

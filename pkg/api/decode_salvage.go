@@ -75,7 +75,15 @@ func salvageOGX(doc map[string]any) (*Decoded, field.ErrorList) {
 		return nil, nil
 	}
 	if errs := ogx.Validate(o); len(errs) > 0 {
-		return nil, append(hidden, errs...)
+		// what its own rules refuse is left out too, and the rest converted: every layer in one run
+		if !removeAll(doc, errs) {
+			return nil, append(hidden, errs...)
+		}
+		o = &ogx.OGXServer{}
+		if more := strictDecode(doc, o); fatal(more) || len(ogx.Validate(o)) > 0 {
+			return nil, append(hidden, errs...)
+		}
+		hidden = append(hidden, errs...)
 	}
 	c := ogxToLLSD(o)
 	if len(c.errs) > 0 {
@@ -133,6 +141,11 @@ func removeAll(doc map[string]any, errs field.ErrorList) bool {
 		steps, ok := pathSteps(e.Field)
 		if !ok || len(steps) < 2 || steps[0] != "spec" {
 			return false
+		}
+		if _, item := steps[len(steps)-1].(int); item && e.Type == field.ErrorTypeNotSupported && len(steps) > 2 {
+			// a value of a list an enum refuses (disabledAPIs: [telemetryx]): the list is left
+			// out whole, as leaving the item out would renumber the items after it
+			steps = steps[:len(steps)-1]
 		}
 		if _, item := steps[len(steps)-1].(int); item || !remove(doc, steps) {
 			return false
