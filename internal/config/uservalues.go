@@ -37,13 +37,11 @@ func (g *generator) checkUserValues() {
 			if g.plainOverride(m[1]) || settings && redact.IsCredentialKey(key) && g.secretOverride(m[1]) {
 				continue
 			}
-			fix := "write the value itself"
+			fix := "set the variable in ⟦spec.workload.overrides.env⟧ with a plain value (not from a Secret) and name it here, or write the value itself"
 			if strings.HasPrefix(m[1], "LLSD_") {
 				fix = "LLSD_* variables carry the secrets of the spec and are never read by a value"
 			} else if HoldsASecret(m[1]) {
 				fix = secretsHeld(m[1]) + " of the spec's Secrets, and is never read by a value"
-			} else {
-				fix = "set the variable in ⟦spec.workload.overrides.env⟧ with a plain value (not from a Secret) and name it here, or write the value itself"
 			}
 			g.refused.variables = true
 			g.refuse(path, "", field.Invalid(path, value, fmt.Sprintf(
