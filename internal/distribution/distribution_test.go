@@ -167,6 +167,21 @@ func TestFingerprintOfUpstreamConfigs(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, distribution.Version("0.8"), v)
 	assert.Equal(t, distribution.AtLeast, bound, "the messages API came with 0.8 and 1.x keeps it: 0.8 or later")
+
+	// OpenShift AI 3.3/3.4's dashboard config keeps a top-level metadata_store beside newer
+	// marks: the leftover does not make it a config of 0.2 (#56)
+	for reason, cfg := range map[string]map[string]any{
+		"beside storage.backends": {"metadata_store": map[string]any{"type": "sqlite"}, "storage": map[string]any{"backends": map[string]any{}}},
+		"beside distro_name":      {"metadata_store": map[string]any{"type": "sqlite"}, "distro_name": "rh"},
+		"beside the responses API": {"metadata_store": map[string]any{"type": "sqlite"}, "providers": map[string]any{
+			"responses": []any{map[string]any{"provider_id": "builtin", "provider_type": "inline::builtin"}}}},
+	} {
+		v, _, _, _ := distribution.FingerprintRange(cfg)
+		assert.NotEqual(t, distribution.Version("0.2"), v, reason)
+	}
+	v, _, _, ok = distribution.FingerprintRange(map[string]any{"metadata_store": map[string]any{"type": "sqlite"}, "image_name": "old"})
+	assert.True(t, ok)
+	assert.Equal(t, distribution.Version("0.2"), v, "alone, it is 0.2's")
 }
 
 // Every supported version has marks, and each structure a profile's marks name, alone in a

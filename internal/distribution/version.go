@@ -108,12 +108,15 @@ const (
 // (a format before 0.6), AtMost v, or AtLeast v (the messages API of OGX 0.8 is in 1.x too, so
 // a config that has it is of 0.8 or a later version, not of 0.8).
 func FingerprintRange(cfg map[string]any) (v Version, evidence string, bound int, ok bool) {
+	all := profile.All()
 	for _, e := range eras {
+		if newerThanTheEras(cfg, all) {
+			break // a key of an older format beside marks of a newer one is a leftover
+		}
 		if slices.ContainsFunc(e.keys, func(k string) bool { _, ok := cfg[k]; return ok }) && (e.unless == "" || !has(cfg, e.unless)) {
 			return e.version, e.evidence, Exactly, true
 		}
 	}
-	all := profile.All()
 	for _, p := range all {
 		if hasMark(cfg, p.Marks.Last) {
 			return p.Version, p.Marks.Evidence, AtMost, true
@@ -138,6 +141,17 @@ var eras = []struct {
 	{"0.1", []string{"routing_table", "api_providers"}, "", "top-level routing_table/api_providers (the pre-2024 format)"},
 	{"0.2", []string{"metadata_store", "inference_store", "models"}, "", "top-level metadata_store/inference_store/models (before the 0.3 storage refactor)"},
 	{"0.3", []string{"telemetry"}, "", "top-level telemetry block (0.3 only)"},
+}
+
+// newerThanTheEras reports whether a config has marks of a supported version, which outweigh
+// a key left over from an older format (OpenShift AI's 3.3 and 3.4 dashboard configs keep a
+// top-level metadata_store beside storage.backends and distro_name).
+func newerThanTheEras(cfg map[string]any, all []*profile.Profile) bool {
+	storage, _ := cfg["storage"].(map[string]any)
+	if has(cfg, "distro_name") || storage["backends"] != nil {
+		return true
+	}
+	return slices.ContainsFunc(all, func(p *profile.Profile) bool { return hasMark(cfg, p.Marks.First) })
 }
 
 func has(cfg map[string]any, key string) bool {
