@@ -31,15 +31,16 @@ import (
 // environment: a ${env.OLLAMA_URL:=http://localhost:11434} with OLLAMA_URL set is fine.
 //
 // tree is the config as parsed (configyaml.UnmarshalMap; a config that is no YAML mapping is
-// the caller's error). Access rules the server refuses are an error; the rest are warnings,
-// since llsd checks what it knows of the server, not the server itself.
+// the caller's error). What the server stops at start-up on (access rules it refuses, a
+// provider type it lacks, a required key missing, a value a key does not take, a model of no
+// provider) is an error, by the refusal rule; the rest are warnings.
 func CheckOwnConfig(tree map[string]any, prof *profile.Profile, env []corev1.EnvVar, path *field.Path, source string) ([]Warning, *field.Error) {
 	w := ownConfigCheck{prof: prof, path: path.String(), source: source, env: envNames(env)}
 	w.topLevel(tree)
 	w.models(tree, w.providers(tree))
 	w.placeholders(tree)
-	if problems := accessPolicyProblems(tree); len(problems) > 0 {
-		return w.warnings, field.Invalid(path, source, strings.Join(problems, "; ")+": the server does not start with these rules")
+	if problems := append(w.stops, accessPolicyProblems(tree)...); len(problems) > 0 {
+		return w.warnings, field.Invalid(path, source, strings.Join(problems, "; ")+": the server does not start with this config")
 	}
 	return w.warnings, nil
 }
@@ -79,10 +80,17 @@ type ownConfigCheck struct {
 	source   string
 	env      map[string]bool
 	warnings []Warning
+	// stops are what the server stops at start-up on: errors, by the refusal rule.
+	stops []string
 }
 
 func (c *ownConfigCheck) warn(format string, args ...any) {
 	c.warnings = append(c.warnings, Warning{Field: c.path, Message: c.source + ": " + fmt.Sprintf(format, args...)})
+}
+
+// stop records what the server would not start with.
+func (c *ownConfigCheck) stop(format string, args ...any) {
+	c.stops = append(c.stops, fmt.Sprintf(format, args...))
 }
 
 // movedKeys are top-level keys of older configs and where the server reads them now.
@@ -146,7 +154,7 @@ func (c *ownConfigCheck) providerKeys(api string, i int, p map[string]any, exter
 	}
 	if !ok {
 		if !external && p["module"] == nil {
-			c.warn("providers.%s[%d]: %s has no provider type %q for %s, and stops at start-up%s",
+			c.stop("providers.%s[%d]: %s has no provider type %q for %s, and stops at start-up%s",
 				api, i, c.prof, typ, api, suggest.DidYouMean(typ, c.prof.ProviderTypes(api)))
 		}
 		return
@@ -162,10 +170,10 @@ func (c *ownConfigCheck) providerKeys(api string, i int, p map[string]any, exter
 	for _, f := range fields {
 		v, set := cfg[f.Name]
 		if f.Required && !set {
-			c.warn("providers.%s[%d].config: %s needs %s in %s, and stops at start-up without it", api, i, typ, f.Name, in)
+			c.stop("providers.%s[%d].config: %s needs %s in %s, and stops at start-up without it", api, i, typ, f.Name, in)
 		}
 		if problem := valueProblem(f, v); set && problem != "" {
-			c.warn("providers.%s[%d].config.%s: %s's %s in %s %s", api, i, f.Name, typ, f.Name, in, problem)
+			c.stop("providers.%s[%d].config.%s: %s's %s in %s %s", api, i, f.Name, typ, f.Name, in, problem)
 		}
 	}
 }
@@ -201,7 +209,7 @@ func (c *ownConfigCheck) models(tree map[string]any, providerIDs map[string]bool
 		m, _ := item.(map[string]any)
 		id, _ := m["provider_id"].(string)
 		if id != "" && !providerIDs[id] && !strings.Contains(id, "${env.") {
-			c.warn("registered_resources.models[%d]: provider_id %s is none of the config's providers (%s): the server does not start",
+			c.stop("registered_resources.models[%d]: provider_id %s is none of the config's providers (%s)",
 				i, id, strings.Join(slices.Sorted(maps.Keys(providerIDs)), ", "))
 		}
 	}

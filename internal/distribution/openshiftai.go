@@ -174,10 +174,15 @@ func ReleaseNames() []string {
 }
 
 // ReleasesRunning names the releases whose server is of version v (major.minor), oldest first.
-func ReleasesRunning(v Version) []string {
+func ReleasesRunning(v Version) []string { return ReleasesWithin(v, Exactly) }
+
+// ReleasesWithin are the names of the releases whose server version is v (Exactly), v or
+// earlier (AtMost) or v or later (AtLeast), in the order of Releases.
+func ReleasesWithin(v Version, bound int) []string {
 	var names []string
 	for _, r := range Releases {
-		if r.Version() == v {
+		c := r.Version().Compare(v)
+		if c == 0 || bound != Exactly && c == bound {
 			names = append(names, r.Name)
 		}
 	}

@@ -91,6 +91,9 @@ func checkOverrideConfig(obj *v1alpha2.LlamaStackDistribution, dist *distributio
 		}
 		checked, ferr := config.CheckOwnConfig(tree, dist.Profile, env, overrideConfigPath.Child("configMapName"), source)
 		if ferr != nil {
+			if w := releaseMismatch(dist, tree, source); w != nil {
+				ferr.Detail += "; " + w.Message // the releases the config was written for, which render it
+			}
 			return key, auth, nil, field.ErrorList{ferr}
 		}
 		warnings = append(warnings, checked...)
@@ -175,7 +178,7 @@ func releaseMismatch(dist *distribution.Resolved, tree map[string]any, source st
 		written += " or earlier"
 	}
 	hint := ""
-	if running := distribution.ReleasesRunning(v); len(running) > 0 {
+	if running := distribution.ReleasesWithin(v, bound); len(running) > 0 {
 		hint = fmt.Sprintf(" (%s run it)", strings.Join(running, ", "))
 	}
 	return &config.Warning{Field: distributionPath.String(), Message: fmt.Sprintf(

@@ -131,7 +131,7 @@ providers:
 				"warning: spec.overrideConfig.configMapName: ConfigMap stack key config.yaml: llama-stack 0.7 ignores the top-level key models (registered_resources.models in llama-stack 0.7)",
 				"ConfigMap stack key config.yaml: providers.inference[0].config: remote::ollama ignores url in llama-stack 0.7 (did you mean base_url?)",
 			}, key: "config.yaml"},
-		{reason: "a provider type the version does not have, and a model of a provider the config lacks",
+		{reason: "a model of a provider the config lacks: the server stops at start-up, an error (#56: the refusal rule)",
 			doc: v2("{name: starter, serverVersion: \"1.3\"}", "{configMapName: stack}", ""),
 			data: map[string]string{"config.yaml": `version: 2
 providers:
@@ -145,9 +145,9 @@ providers:
   - {model_id: m, provider_id: ollama}
 `},
 			want: []string{
-				"OGX 1.3 has no API safety",
-				"registered_resources.models[0]: provider_id ollama is none of the config's providers (vllm): the server does not start",
-			}, key: "config.yaml"},
+				`error: spec.overrideConfig.configMapName: Invalid value: "ConfigMap stack key config.yaml": registered_resources.models[0]: ` +
+					"provider_id ollama is none of the config's providers (vllm): the server does not start with this config",
+			}},
 		{reason: "values the keys do not take: a URL without its scheme, a word where a number goes, a metric spelt otherwise",
 			doc: v2("{name: starter, serverVersion: \"1.3\"}", "{configMapName: stack}", ""),
 			data: map[string]string{"config.yaml": `version: 2
@@ -158,10 +158,26 @@ providers:
   - {provider_id: pgvector, provider_type: remote::pgvector, config: {host: pg, distance_metric: cosine}}
 `},
 			want: []string{
-				"providers.inference[0].config.base_url: remote::vllm's base_url in OGX 1.3 is an http or https URL with a host, which vllm.models.svc:8000/v1 is not, and the server stops at start-up: write http://vllm.models.svc:8000/v1",
-				"providers.inference[0].config.max_tokens: remote::vllm's max_tokens in OGX 1.3 takes an integer, not a string, and the server stops at start-up: write a number",
-				"providers.vector_io[0].config.distance_metric: remote::pgvector's distance_metric in OGX 1.3 is one of COSINE, L2, L1, INNER_PRODUCT, written exactly so (did you mean COSINE?), and the server stops at start-up",
-			}, key: "config.yaml"},
+				"error: spec.overrideConfig.configMapName: Invalid value: \"ConfigMap stack key config.yaml\": " +
+					"providers.inference[0].config.base_url: remote::vllm's base_url in OGX 1.3 is an http or https URL with a host, which vllm.models.svc:8000/v1 is not, and the server stops at start-up: write http://vllm.models.svc:8000/v1 (or https://); " +
+					"providers.inference[0].config.max_tokens: remote::vllm's max_tokens in OGX 1.3 takes an integer, not a string, and the server stops at start-up: write a number; " +
+					"providers.vector_io[0].config.distance_metric: remote::pgvector's distance_metric in OGX 1.3 is one of COSINE, L2, L1, INNER_PRODUCT, written exactly so (did you mean COSINE?), and the server stops at start-up",
+			}},
+		{reason: "a provider type the version does not have: the server stops at start-up, an error naming the releases the config reads like",
+			doc: "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: own, namespace: ai}\nspec:\n" +
+				"  distribution: {name: rh-dev}\n  overrideConfig: {configMapName: stack}\n",
+			data: map[string]string{"config.yaml": `version: 2
+apis: [inference, tool_runtime]
+providers:
+  inference:
+  - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: 'http://vllm/v1'}}
+  tool_runtime:
+  - {provider_id: rag-runtime, provider_type: inline::rag-runtime}
+`},
+			want: []string{`providers.tool_runtime[0]: llama-stack 0.7 has no provider type "inline::rag-runtime" for tool_runtime, and stops at start-up: ` +
+				"the server does not start with this config; the config in ConfigMap stack key config.yaml reads like a config of server 0.6 or earlier " +
+				"(the agents/post_training APIs or meta-reference/rag-runtime/tgi providers (0.6 and older)), and OpenShift AI 3.4 runs llama-stack 0.7.1: " +
+				"if the object was written for an earlier release, render for it with the render option openshiftAI.release (2.22,"}},
 		{reason: "Ollama at localhost, since the pod has no OLLAMA_URL",
 			doc: v2(starter07, "{configMapName: stack}", ""),
 			data: map[string]string{"config.yaml": `version: 2

@@ -45,6 +45,9 @@ type wildInput struct {
 	// Fix is what the errors say to do, as a JSON merge patch per LlamaStackDistribution
 	// name: applied, the file renders.
 	Fix map[string]json.RawMessage `json:"fix,omitempty"`
+	// FixOptions is what the errors say to do when it is a render option: a RenderOptions
+	// spec the fixed render takes ({openshiftAI: {release: "3.3"}}).
+	FixOptions json.RawMessage `json:"fixOptions,omitempty"`
 	// Case names the project's own input for the pattern the file taught (patternCases).
 	Case string `json:"case,omitempty"`
 }
@@ -81,6 +84,17 @@ type wildRender struct {
 
 func renderWild(t *testing.T, data []byte, fix map[string]json.RawMessage) wildRender {
 	return renderWildWith(t, data, fix, fn.NewEmptyKubeObject())
+}
+
+// renderFixed renders a corpus file with its fix: the patches, and the render options.
+func renderFixed(t *testing.T, data []byte, in wildInput) wildRender {
+	if len(in.FixOptions) == 0 {
+		return renderWild(t, data, in.Fix)
+	}
+	options, err := fn.ParseKubeObject([]byte(`{"apiVersion": "fn.llamastack.io/v1alpha1", "kind": "RenderOptions", "metadata": {"name": "fix"}, "spec": ` +
+		string(in.FixOptions) + `}`))
+	require.NoError(t, err)
+	return renderWildWith(t, data, in.Fix, options)
 }
 
 // renderWildWith is renderWild with a function config (RenderOptions).
@@ -151,8 +165,8 @@ func TestWildLLSDs(t *testing.T) {
 				assertForItsPlatform(t, got)
 				return
 			}
-			require.NotEmpty(t, in.Fix, "a refused file says how its fix is applied")
-			fixed := renderWild(t, data, in.Fix)
+			require.True(t, len(in.Fix) > 0 || len(in.FixOptions) > 0, "a refused file says how its fix is applied")
+			fixed := renderFixed(t, data, in)
 			require.Empty(t, fixed.errors, "the fix does not render: %s", in.Reason)
 			assertServersStart(t, fixed)
 			assertForItsPlatform(t, fixed)
@@ -168,7 +182,7 @@ func TestWildLLSDsAreAccepted(t *testing.T) {
 		t.Run(in.File, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, in.File))
 			require.NoError(t, err)
-			got := renderWild(t, data, in.Fix)
+			got := renderFixed(t, data, in)
 			require.Empty(t, got.errors)
 			assertAccepted(t, got.items)
 		})
