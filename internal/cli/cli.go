@@ -49,9 +49,11 @@ documents pass through; objects llsd rendered before are replaced; local configu
 (RenderOptions, Kptfile, Kustomization, config.kubernetes.io/local-config) is left out.
 
 A RenderOptions document (apiVersion fn.llamastack.io/v1alpha1) among the inputs sets the render
-options of its directory (one in a directory below may only tighten podSecurity, imageOverrides,
-distributions and registry), and environment variables set them on top. Argo CD's ARGOCD_ENV_
-form is read too, except for those five, which are the platform's:
+options of its directory and below. The platform's options (` + strings.Join(krm.PlatformOptions(), ", ") + `)
+are pinned by a variable of the renderer's environment, even set to "", and every document below may only
+tighten them; Argo CD's ARGOCD_ENV_ form of them is refused. The other variables, also in the ARGOCD_ENV_
+form, are set on top of every package's options. An object that names no namespace takes the
+namespace of the kustomization above its file, or Argo CD's destination (ARGOCD_APP_NAMESPACE).
 
 ` + krm.OptionsHelp() + `
 Errors and warnings go to stderr as "file: LlamaStackDistribution name: field: message". On
