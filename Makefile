@@ -135,19 +135,23 @@ argocd-cmp-image: image-binaries ## Build the Argo CD plugin sidecar image ($(AR
 	$(CONTAINER_TOOL) build --build-context build=$(BIN)/image --target argocd-cmp -t $(ARGOCD_CMP_IMAGE) .
 
 .PHONY: demo
-demo: ## Render the examples with the embedded starter distribution (offline) into out/demo/.
+demo: ## Render every example package with the embedded distributions (offline) into out/demo/, and say what each became.
 	@$(older-go) && echo "note: building with $(GO_LOCAL), older than $(GO_PINNED) (go.mod's toolchain, with standard-library security fixes): fine to try llsd; release binaries come from make release-snapshot" >&2 || true
 	@echo "building bin/llsd ..."
 	@CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd ./cmd/llsd
-	@echo "rendering examples/ offline with llsd render into out/demo/:"
+	@echo "rendering each example package offline with llsd render into out/demo/:"
 	@mkdir -p out/demo
-	@for f in examples/kustomize/transformer/llsd.yaml examples/kustomize/generator/llsd.yaml examples/kpt/llsd.yaml examples/argocd/app/llsd.yaml; do \
-	  name=$$(echo $$f | cut -d/ -f2- | tr / _ | sed 's/_llsd.yaml$$//'); \
-	  $(BIN)/llsd render $$f > out/demo/$$name.yaml; \
+	@# each package's files but its expected output; the Argo CD application takes its destination's namespace
+	@for d in $(DEMO_PACKAGES); do \
+	  name=$$(echo $$d | cut -d/ -f2- | tr / _); \
+	  ARGOCD_APP_NAMESPACE=$$(case $$d in *argocd*) echo ai;; esac) $(BIN)/llsd render $$(ls $$d/*.yaml | grep -v /expected.yaml) > out/demo/$$name.yaml; \
 	  echo "out/demo/$$name.yaml: $$(grep -c '^kind:' out/demo/$$name.yaml) objects ($$(grep '^kind:' out/demo/$$name.yaml | cut -d' ' -f2 | paste -sd' '))"; \
 	done
-	@$(BIN)/llsd render examples/openshift/stack > out/demo/openshift.yaml
-	@echo "out/demo/openshift.yaml: $$(grep -c '^kind:' out/demo/openshift.yaml) objects ($$(grep '^kind:' out/demo/openshift.yaml | cut -d' ' -f2 | paste -sd' '))"
+
+# DEMO_PACKAGES are the example packages make demo renders: every one of examples/.
+DEMO_PACKAGES := examples/kustomize/transformer examples/kustomize/generator examples/kpt examples/argocd/app \
+  examples/openshift/stack examples/kserve/kustomize examples/kserve/kpt examples/llm-d/kustomize examples/llm-d/kpt \
+  examples/ogxserver/kustomize examples/ogxserver/kpt
 
 ##@ Release
 

@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -130,4 +131,34 @@ func llsdName(t *testing.T, content string) string {
 	}
 	t.Fatalf("no LlamaStackDistribution or OGXServer in %q", content)
 	return ""
+}
+
+// make demo renders every example package: each directory of examples/ holding a
+// LlamaStackDistribution or an OGXServer is one of the Makefile's DEMO_PACKAGES (#56: the
+// KServe, llm-d and OGXServer examples were left out).
+func TestMakeDemoRendersEveryExample(t *testing.T) {
+	root := filepath.Join("..", "..")
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^DEMO_PACKAGES := ((?:.*\\\n)*.*)$`).FindSubmatch(makefile)
+	require.NotNil(t, m, "the Makefile lists DEMO_PACKAGES")
+	listed := strings.Fields(strings.ReplaceAll(string(m[1]), "\\", ""))
+	var packages []string
+	require.NoError(t, filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") || filepath.Base(path) == "expected.yaml" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if regexp.MustCompile(`(?m)^kind: (LlamaStackDistribution|OGXServer)$`).Match(data) {
+			dir, _ := filepath.Rel(root, filepath.Dir(path))
+			if !slices.Contains(packages, dir) {
+				packages = append(packages, dir)
+			}
+		}
+		return nil
+	}))
+	assert.ElementsMatch(t, packages, listed)
 }
