@@ -90,7 +90,7 @@ build: ## Build bin/llsd, the KRM function and CLI (static).
 
 .PHONY: controller
 controller: ## Build bin/llsd-controller, the conversion webhook and status writer (static).
-	@$(older-go) && echo "note: building with $(GO_LOCAL), older than $(GO_PINNED) (go.mod's toolchain, with standard-library fixes its webhook server needs): use make GOTOOLCHAIN=$(GO_PINNED) controller for a cluster" >&2 || true
+	@$(if $(filter install,$(MAKECMDGOALS)),false,$(older-go)) && echo "note: building with $(GO_LOCAL), older than $(GO_PINNED) (go.mod's toolchain, with standard-library fixes its webhook server needs): use make GOTOOLCHAIN=$(GO_PINNED) controller for a cluster" >&2 || true
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/llsd-controller ./cmd/llsd-controller
 
 # toolchain stops a target that ships binaries or judges the code when the Go is older than
@@ -107,6 +107,7 @@ PREFIX ?= $(HOME)/.local
 install: build controller $(KUSTOMIZE) ## Install llsd, llsd-controller and the pinned kustomize the examples use into $(PREFIX)/bin.
 	install -d '$(PREFIX)/bin'
 	install -m 0755 '$(BIN)/llsd' '$(BIN)/llsd-controller' '$(KUSTOMIZE)' '$(PREFIX)/bin/'
+	@$(older-go) && echo "installed: llsd-controller was built with $(GO_LOCAL), older than $(GO_PINNED) (go.mod's toolchain, with standard-library fixes its webhook server needs): fine to try it; for a cluster, make GOTOOLCHAIN=$(GO_PINNED) install, which fetches that Go from the module proxy and installs what it builds" >&2 || true
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "add $(PREFIX)/bin to PATH: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
 
 CONTAINER_TOOL   ?= podman
