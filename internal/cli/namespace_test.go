@@ -73,3 +73,33 @@ func TestNamespaceLessPackages(t *testing.T) {
 		})
 	}
 }
+
+// The successor's documented form of a named backend reads its host and port from the pod's
+// variables: accepted when the OGXServer sets them itself to plain values, refused when a
+// Secret decides them (#56).
+func TestOGXServerBackendsFromThePodsVariables(t *testing.T) {
+	server := func(env string) string {
+		return `apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata: {name: chat, namespace: ai}
+spec:
+  distribution: {name: starter}
+  storage:
+    backends:
+      kv_default: {type: kv_postgres, host: "${env.POSTGRES_HOST}", port: "${env.POSTGRES_PORT}", user: ogx, password: {name: pg, key: password}}
+      sql_default: {type: sql_postgres, host: "${env.POSTGRES_HOST}", port: "${env.POSTGRES_PORT}", user: ogx, password: {name: pg, key: password}}
+  workload: {overrides: {env: ` + env + `}}
+`
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "server.yaml", server(`[{name: POSTGRES_HOST, value: pg.db.svc}, {name: POSTGRES_PORT, value: "5433"}]`))
+	code, out, stderr := run(t, "render", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "host: ${env.POSTGRES_HOST}")
+	assert.Contains(t, out, "port: 5433")
+
+	writeFile(t, dir, "server.yaml", server(`[{name: POSTGRES_HOST, value: pg.db.svc}, {name: POSTGRES_PORT, valueFrom: {secretKeyRef: {name: pg, key: port}}}]`))
+	code, _, stderr = run(t, "render", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `spec.storage.backends.kv_default.port: Invalid value: "${env.POSTGRES_PORT}"`)
+}

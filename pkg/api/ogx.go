@@ -77,6 +77,9 @@ func ogxToLLSD(o *ogx.OGXServer) *ogxConversion {
 	s := &o.Spec
 	paths := &pathMap{}
 	c := &ogxConversion{paths: paths}
+	if w := s.Workload; w != nil && w.Overrides != nil {
+		c.env = w.Overrides.Env
+	}
 	monitoring := ogxMonitoring(s.Monitoring)
 	if monitoring != nil {
 		c.metricsPort = *monitoring.Port // the NetworkPolicy's rules for it are Prometheus's
@@ -118,6 +121,8 @@ type ogxConversion struct {
 	// namespaces the NetworkPolicy's rules admit to it alone.
 	metricsPort int32
 	scrapers    []string
+	// env are the pod's variables the OGXServer sets itself (spec.workload.overrides.env).
+	env []corev1.EnvVar
 }
 
 func (c *ogxConversion) distribution(s *ogx.OGXServerSpec) v1alpha2.DistributionSpec {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 
+	"github.com/llamastack/llsd/internal/lazyre"
 	ogx "github.com/llamastack/llsd/pkg/api/ogx/v1beta1"
 	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
@@ -57,13 +58,36 @@ func (c *ogxConversion) number(path *field.Path, v *intstr.IntOrString) *int32 {
 	if v.Type == intstr.Int {
 		return ptr.To(v.IntVal)
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v.StrVal), 10, 32)
+	text := strings.TrimSpace(v.StrVal)
+	if m := envSubstitution().FindStringSubmatch(text); m != nil {
+		// ${env.X} of a variable the OGXServer sets itself to a plain number: that number
+		if value, ok := c.plainVariable(m[1]); ok {
+			text = value
+		}
+	}
+	n, err := strconv.ParseInt(text, 10, 32)
 	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
 		c.errs = append(c.errs, field.Invalid(path, v.StrVal,
-			"llsd holds the number to the server's limits before the pod starts, and cannot read it from a variable of the pod: write the number"))
+			"llsd holds the number to the server's limits before the pod starts, and reads it from a variable of the pod only when "+
+				"spec.workload.overrides.env sets that variable to a plain number: write the number, or set the variable so"))
 		return nil
 	}
 	return ptr.To(int32(n))
+}
+
+// envSubstitution is a value the server substitutes whole from one variable: ${env.NAME}.
+var envSubstitution = lazyre.New(`^\$\{env\.([A-Z0-9_]+)\}$`)
+
+// plainVariable is the value the OGXServer's own env gives name, when it is a plain value
+// that reads no other variable (the kubelet's $(VAR)).
+func (c *ogxConversion) plainVariable(name string) (string, bool) {
+	value, ok := "", false
+	for _, e := range c.env {
+		if e.Name == name {
+			value, ok = e.Value, e.ValueFrom == nil && !strings.Contains(e.Value, "$")
+		}
+	}
+	return strings.TrimSpace(value), ok
 }
 
 // namedStores converts an OGXServer's stores. inference.enabled is an OGX 1.4 setting no
