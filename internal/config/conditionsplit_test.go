@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/distribution"
@@ -85,12 +86,7 @@ func TestConditionsSplitAsTheServerSplitsThem(t *testing.T) {
 			err: `holds the control character U+0007`},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			obj, errs := api.Decode([]byte(stack(tc.access)))
-			require.Empty(t, errs)
-			require.Empty(t, v1alpha2.Validate(obj), "the schema takes it: the check is llsd's")
-			dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
-			require.Nil(t, ferr)
-			res, errs := config.Generate(obj, dist)
+			res, errs := generateDoc(t, stack(tc.access))
 			if tc.err != "" {
 				assert.Contains(t, errs.ToAggregate().Error(), tc.err)
 				return
@@ -104,6 +100,18 @@ func TestConditionsSplitAsTheServerSplitsThem(t *testing.T) {
 			}
 		})
 	}
+}
+
+// generateDoc generates the config of an LLSD document the schema takes (the checks under test
+// are llsd's own).
+func generateDoc(t *testing.T, doc string) (*config.Result, field.ErrorList) {
+	t.Helper()
+	obj, errs := api.Decode([]byte(doc))
+	require.Empty(t, errs)
+	require.Empty(t, v1alpha2.Validate(obj), "the schema takes it: the check is llsd's")
+	dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
+	require.Nil(t, ferr)
+	return config.Generate(obj, dist)
 }
 
 // generatedConditions are the when and unless conditions of a config's access_policy.

@@ -7,10 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/llamastack/llsd/internal/config"
-	"github.com/llamastack/llsd/internal/distribution"
-	"github.com/llamastack/llsd/pkg/api"
 )
 
 // A value that reads a variable the pod sets itself to a plain value is the author's own, in a
@@ -40,11 +36,7 @@ spec:
 			err: `Invalid value: "${env.PGH}"`},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
-			obj, errs := api.Decode([]byte(stack(tc.env)))
-			require.Empty(t, errs)
-			dist, ferr := distribution.Resolve(obj.Spec.Distribution, distribution.Options{})
-			require.Nil(t, ferr)
-			res, errs := config.Generate(obj, dist)
+			res, errs := generateDoc(t, stack(tc.env))
 			if tc.err != "" {
 				assert.Contains(t, errs.ToAggregate().Error(), tc.err)
 				return

@@ -51,9 +51,10 @@ func Expand(s string, lookup func(name string) (value string, defined, known boo
 			i++
 		case '(':
 			end := strings.IndexByte(s[i+2:], ')')
-			if end < 0 {
-				b.WriteString(s[i:]) // an unclosed reference stays as it is
-				return b.String(), known
+			if end < 0 { // an unclosed reference stays as it is
+				b.WriteString("$(")
+				i++
+				continue
 			}
 			name := s[i+2 : i+2+end]
 			if value, defined, k := lookup(name); defined {

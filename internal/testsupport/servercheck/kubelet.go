@@ -3,9 +3,9 @@
 package servercheck
 
 import (
-	"strings"
-
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/llamastack/llsd/internal/kubeexpand"
 )
 
 // What the kubelet does to a container before it starts, restated from its source
@@ -31,33 +31,9 @@ func KubeletEnv(c corev1.Container, secret func(name string) string) map[string]
 
 // KubeletExpand expands s as the kubelet does with the variables env.
 func KubeletExpand(s string, env map[string]string) string {
-	var out strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '$' || i+1 == len(s) {
-			out.WriteByte(s[i])
-			continue
-		}
-		switch s[i+1] {
-		case '$':
-			out.WriteByte('$')
-			i++
-		case '(':
-			end := strings.IndexByte(s[i+2:], ')')
-			if end < 0 {
-				out.WriteString("$(")
-				i++
-				continue
-			}
-			name := s[i+2 : i+2+end]
-			if value, ok := env[name]; ok {
-				out.WriteString(value)
-			} else {
-				out.WriteString("$(" + name + ")")
-			}
-			i += 2 + end
-		default:
-			out.WriteByte('$')
-		}
-	}
-	return out.String()
+	out, _ := kubeexpand.Expand(s, func(name string) (string, bool, bool) {
+		value, ok := env[name]
+		return value, ok, true
+	})
+	return out
 }
