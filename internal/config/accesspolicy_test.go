@@ -4,6 +4,7 @@ package config_test
 
 import (
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,6 +58,29 @@ server:
 		assert.Contains(t, err.Error(), "server.auth.access_policy[2]: when and unless are mutually exclusive")
 		assert.NotContains(t, err.Error(), "route_policy", "the route rule is one the server takes")
 	}
+}
+
+// A config's own server.auth gets what spec.authentication never renders said: a provider that
+// reads who a caller is over TLS it does not verify (#56).
+func TestOwnConfigUnverifiedIdentityProvider(t *testing.T) {
+	prof, ok := profile.For("1.3")
+	require.True(t, ok)
+	tree, perr := configyaml.UnmarshalMap([]byte(`version: 2
+image_name: own
+apis: [inference]
+providers: {inference: [{provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm:8000/v1"}}]}
+server:
+  auth:
+    provider_config: {type: oauth2_token, issuer: "https://idp.example.com", verify_tls: false, jwks: {uri: "https://idp.example.com/certs"}}
+`))
+	require.NoError(t, perr)
+	warnings, err := config.CheckOwnConfig(tree, prof, nil, field.NewPath("spec", "overrideConfig", "configMapName"), "ConfigMap own key config.yaml")
+	require.Nil(t, err)
+	var said []string
+	for _, w := range warnings {
+		said = append(said, w.Message)
+	}
+	assert.Contains(t, strings.Join(said, "\n"), "ConfigMap own key config.yaml: server.auth.provider_config.verify_tls: false: the server reads who a caller is over TLS it does not verify")
 }
 
 // The access rules OpenShift AI's images ship are ones the checker takes: it refuses only what

@@ -39,6 +39,7 @@ func CheckOwnConfig(tree map[string]any, prof *profile.Profile, env []corev1.Env
 	w.topLevel(tree)
 	w.models(tree, w.providers(tree))
 	w.placeholders(tree)
+	w.authentication(tree)
 	if problems := append(w.stops, accessPolicyProblems(tree)...); len(problems) > 0 {
 		return w.warnings, field.Invalid(path, source, strings.Join(problems, "; ")+": the server does not start with this config")
 	}
@@ -91,6 +92,23 @@ func (c *ownConfigCheck) warn(format string, args ...any) {
 // stop records what the server would not start with.
 func (c *ownConfigCheck) stop(format string, args ...any) {
 	c.stops = append(c.stops, fmt.Sprintf(format, args...))
+}
+
+// authentication says of a config's own server.auth what spec.authentication never renders: a
+// provider that takes the identity provider's keys or answers over TLS it does not verify.
+func (c *ownConfigCheck) authentication(tree map[string]any) {
+	provider := mapAt(mapAt(mapAt(tree, "server"), "auth"), "provider_config")
+	for _, at := range []struct {
+		path string
+		cfg  map[string]any
+	}{{"server.auth.provider_config", provider}, {"server.auth.provider_config.jwks", mapAt(provider, "jwks")},
+		{"server.auth.provider_config.introspection", mapAt(provider, "introspection")}} {
+		if v, ok := at.cfg["verify_tls"]; ok && (v == false || v == "false" || v == "False") {
+			c.warn("%s.verify_tls: false: the server reads who a caller is over TLS it does not verify, so whoever sits on "+
+				"the path can answer for the identity provider and make any token valid: give it the provider's CA (tls_cafile) "+
+				"and remove verify_tls", at.path)
+		}
+	}
 }
 
 // movedKeys are top-level keys of older configs and where the server reads them now.
