@@ -251,20 +251,43 @@ func (g *generator) checkOverrideEnvCredentials() {
 	if g.spec.Workload == nil || g.spec.Workload.Overrides == nil {
 		return
 	}
+	_, warnings := OverrideEnvProblems(g.spec.Workload.Overrides.Env)
+	g.warnings = append(g.warnings, warnings...)
 	for i, e := range g.spec.Workload.Overrides.Env {
+		if e.ValueFrom == nil && redact.HasCredentials(e.Value) {
+			path := overridesEnvPath.Index(i).Child("value")
+			g.refuse(path, e.Value, envCredentialError(path, e.Value)) // the value itself, kept out of every other message
+		}
+	}
+}
+
+// OverrideEnvProblems are the problems of plain spec.workload.overrides.env values, whatever
+// config the server runs (llsd's, or the user's own): a URL holding a credential, which the
+// Deployment would store in clear, is an error; a placeholder a template left (${INFERENCE_MODEL},
+// <your-model>) a warning.
+func OverrideEnvProblems(env []corev1.EnvVar) (field.ErrorList, []Warning) {
+	var errs field.ErrorList
+	var warnings []Warning
+	for i, e := range env {
 		if e.ValueFrom != nil {
 			continue
 		}
 		path := overridesEnvPath.Index(i).Child("value")
 		if p := PlaceholderIn(e.Value); p != "" {
-			g.warn(path, "%s", placeholderFix(p))
+			warnings = append(warnings, Warning{Field: path.String(), Message: placeholderFix(p)})
 		}
 		if redact.HasCredentials(e.Value) {
-			g.refuse(path, e.Value, field.Invalid(path, redact.URL(e.Value),
-				"holds a credential (user info or a token parameter), which the Deployment would store in clear: remove it "+
-					"from the URL and pass it in another variable with valueFrom.secretKeyRef"))
+			errs = append(errs, envCredentialError(path, e.Value))
 		}
 	}
+	return errs, warnings
+}
+
+// envCredentialError refuses a plain variable whose value is a URL with a credential, shown
+// redacted.
+func envCredentialError(path *field.Path, value string) *field.Error {
+	return field.Invalid(path, redact.URL(value), "holds a credential (user info or a token parameter), which the Deployment "+
+		"would store in clear: remove it from the URL and pass it in another variable with valueFrom.secretKeyRef")
 }
 
 // lastKey is the last map key of a settings path ("" for a list item).

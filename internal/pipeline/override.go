@@ -271,6 +271,8 @@ func generatesNothing(spec *v1alpha2.LlamaStackDistributionSpec) bool {
 // renderImageOwnConfig renders a Deployment of an image that runs the config it ships: no
 // ConfigMap, no RUN_CONFIG_PATH.
 func renderImageOwnConfig(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved, opts Options, errs field.ErrorList) (*Result, field.ErrorList) {
+	envErrs, envWarnings := config.OverrideEnvProblems(overridesEnv(obj)) // whatever config runs (#56)
 	return renderWithReceipt(render.Input{Object: obj, Distribution: dist, Options: opts.Render, ConfigMaps: opts.ConfigMaps}, obj,
-		api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceImage, RendererVersion: opts.RendererVersion}, errs, dist.Warnings)
+		api.Receipt{Image: dist.Image, ConfigSource: api.ConfigSourceImage, RendererVersion: opts.RendererVersion}, append(errs, envErrs...),
+		append(slices.Clone(dist.Warnings), envWarnings...))
 }

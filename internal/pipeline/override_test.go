@@ -259,6 +259,12 @@ models: []
 `},
 			want: []string{"ignores the top-level key models"},
 			key:  "config.yaml"},
+		{reason: "a placeholder a template left in a variable, with a config of the user's too (#56)",
+			doc: v2(starter07, "{configMapName: stack}", "  workload: {overrides: {env: [{name: INFERENCE_MODEL, value: \"${INFERENCE_MODEL}\"}]}}\n"),
+			data: map[string]string{"config.yaml": "version: 2\nimage_name: own\nproviders: {inference: [{provider_id: vllm, provider_type: remote::vllm, " +
+				"config: {base_url: 'http://vllm:8000/v1'}}]}\nregistered_resources: {models: [{model_id: '${env.INFERENCE_MODEL}', provider_id: vllm}]}\n"},
+			want: []string{"warning: spec.workload.overrides.env[0].value: holds ${INFERENCE_MODEL}, left to be filled in"},
+			key:  "config.yaml"},
 		{reason: "no YAML mapping",
 			doc:   v2(starter07, "{configMapName: stack}", ""),
 			data:  map[string]string{"config.yaml": "- a list\n"},

@@ -382,6 +382,8 @@ func renderOverride(obj *v1alpha2.LlamaStackDistribution, opts Options, errs fie
 	if named.warning != nil {
 		checked = append(checked, *named.warning)
 	}
+	envErrs, envWarnings := config.OverrideEnvProblems(overridesEnv(obj)) // whatever config runs (#56)
+	errs, checked = append(errs, envErrs...), append(slices.Clone(checked), envWarnings...)
 	if data, ok := opts.configMap(obj, obj.Spec.OverrideConfig.ConfigMapName); ok {
 		in.UserConfigHash = render.ConfigMapDataHash(data)
 		key, auth, warnings, checkErrs := checkOverrideConfig(obj, dist, data, named)
