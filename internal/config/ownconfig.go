@@ -40,7 +40,7 @@ func CheckOwnConfig(tree map[string]any, prof *profile.Profile, env []corev1.Env
 	w.models(tree, w.providers(tree))
 	w.placeholders(tree)
 	w.authentication(tree)
-	if problems := append(w.stops, accessPolicyProblems(tree)...); len(problems) > 0 {
+	if problems := slices.Concat(w.stops, accessPolicyProblems(tree)); len(problems) > 0 {
 		return w.warnings, field.Invalid(path, source, strings.Join(problems, "; ")+": the server does not start with this config")
 	}
 	return w.warnings, nil
