@@ -33,14 +33,7 @@ func TestParseAccessCondition(t *testing.T) {
 // A config of the user's whose access rules the server would refuse is an error naming each
 // rule and what is wrong with it.
 func TestOwnConfigAccessRules(t *testing.T) {
-	prof, ok := profile.For("1.3")
-	require.True(t, ok)
-	tree, perr := configyaml.UnmarshalMap([]byte(`version: 2
-image_name: own
-apis: [inference]
-providers: {inference: [{provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm:8000/v1"}}]}
-server:
-  auth:
+	_, err := checkOwnConfig(t, `
     provider_config: {type: kubernetes}
     access_policy:
     - {permit: {actions: [read]}, when: user in owner teams}
@@ -48,9 +41,7 @@ server:
     - {permit: {actions: [read]}, when: user is owner, unless: resource is unowned}
     route_policy:
     - {permit: {paths: "/v1/models*"}, when: user with developer in roles}
-`))
-	require.NoError(t, perr)
-	_, err := config.CheckOwnConfig(tree, prof, nil, field.NewPath("spec", "overrideConfig", "configMapName"), "ConfigMap own key config.yaml")
+`)
 	if assert.NotNil(t, err) {
 		assert.Contains(t, err.Error(), `server.auth.access_policy[0]: when: "user in owner teams" is no condition the server knows`)
 		assert.Contains(t, err.Error(), "server.auth.access_policy[1]: permit and forbid are mutually exclusive")
@@ -63,6 +54,21 @@ server:
 // A config's own server.auth gets what spec.authentication never renders said: a provider that
 // reads who a caller is over TLS it does not verify (#56).
 func TestOwnConfigUnverifiedIdentityProvider(t *testing.T) {
+	warnings, err := checkOwnConfig(t, `
+    provider_config: {type: oauth2_token, issuer: "https://idp.example.com", verify_tls: false, jwks: {uri: "https://idp.example.com/certs"}}
+`)
+	require.Nil(t, err)
+	var said []string
+	for _, w := range warnings {
+		said = append(said, w.Message)
+	}
+	assert.Contains(t, strings.Join(said, "\n"), "ConfigMap own key config.yaml: server.auth.provider_config.verify_tls: false: the server reads who a caller is over TLS it does not verify")
+}
+
+// checkOwnConfig checks a config of OGX 1.3 with a vLLM provider and the server.auth given
+// (the lines below auth:), as the server would read it.
+func checkOwnConfig(t *testing.T, auth string) ([]config.Warning, *field.Error) {
+	t.Helper()
 	prof, ok := profile.For("1.3")
 	require.True(t, ok)
 	tree, perr := configyaml.UnmarshalMap([]byte(`version: 2
@@ -70,17 +76,9 @@ image_name: own
 apis: [inference]
 providers: {inference: [{provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm:8000/v1"}}]}
 server:
-  auth:
-    provider_config: {type: oauth2_token, issuer: "https://idp.example.com", verify_tls: false, jwks: {uri: "https://idp.example.com/certs"}}
-`))
+  auth:` + auth))
 	require.NoError(t, perr)
-	warnings, err := config.CheckOwnConfig(tree, prof, nil, field.NewPath("spec", "overrideConfig", "configMapName"), "ConfigMap own key config.yaml")
-	require.Nil(t, err)
-	var said []string
-	for _, w := range warnings {
-		said = append(said, w.Message)
-	}
-	assert.Contains(t, strings.Join(said, "\n"), "ConfigMap own key config.yaml: server.auth.provider_config.verify_tls: false: the server reads who a caller is over TLS it does not verify")
+	return config.CheckOwnConfig(tree, prof, nil, field.NewPath("spec", "overrideConfig", "configMapName"), "ConfigMap own key config.yaml")
 }
 
 // The access rules OpenShift AI's images ship are ones the checker takes: it refuses only what
