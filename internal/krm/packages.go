@@ -4,7 +4,9 @@ package krm
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 )
@@ -62,7 +64,7 @@ func Packages(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top *fn.
 	if isLLSD(top) {
 		if len(docs) > 0 {
 			var found []*fn.KubeObject
-			for _, dir := range sortedKeys(docs) {
+			for _, dir := range slices.Sorted(maps.Keys(docs)) {
 				found = append(found, docs[dir])
 			}
 			return nil, fmt.Errorf("%s %s among the inputs, beside the function's own config %s %s: keep one (kpt: the function's "+
@@ -77,6 +79,9 @@ func Packages(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top *fn.
 	return split(items, fileOf, top, llsd, docs, chain), nil
 }
 
+// underNone keys the package of the items under no RenderOptions: no directory is called so.
+const underNone = "\x00"
+
 // split puts each item into the package of its nearest RenderOptions (the one of its directory
 // or above), or the function config's when there is none.
 func split(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top, llsd *fn.KubeObject,
@@ -84,9 +89,9 @@ func split(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top, llsd *
 	byDir := map[string]*Package{}
 	var order []*Package
 	packageFor := func(dir string, under bool) *Package {
-		key := "\x00" + dir // a key no directory has, for the items under no RenderOptions
-		if under {
-			key = dir
+		key := dir
+		if !under {
+			key = underNone
 		}
 		if pkg, ok := byDir[key]; ok {
 			return pkg
@@ -100,11 +105,7 @@ func split(items fn.KubeObjects, fileOf func(*fn.KubeObject) string, top, llsd *
 		return pkg
 	}
 	for _, item := range items {
-		dir, under := packageOf(dirOf(fileOf(item)), docs)
-		if !under {
-			dir = ""
-		}
-		pkg := packageFor(dir, under)
+		pkg := packageFor(packageOf(dirOf(fileOf(item)), docs))
 		if !isOptions(item) { // a RenderOptions' package has its place, even without items: its options are checked
 			pkg.List.Items = append(pkg.List.Items, item)
 		}

@@ -3,8 +3,8 @@
 package krm
 
 import (
-	"cmp"
 	"errors"
+	"maps"
 	"fmt"
 	"slices"
 	"strings"
@@ -104,7 +104,7 @@ func resolveOptions(top *fn.KubeObject, docs map[string]*fn.KubeObject, fileOf f
 		out.byDir[dir] = o
 		return o, nil
 	}
-	for _, dir := range sortedKeys(docs) {
+	for _, dir := range slices.Sorted(maps.Keys(docs)) {
 		if _, err := effective(dir); err != nil {
 			return resolved{}, err
 		}
@@ -113,8 +113,8 @@ func resolveOptions(top *fn.KubeObject, docs map[string]*fn.KubeObject, fileOf f
 	if out.top, err = out.top.withEnvSettings(lookup); err != nil {
 		return resolved{}, err
 	}
-	for dir, o := range out.byDir {
-		if out.byDir[dir], err = o.withEnvSettings(lookup); err != nil {
+	for _, dir := range slices.Sorted(maps.Keys(out.byDir)) {
+		if out.byDir[dir], err = out.byDir[dir].withEnvSettings(lookup); err != nil {
 			return resolved{}, err
 		}
 	}
@@ -236,14 +236,4 @@ func (o RenderOptions) WithEnv(lookup func(string) (string, bool)) (RenderOption
 		return o, fmt.Errorf("below the renderer's variables (%s): %w", strings.Join(pinned, ", "), err)
 	}
 	return o.withEnvSettings(lookup)
-}
-
-// sortedKeys are the keys of m in order ("" first).
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, cmp.Compare)
-	return keys
 }

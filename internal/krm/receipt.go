@@ -3,7 +3,6 @@
 package krm
 
 import (
-	"maps"
 	"reflect"
 	"strings"
 
@@ -17,22 +16,16 @@ import (
 // upgrade that renders the same objects leaves the package as it was: the receipt keeps the
 // renderer version that first rendered them, and changes only with what is rendered.
 
-// earlierReceipts are the receipt annotations the LLSDs a package keeps carry from their last
-// render, before this one replaces them.
-func (p Processor) earlierReceipts(items []*fn.KubeObject) map[*fn.KubeObject]map[string]string {
-	out := map[*fn.KubeObject]map[string]string{}
+// earlierReceipts are the receipts the LLSDs a package keeps carry from their last render,
+// before this one replaces them.
+func (p Processor) earlierReceipts(items []*fn.KubeObject) map[*fn.KubeObject]api.Receipt {
+	out := map[*fn.KubeObject]api.Receipt{}
 	for _, item := range items {
 		if !p.keepsSource(item) {
-			continue
+			continue // only a package's files keep a receipt
 		}
-		receipt := map[string]string{}
-		for _, k := range api.ReceiptKeys {
-			if v := item.GetAnnotation(k); v != "" {
-				receipt[k] = v
-			}
-		}
-		if receipt[api.AnnotationRendererVersion] != "" {
-			out[item] = receipt
+		if r, ok := api.ReadReceipt(item.GetAnnotations()); ok && r.RendererVersion != "" {
+			out[item] = r
 		}
 	}
 	return out
@@ -41,24 +34,18 @@ func (p Processor) earlierReceipts(items []*fn.KubeObject) map[*fn.KubeObject]ma
 // keepRendererVersions gives each kept LLSD back the renderer version of its earlier receipt
 // when this render wrote the same receipt otherwise and the same objects as the earlier one
 // (items holds them, generated from it).
-func keepRendererVersions(earlier map[*fn.KubeObject]map[string]string, renders map[*fn.KubeObject]rendering, items fn.KubeObjects) {
+func keepRendererVersions(earlier map[*fn.KubeObject]api.Receipt, renders map[*fn.KubeObject]rendering, items fn.KubeObjects) {
 	for item, before := range earlier {
 		r := renders[item]
 		if len(r.objects) == 0 || r.results.ExitCode() != 0 {
 			continue
 		}
-		now := map[string]string{}
-		for _, k := range api.ReceiptKeys {
-			if v := item.GetAnnotation(k); v != "" {
-				now[k] = v
-			}
-		}
-		version := before[api.AnnotationRendererVersion]
-		now[api.AnnotationRendererVersion] = version
-		if !maps.Equal(before, now) || !sameObjects(r.objects[1:], generatedBy(item, items)) {
+		now, _ := api.ReadReceipt(item.GetAnnotations())
+		now.RendererVersion = before.RendererVersion
+		if now != before || !sameObjects(r.objects[1:], generatedBy(item, items)) {
 			continue
 		}
-		_ = item.SetAnnotation(api.AnnotationRendererVersion, version) // a string annotation on a mapping: no error
+		_ = item.SetAnnotation(api.AnnotationRendererVersion, before.RendererVersion) // a string annotation on a mapping: no error
 	}
 }
 
