@@ -40,6 +40,10 @@ func migrateCommand(paths []string, stdin io.Reader, stdout, stderr io.Writer) i
 	failed := in.unread
 	var out fn.KubeObjects
 	for _, pkg := range pkgs {
+		if err := krm.InNamespace(in.namespaceOf(os.Getenv(argoCDAppNamespace)), pkg.List.Items); err != nil {
+			fmt.Fprintf(stderr, "llsd migrate: %v\n", err)
+			return 1
+		}
 		migrated, results := migrate.Items(pkg.List.Items, pkg.Options.PipelineOptions(version.Get()))
 		failed += report(results, "", stderr)
 		out = append(out, migrated...)

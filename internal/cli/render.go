@@ -84,10 +84,8 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 		}
 	}
 	rl := &fn.ResourceList{Items: in.items, FunctionConfig: fn.NewEmptyKubeObject()}
-	// Argo CD gives a config-management plugin the Application's destination namespace, where
-	// it applies the objects that name none.
 	p := krm.Processor{Version: version.Get(), Standalone: true, LookupEnv: os.LookupEnv, FileOf: in.fileOf,
-		DefaultNamespace: os.Getenv(argoCDAppNamespace)}
+		NamespaceOf: in.namespaceOf(os.Getenv(argoCDAppNamespace))}
 	if _, err := p.Process(rl); err != nil {
 		fmt.Fprintf(stderr, "llsd %s: %v\n", command, err)
 		return nil, 1
@@ -118,6 +116,8 @@ type inputs struct {
 	items  fn.KubeObjects
 	files  map[*fn.KubeObject]string
 	unread int
+	// namespaces are the namespaces kustomizations give the files of their directory and below.
+	namespaces map[string]string
 }
 
 func (in inputs) fileOf(o *fn.KubeObject) string { return in.files[o] }
@@ -126,13 +126,12 @@ func (in inputs) fileOf(o *fn.KubeObject) string { return in.files[o] }
 // be read, each reported on stderr; a code other than 0 ends the command. Kptfiles and
 // Kustomizations are left out: kpt and kustomize never pass them to a function.
 func readInputs(command string, paths []string, stdin io.Reader, stderr io.Writer) (inputs, int) {
-	in := inputs{files: map[*fn.KubeObject]string{}}
+	in := inputs{files: map[*fn.KubeObject]string{}, namespaces: map[string]string{}}
 	files, ok := inputFiles(command, paths, stderr)
 	if !ok {
 		return in, 1 // a path that cannot be read: an error, as any other
 	}
 	documents := 0
-	namespaces := map[string]string{} // directory -> the namespace its kustomization gives
 	for _, file := range files {
 		items, err := readItems(file, stdin, &documents)
 		if err != nil {
@@ -143,7 +142,7 @@ func readInputs(command string, paths []string, stdin io.Reader, stderr io.Write
 		for _, item := range items {
 			if isKustomization(file.name) {
 				if ns, _, _ := item.NestedString("namespace"); ns != "" {
-					namespaces[filepath.Dir(file.name)] = ns
+					in.namespaces[filepath.Dir(file.name)] = ns
 				}
 			}
 			if item.GetKind() == "" || item.GetKind() == "Kptfile" || item.GetKind() == "Kustomization" {
@@ -153,7 +152,7 @@ func readInputs(command string, paths []string, stdin io.Reader, stderr io.Write
 			in.files[item] = file.name
 		}
 	}
-	return in, in.inKustomizeNamespaces(namespaces)
+	return in, 0
 }
 
 // isKustomization reports whether a file is a kustomization, which may name no kind.
@@ -161,28 +160,21 @@ func isKustomization(file string) bool {
 	return slices.Contains([]string{"kustomization.yaml", "kustomization.yml", "Kustomization"}, filepath.Base(file))
 }
 
-// inKustomizeNamespaces gives the objects llsd renders or reads beside an LLSD, in a directory at
-// or below a kustomization that sets namespace, that namespace when they name none: what
-// kustomize build sets before llsd renders, so that llsd validate of a kustomize directory
-// judges what kustomize renders.
-func (in inputs) inKustomizeNamespaces(namespaces map[string]string) int {
-	if len(namespaces) == 0 {
-		return 0
-	}
-	for _, item := range in.items {
-		for dir := filepath.Dir(in.files[item]); ; dir = filepath.Dir(dir) {
-			if ns, ok := namespaces[dir]; ok {
-				if err := krm.InNamespace(ns, []*fn.KubeObject{item}); err != nil {
-					return 1
-				}
-				break
+// namespaceOf is the namespace an object that names none is applied to: that of the nearest
+// kustomization at or above its file, as kustomize build sets it before llsd renders (so that
+// llsd validate of a kustomize directory judges what kustomize renders), else the default (an
+// Argo CD Application's destination); "" for none.
+func (in inputs) namespaceOf(fallback string) func(*fn.KubeObject) string {
+	return func(o *fn.KubeObject) string {
+		for dir := filepath.Dir(in.files[o]); ; dir = filepath.Dir(dir) {
+			if ns, ok := in.namespaces[dir]; ok {
+				return ns
 			}
 			if parent := filepath.Dir(dir); parent == dir {
-				break
+				return fallback
 			}
 		}
 	}
-	return 0
 }
 
 // readItems reads the documents of a file (- is standard input) as KRM items that carry

@@ -43,10 +43,11 @@ type Processor struct {
 	// FileOf, when set, names the file an item came from (`llsd render`); otherwise kpt's
 	// annotations name it.
 	FileOf func(*fn.KubeObject) string
-	// DefaultNamespace, when set, is the namespace of the objects that name none: the
-	// destination an Argo CD Application applies them to (ARGOCD_APP_NAMESPACE). The LLSDs and
-	// the objects llsd reads beside them get it, as the tool that applies them would give it.
-	DefaultNamespace string
+	// NamespaceOf, when set, is the namespace an object that names none is applied to ("" for
+	// none known): a kustomization's namespace above its file, the destination of an Argo CD
+	// Application (ARGOCD_APP_NAMESPACE). The LLSDs and the objects llsd reads beside them get
+	// it, as the tool that applies them would give it.
+	NamespaceOf func(*fn.KubeObject) string
 	// Entries, when set, receives the output entries of the rendered objects that are not
 	// placed in files, written as soon as they are made; their items keep only their
 	// identity. Run writes them.
@@ -96,8 +97,10 @@ func (p Processor) Process(rl *fn.ResourceList) (bool, error) {
 // documents among the items are checked and kept as one package's are.
 func (p Processor) processPackage(rl *fn.ResourceList, pkg Package) (bool, error) {
 	options, llsdConfig := pkg.Options, pkg.LLSD
-	if err := InNamespace(p.DefaultNamespace, append(slices.Clone(rl.Items), llsdConfig)); err != nil {
-		return false, err
+	if p.NamespaceOf != nil {
+		if err := InNamespace(p.NamespaceOf, append(slices.Clone(rl.Items), llsdConfig)); err != nil {
+			return false, err
+		}
 	}
 	opts := options.PipelineOptions(p.Version)
 	opts.Render.OptionsSource = pkg.Source
@@ -214,18 +217,18 @@ func (p Processor) processEach(rl *fn.ResourceList, pkgs []Package) (bool, error
 // llsd renders, and those it reads beside them (all namespaced).
 var namespaceDefaulted = []string{"ConfigMap", "InferenceService", "LLMInferenceService", "ServingRuntime", "Gateway"}
 
-// InNamespace gives the objects llsd renders or reads that name no namespace the namespace ns
-// ("" for none known: they keep none, and the render addresses their Services by short name).
-func InNamespace(ns string, items []*fn.KubeObject) error {
-	if ns == "" {
-		return nil
-	}
+// InNamespace gives the objects llsd renders or reads that name no namespace the namespace
+// namespaceOf says ("" for none known: they keep none, and the render addresses their Services
+// by short name).
+func InNamespace(namespaceOf func(*fn.KubeObject) string, items []*fn.KubeObject) error {
 	for _, item := range items {
 		if item == nil || item.GetNamespace() != "" || !isLLSD(item) && !slices.Contains(namespaceDefaulted, item.GetKind()) {
 			continue
 		}
-		if err := item.SetNamespace(ns); err != nil {
-			return err
+		if ns := namespaceOf(item); ns != "" {
+			if err := item.SetNamespace(ns); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
