@@ -3,6 +3,7 @@
 package config
 
 import (
+	"cmp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -70,37 +71,37 @@ func podVariables(env []corev1.EnvVar) map[string]podVariable {
 // variable is set and not empty, else nothing).
 var serverEnvReference = lazyre.New(`\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}`)
 
+// serverSubstitute is value with each ${env...} reference substituted as the server substitutes
+// it in a pod with vars, where a value llsd cannot read counts as empty, the least it can be;
+// known is false when one was needed: a variable a Secret or ConfigMap decides, or a plain
+// reference of a variable nothing sets (the server refuses to start on it).
+func serverSubstitute(value string, vars map[string]podVariable) (out string, known bool) {
+	known = true
+	out = serverEnvReference().ReplaceAllStringFunc(value, func(ref string) string {
+		m := serverEnvReference().FindStringSubmatch(ref)
+		v, set := vars[m[1]]
+		if set && !v.known || !set && m[2] == "" {
+			known = false
+		}
+		switch m[2] {
+		case "=": // the variable, or the default when it is unset or empty
+			return cmp.Or(v.value, m[3])
+		case "+": // the word when the variable is set and not empty
+			if v.value != "" {
+				return m[3]
+			}
+			return ""
+		}
+		return v.value
+	})
+	return out, known
+}
+
 // surelyNonEmpty reports whether value, each ${env...} reference substituted as the server
 // substitutes it in a pod with vars, is non-empty whatever the values llsd cannot read are.
 func surelyNonEmpty(value string, vars map[string]podVariable) bool {
-	refs := serverEnvReference().FindAllStringSubmatchIndex(value, -1)
-	last := 0
-	for _, m := range refs {
-		if strings.TrimSpace(value[last:m[0]]) != "" {
-			return true // literal text around the references
-		}
-		last = m[1]
-		name, op, word := value[m[2]:m[3]], "", ""
-		if m[4] >= 0 {
-			op, word = value[m[4]:m[5]], value[m[6]:m[7]]
-		}
-		v, set := vars[name]
-		switch op {
-		case "=":
-			if word != "" || v.known && v.value != "" {
-				return true
-			}
-		case "+":
-			if word != "" && set && v.known && v.value != "" {
-				return true
-			}
-		default:
-			if set && v.known && v.value != "" {
-				return true
-			}
-		}
-	}
-	return strings.TrimSpace(value[last:]) != ""
+	out, _ := serverSubstitute(value, vars)
+	return strings.TrimSpace(out) != ""
 }
 
 // asThePodReadsIt is value with each ${env...} reference substituted as the server substitutes
@@ -112,25 +113,10 @@ func (g *generator) asThePodReadsIt(value string) (string, bool) {
 		return value, true
 	}
 	vars := podVariables(g.overrideEnv())
-	known := true
-	out := serverEnvReference().ReplaceAllStringFunc(value, func(ref string) string {
-		m := serverEnvReference().FindStringSubmatch(ref)
-		v, set := vars[m[1]]
-		if set && !v.known {
-			known = false
-			return ""
+	for name := range vars {
+		if HoldsASecret(name) {
+			vars[name] = podVariable{} // a secret's value is never the spec's to know
 		}
-		switch {
-		case m[2] == "=" && v.value == "":
-			return m[3]
-		case m[2] == "+" && v.value != "":
-			return m[3]
-		case m[2] == "+":
-			return ""
-		case !set || HoldsASecret(m[1]):
-			known = false
-		}
-		return v.value
-	})
-	return out, known
+	}
+	return serverSubstitute(value, vars)
 }

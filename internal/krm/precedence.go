@@ -4,8 +4,8 @@ package krm
 
 import (
 	"errors"
-	"maps"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
