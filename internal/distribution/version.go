@@ -110,10 +110,10 @@ const (
 func FingerprintRange(cfg map[string]any) (v Version, evidence string, bound int, ok bool) {
 	all := profile.All()
 	for _, e := range eras {
-		if newerThanTheEras(cfg, all) {
-			break // a key of an older format beside marks of a newer one is a leftover
-		}
 		if slices.ContainsFunc(e.keys, func(k string) bool { _, ok := cfg[k]; return ok }) && (e.unless == "" || !has(cfg, e.unless)) {
+			if newerThanTheEras(cfg, all) {
+				break // a key of an older format beside marks of a newer one is a leftover
+			}
 			return e.version, e.evidence, Exactly, true
 		}
 	}
