@@ -32,6 +32,11 @@ spec:
 		{reason: "a literal made of another literal", env: `[{name: DB_NS, value: db}, {name: PGH, value: "pg.$(DB_NS).svc"}]`},
 		{reason: "nothing sets it", env: `[{name: OTHER, value: x}]`, err: `spec.storage.backends.kv_default.host: Invalid value: "${env.PGH}"`},
 		{reason: "a Secret decides it", env: `[{name: PGH, valueFrom: {secretKeyRef: {name: db, key: host}}}]`, err: `Invalid value: "${env.PGH}"`},
+		{reason: "literals that share what they expand", env: `[{name: NS, value: db}, {name: SVC, value: "pg.$(NS)"}, {name: DOMAIN, value: "$(NS).svc"}, {name: PGH, value: "$(SVC).$(DOMAIN)"}]`},
+		{reason: "a variable that names itself: refused, not an endless recursion", env: `[{name: PGH, value: "$(PGH)"}]`,
+			err: `Invalid value: "${env.PGH}"`},
+		{reason: "a cycle of variables: refused", env: `[{name: A, value: "$(PGH)"}, {name: PGH, value: "$(A)"}]`,
+			err: `Invalid value: "${env.PGH}"`},
 		{reason: "a literal that expands a Secret's variable", env: `[{name: H, valueFrom: {secretKeyRef: {name: db, key: host}}}, {name: PGH, value: "$(H)"}]`,
 			err: `Invalid value: "${env.PGH}"`},
 	} {

@@ -302,12 +302,41 @@ func lastKey(at configyaml.Path) string {
 
 // plainOverride reports whether spec.workload.overrides.env sets name with a plain value.
 func (g *generator) plainOverride(name string) bool {
-	return g.overrideVar(name, func(e corev1.EnvVar) bool {
-		// a plain value that expands a variable of a Secret ($(VAR)) holds the Secret's value
+	return g.plainVariable(name, map[string]plainness{})
+}
+
+// plainness is what plainVariable knows of a variable while it walks their references.
+type plainness int
+
+const (
+	plainUnknown plainness = iota
+	plainWalking           // a reference back to it is a cycle: not plain
+	plainYes
+	plainNo
+)
+
+// plainVariable reports whether overrides.env sets name to a plain value whose every $(VAR)
+// is itself such a variable (a plain value that expands a variable of a Secret holds the
+// Secret's value), each variable decided once: a variable that names itself, or a cycle, is
+// not plain (it was an endless recursion).
+func (g *generator) plainVariable(name string, seen map[string]plainness) bool {
+	switch seen[name] {
+	case plainYes:
+		return true
+	case plainNo, plainWalking:
+		return false
+	}
+	seen[name] = plainWalking
+	plain := g.overrideVar(name, func(e corev1.EnvVar) bool {
 		return e.ValueFrom == nil && !slices.ContainsFunc(kubeexpand.References(e.Value), func(ref string) bool {
-			return HoldsASecret(ref) || !g.plainOverride(ref)
+			return HoldsASecret(ref) || !g.plainVariable(ref, seen)
 		})
 	})
+	seen[name] = plainNo
+	if plain {
+		seen[name] = plainYes
+	}
+	return plain
 }
 
 // secretOverride reports whether spec.workload.overrides.env sets name from a Secret key.
