@@ -149,3 +149,17 @@ func TestRenderFilesHaveTestsBesideThem(t *testing.T) {
 		assert.True(t, errExternal == nil || errInternal == nil, "internal/render/%s.go has no %s_test.go beside it", stem, stem)
 	}
 }
+
+// The guides in docs/ are for the people who run llsd: they say what it does, not which test
+// proves it. Those proofs are listed once, in CONTRIBUTING.md ("What proves the guides"); the
+// contributors' documents (architecture, benchmarks) may name tests where they explain them.
+func TestGuidesNameNoTests(t *testing.T) {
+	root := filepath.Join("..", "..")
+	guides := []string{"configuring", "controller", "getting-started", "kserve", "ogxserver", "openshift-ai", "platform", "troubleshooting", "upgrading", "api-reference"}
+	named := regexp.MustCompile("`(?:Test|Fuzz|Benchmark)[A-Z][A-Za-z0-9_]*`")
+	for _, guide := range guides {
+		data, err := os.ReadFile(filepath.Join(root, "docs", guide+".md"))
+		require.NoError(t, err)
+		assert.Empty(t, named.FindAllString(string(data), -1), "docs/%s.md names tests; list them in CONTRIBUTING.md's \"What proves the guides\"", guide)
+	}
+}
