@@ -87,9 +87,15 @@ var (
 	layout32 = rhLayout(".llama", runYAML, true, rhEntrypoint)
 	layout33 = rhLayout(".llama", configYAML, true, rhEntrypoint)
 	// OGX: 3.5-ea.1 runs ogx stack run <file>, later releases ogx run --insecure <file>.
-	layoutOGX10 = rhLayout(".ogx", configYAML, false, "ogx", "stack", "run", profile.ConfigPlaceholder)
-	layoutOGX11 = rhLayout(".ogx", configYAML, false, "ogx", "run", "--insecure", profile.ConfigPlaceholder)
+	layoutOGX10 = seedsCache(rhLayout(".ogx", configYAML, false, "ogx", "stack", "run", profile.ConfigPlaceholder))
+	layoutOGX11 = seedsCache(rhLayout(".ogx", configYAML, false, "ogx", "run", "--insecure", profile.ConfigPlaceholder))
 )
+
+// seedsCache: the OGX images keep tiktoken's encodings in ~/.cache/tiktoken (TIKTOKEN_CACHE_DIR).
+func seedsCache(l profile.Layout) profile.Layout {
+	l.SeedsCache = true
+	return l
+}
 
 // Releases are the OpenShift AI and Open Data Hub releases llsd knows rh-dev of, oldest first.
 // Images are the operator bundles' RELATED_IMAGE_ODH_LLAMA_STACK_CORE_IMAGE (from 3.5

@@ -17,6 +17,11 @@ type Layout struct {
 	StateDir string
 	// CacheDir is where llsd mounts an empty, writable cache (~/.cache: model downloads).
 	CacheDir string
+	// SeedsCache: the image ships files in CacheDir that the server needs where it cannot
+	// download them (the tiktoken encodings the vector stores load at start, pre-cached for
+	// air-gapped clusters), which the cache volume would hide: an init container copies them
+	// into the volume first.
+	SeedsCache bool
 	// Start starts the server: the image's entrypoint, which finds the config in
 	// $RUN_CONFIG_PATH (RunConfigPath), or a command in which ConfigPlaceholder stands for the
 	// config file's path.
@@ -34,9 +39,12 @@ type Layout struct {
 const ConfigPlaceholder = "{config}"
 
 // Layout is the layout of the version's official images: home /, the state in StateDir, the
-// entrypoint reading $RUN_CONFIG_PATH.
+// entrypoint reading $RUN_CONFIG_PATH; from 0.7 the images pre-cache tiktoken's encodings in
+// /.cache/tiktoken (TIKTOKEN_CACHE_DIR, containers/Containerfile:141-144@v0.7.1 and
+// :78-81,180-183@v1.3.0).
 func (p *Profile) Layout() Layout {
-	return Layout{Home: "/", StateDir: p.StateDir, CacheDir: "/.cache", Start: []string{p.Entrypoint}, RunConfigPath: true}
+	return Layout{Home: "/", StateDir: p.StateDir, CacheDir: "/.cache", Start: []string{p.Entrypoint}, RunConfigPath: true,
+		SeedsCache: p.Version.Compare("0.7") >= 0}
 }
 
 // StartCommand is the command that starts the server on the config file at config.

@@ -214,7 +214,8 @@ func TestCABundleMergeRuns(t *testing.T) {
 			dep = d
 		}
 	}
-	require.Len(t, dep.Spec.Template.Spec.InitContainers, 1)
+	require.Len(t, dep.Spec.Template.Spec.InitContainers, 2, "the merge, and the cache's seed")
+	require.Equal(t, "ca-bundle", dep.Spec.Template.Spec.InitContainers[0].Name)
 	dir := t.TempDir()
 	move := strings.NewReplacer("/etc/ssl/certs", dir)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "ca-bundle"), 0o755))

@@ -251,6 +251,35 @@ func caBundleMerge(in Input) *corev1.Container {
 	return c
 }
 
+// seededCacheDir is where the cache seed's init container mounts the cache volume.
+const seededCacheDir = "/llsd-cache"
+
+// addCacheSeed adds the init container that copies what the image keeps in its cache
+// directory (tiktoken's encodings) into the volume mounted over it (llsd's cache, or one of
+// the spec's in its place), with the server's image and security context: without it the
+// volume hides them, and a server with a vector store stops at start where it cannot download
+// them (an air-gapped cluster, or the egress NetworkPolicy of networking.egress). The real server
+// showed it (TestTheRealServerEnforcesAuthentication).
+func addCacheSeed(pod *corev1.PodSpec, in Input) {
+	layout := in.Distribution.Layout
+	if !layout.SeedsCache {
+		return
+	}
+	i := slices.IndexFunc(pod.Containers[0].VolumeMounts, func(m corev1.VolumeMount) bool {
+		return path.Clean(m.MountPath) == path.Clean(layout.CacheDir)
+	})
+	if i < 0 {
+		return
+	}
+	pod.InitContainers = append(pod.InitContainers, corev1.Container{
+		Name:            "cache",
+		Image:           in.Distribution.Image,
+		Command:         []string{"sh", "-c", `if [ -d "$1" ]; then cp -R "$1/." ` + seededCacheDir + `/; fi`, "sh", layout.CacheDir},
+		SecurityContext: containerSecurityContext(),
+		VolumeMounts:    []corev1.VolumeMount{{Name: pod.Containers[0].VolumeMounts[i].Name, MountPath: seededCacheDir}},
+	})
+}
+
 // mergeScript concatenates its arguments into the merged bundle; a missing file fails it (and
 // the pod), but for the platform's, whose ConfigMap is optional and whose image may keep its
 // CAs elsewhere.

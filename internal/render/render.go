@@ -137,6 +137,7 @@ func Render(in Input) (Output, field.ErrorList) {
 	out.Objects = appendRendered(out.Objects, trustedCAConfigMap(m, in.Object), serviceAccount(m, in.Object), pvc(m, in.Object))
 	d := deployment(m, in, out.ConfigMapName, out.ConfigHash)
 	volumeErrs, volumeWarnings := addUserVolumes(&d.Spec.Template.Spec, overrides(in.Object))
+	addCacheSeed(&d.Spec.Template.Spec, in)
 	podErrs, podWarnings := checkPod(in, &d.Spec.Template)
 	podErrs, podWarnings = append(volumeErrs, podErrs...), append(volumeWarnings, podWarnings...)
 	if len(podErrs) > 0 {
