@@ -78,7 +78,7 @@ func TestExternalProvidersLoad(t *testing.T) {
 func expandedProviders(t *testing.T, version string, config []byte, c corev1.Container) []byte {
 	tree, err := configyaml.UnmarshalMap(config)
 	require.NoError(t, err)
-	pod := servercheck.PodOf(c)
+	pod := servercheck.PodOf(version, c)
 	expanded, err := servercheck.SubstituteFor(version, tree, pod.Getenv, pod.Home)
 	require.NoError(t, err)
 	data, err := json.Marshal(map[string]any{"providers": expanded.(map[string]any)["providers"]})
