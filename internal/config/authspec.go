@@ -72,6 +72,7 @@ func (g *generator) applyAuthentication() {
 	if a.AccessPolicy != nil {
 		auth["access_policy"] = g.accessPolicy(a)
 		g.storeVectorStoreMetadata()
+		g.warnUncheckedDeletes()
 	}
 	if len(a.RoutePolicy) > 0 {
 		auth["route_policy"] = g.routePolicy(a.RoutePolicy)
@@ -82,6 +83,24 @@ func (g *generator) applyAuthentication() {
 // metadata of access-controlled vector stores in a SQL store, which they refuse to start
 // without (openai_vector_store_mixin.py:730-734 at OGX v1.1.0).
 const accessControlledVectorStores = profile.Version("1.1")
+
+// checkedDeletes is the first version whose SQL store holds a delete to the access policy:
+// before it, AuthorizedSqlStore.delete deletes without a check (authorized_sqlstore.py:237-239 at
+// llama-stack v0.6.0, :239-241 at v0.7.1; checked from OGX v0.8.0, :260-279). The real server
+// showed it: on 0.6.0 and 0.7.1 a reader deleted an admin's conversation
+// (TestTheRealServerEnforcesAuthentication).
+const checkedDeletes = profile.Version("0.8")
+
+// warnUncheckedDeletes says that a server before OGX 0.8 lets every caller it authenticates
+// delete what others keep in its SQL store, whatever the access policy says.
+func (g *generator) warnUncheckedDeletes() {
+	if g.prof.Version.Compare(checkedDeletes) >= 0 {
+		return
+	}
+	g.warn(authenticationPath.Child("accessPolicy"), "server %s checks no access rule when it deletes what it keeps in its SQL store "+
+		"(conversations, responses, files): any caller it authenticates can delete another's, by its id; OGX 0.8 and later check "+
+		"every delete (serverVersion \"0.8\" or later)", g.prof.Version)
+}
 
 // storeVectorStoreMetadata gives the vector stores of an access policy, or of multi-tenant
 // mode, the SQL store their providers need from OGX 1.1 (storage.stores.vector_stores, on the
