@@ -74,6 +74,7 @@ SHARED_DIR = $${LLSD_SHARED_DIR:-$(CURDIR)/../shared}
 define announce-shared-skip
 	@test -d "$(SHARED_DIR)/wild-llsd" || echo "make test: TestWildLLSDs and TestWildLLSDsAreAccepted skipped: the public files they read are not beside the clone ($(SHARED_DIR)/wild-llsd); TestPatternsThePublicFilesTaught ran what they taught"
 	@test -d "$(SHARED_DIR)/ogxserver" || echo "make test: TestPublicOGXServers skipped: the successor operator's public OGXServer samples are not beside the clone ($(SHARED_DIR)/ogxserver); TestOGXServerDefaults and TestOGXServerIsCheckedAsTheSuccessorChecksIt ran what they taught"
+	@test -d "$(SHARED_DIR)/servers" || echo "make test: TestTheRealServerStartsWhatLLSDRenders, TestTheRealServerEnforcesAuthentication and TestTheRealServerRefusesABrokenConfig skipped: the servers' source archives are not beside the clone ($(SHARED_DIR)/servers)"
 	@test -d "$(SHARED_DIR)/llama-stack" || echo "make test: TestServerDataEqualsTheReference and TestStartupCasesEqualTheReference skipped: the server data and references they compare the repository with are not beside the clone ($(SHARED_DIR)/llama-stack)"
 endef
 
@@ -231,8 +232,10 @@ $(CONTROLLER_GEN):
 ##@ Test
 
 .PHONY: test
-test: lint envtest-assets kustomize ## Everything, with the race detector: unit tests, the envtest suites (real kube-apiserver + etcd) and the real-tool tests (kustomize, kpt, podman); a missing tool fails with what to install.
-	LLSD_STRICT=1 KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
+test: lint envtest-assets kustomize ## Everything, with the race detector: unit tests, the envtest suites (real kube-apiserver + etcd), the real-tool tests (kustomize, kpt, podman) and the real servers (root, debootstrap); a missing tool fails with what to install.
+	@mkdir -p out && rm -f out/real-server.md
+	LLSD_STRICT=1 LLSD_REAL_SERVER_REPORT=$(CURDIR)/out/real-server.md KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 -timeout 30m ./...
+	@if [ -f out/real-server.md ]; then echo "make test: what the real servers did with the configs llsd renders (docs/real-server.md):"; cat out/real-server.md; fi
 	cd hack/chart && KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
 	cd hack/olm && KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
 	cd hack/kyverno && $(GO) test -race -count=1 ./...
@@ -240,7 +243,7 @@ test: lint envtest-assets kustomize ## Everything, with the race detector: unit 
 
 .PHONY: test-unit
 test-unit: ## Unit tests only, fast: no internal/e2e, no API server, kustomize, kpt or podman (make test runs those).
-	@echo "unit tests only: the API server, kustomize, kpt and podman suites skip (make test runs them)"
+	@echo "unit tests only: the API server, kustomize, kpt, podman and real-server suites skip (make test runs them)"
 	LLSD_TEST_UNIT=1 $(GO) test -short $$($(GO) list ./... | grep -v /internal/e2e)
 
 .PHONY: lint
