@@ -204,6 +204,34 @@ func (g *generator) checkPostgresCredentials() {
 	}
 }
 
+// loopBoundPostgres are the versions whose SQL store on Postgres fails every request after the
+// server started: they make their stack in a temporary event loop and keep the SQLAlchemy
+// engine (its asyncpg connections) made there, which uvicorn's loop cannot use ("attached to a
+// different loop"; sqlalchemy_sqlstore.py:72-94@v0.6.0; 1.1.0 resets the engines after the
+// stack is made, reset_sqlstore_engines, server.py:146-148). The real server showed it
+// (TestTheRealServerReachesTheServicesUsersPick): 0.6.0 and 1.0.0 answer 500 to a conversation
+// on Postgres, 0.7.1, 0.8.0 and 1.1.0 on do not.
+var loopBoundPostgres = []profile.Version{"0.6", "1.0"}
+
+// warnLoopBoundPostgres warns where such a version keeps its SQL store on Postgres: it starts,
+// and then fails every request that reads or writes the store.
+func (g *generator) warnLoopBoundPostgres() {
+	if !slices.Contains(loopBoundPostgres, g.prof.Version) {
+		return
+	}
+	backends := mapAt(mapAt(g.cfg, "storage"), "backends")
+	for _, name := range slices.Sorted(maps.Keys(backends)) {
+		if mapAt(backends, name)["type"] != "sql_postgres" {
+			continue
+		}
+		g.warn(storagePath, "server %s keeps the SQL store %s on Postgres in a connection of the event loop it starts in, which "+
+			"the loop serving requests cannot use: every request that reads or writes the store (conversations, responses, files, "+
+			"the inference store) fails with an internal error; use serverVersion \"1.1\" or later (or \"0.7\", \"0.8\"), or a SQLite SQL store",
+			g.prof.Version, name)
+		return
+	}
+}
+
 var localhostDefault = lazyre.New(`^(?:localhost|127\.0\.0\.1|::1|\$\{env\.([A-Z0-9_]+):=(?:localhost|127\.0\.0\.1)\})$`)
 
 // checkLocalStorage fails when a storage backend still connects to localhost (postgres-demo's

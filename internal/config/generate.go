@@ -118,6 +118,7 @@ func Generate(obj *v1alpha2.LlamaStackDistribution, dist *distribution.Resolved)
 		g.checkBackendReferences,
 		g.checkLocalStorage,
 		g.checkPostgresCredentials,
+		g.warnLoopBoundPostgres,
 		g.checkNullDefaults,
 		g.checkRequiredEnv,
 		g.warnEnvEndpoints,
