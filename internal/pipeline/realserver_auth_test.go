@@ -74,6 +74,23 @@ func debianStarter(t *testing.T, version string) string {
 	return string(out)
 }
 
+// renderOnDebianStarter renders an LLSD of the image whose config is debianStarter's, with more
+// of the spec.
+func renderOnDebianStarter(t *testing.T, version, spec string) *pipeline.Result {
+	doc := `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata: {name: debian, namespace: ai}
+spec:
+  distribution: {image: "registry.example/llsd/starter-debian:test", serverVersion: "` + version + `", baseConfig: {configMapName: base}}
+` + spec
+	obj, errs := api.Decode([]byte(doc))
+	require.Empty(t, errs)
+	res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test",
+		ConfigMaps: map[string]map[string]string{"ai/base": {"config.yaml": debianStarter(t, version)}}})
+	require.Empty(t, errs)
+	return res
+}
+
 // A test issuer: its key signs the tokens, its JWKS is what the server fetches.
 type testIssuer struct {
 	url string
@@ -137,27 +154,17 @@ func TestTheRealServerEnforcesAuthentication(t *testing.T) {
 			network := realserver.NewNetwork(t)
 			issuer := newTestIssuer(t, network.Listen(t))
 			endpoint := standInOpenAI(t, network.Listen(t))
-			doc := `apiVersion: llamastack.io/v1alpha2
-kind: LlamaStackDistribution
-metadata: {name: guarded, namespace: ai}
-spec:
-  distribution: {image: "registry.example/llsd/starter-debian:test", serverVersion: "` + version + `", baseConfig: {configMapName: base}}
-  providers:
-    inference: {provider: openai, endpoint: "` + endpoint + `", apiKey: {secretKeyRef: {name: openai, key: key}}}
+			res := renderOnDebianStarter(t, version, `  providers:
+    inference: {provider: openai, endpoint: "`+endpoint+`", apiKey: {secretKeyRef: {name: openai, key: key}}}
   resources: {models: [stand-in-model]}
   authentication:
-    oidc: {issuer: "` + issuer.url + `", audience: llsd-test, jwksURI: "` + issuer.url + `/jwks", claimsMapping: {teams: teams}}
+    oidc: {issuer: "`+issuer.url+`", audience: llsd-test, jwksURI: "`+issuer.url+`/jwks", claimsMapping: {teams: teams}}
     accessPolicy:
       admins: {attribute: teams, value: admins}
       readers: {attribute: teams, value: auditors}
       owners: true
       sharedRead: true
-`
-			obj, errs := api.Decode([]byte(doc))
-			require.Empty(t, errs)
-			res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test",
-				ConfigMaps: map[string]map[string]string{"ai/base": {"config.yaml": debianStarter(t, version)}}})
-			require.Empty(t, errs)
+`)
 			_, dep := renderedServer(res)
 			pod, err := realserver.PodOf(version, dep, api.ContainerName, configMapsOf(res))
 			require.NoError(t, err)

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/internal/testsupport/realserver"
 	"github.com/llamastack/llsd/internal/testsupport/servercheck"
@@ -35,17 +34,7 @@ func TestTheRealServerRefusesABrokenConfig(t *testing.T) {
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			t.Parallel()
-			doc := `apiVersion: llamastack.io/v1alpha2
-kind: LlamaStackDistribution
-metadata: {name: broken, namespace: ai}
-spec:
-  distribution: {image: "registry.example/llsd/starter-debian:test", serverVersion: "` + version + `", baseConfig: {configMapName: base}}
-`
-			obj, errs := api.Decode([]byte(doc))
-			require.Empty(t, errs)
-			res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test",
-				ConfigMaps: map[string]map[string]string{"ai/base": {"config.yaml": debianStarter(t, version)}}})
-			require.Empty(t, errs)
+			res := renderOnDebianStarter(t, version, "")
 			config, dep := renderedServer(res)
 			broken := string(config)
 			if tc.replace != "" {

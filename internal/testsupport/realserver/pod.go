@@ -93,7 +93,7 @@ func PodOf(version string, dep *appsv1.Deployment, container string, configMaps 
 }
 
 func containerOf(version string, c corev1.Container) Container {
-	env := servercheck.KubeletEnv(c, secretValue)
+	env := servercheck.KubeletEnv(c, SecretValue)
 	out := Container{Name: c.Name, Env: env}
 	for _, arg := range c.Command {
 		out.Command = append(out.Command, servercheck.KubeletExpand(arg, env))
@@ -114,11 +114,11 @@ func containerOf(version string, c corev1.Container) Container {
 
 // ConnectionString is the value of every Postgres connection string a Secret gives the pod:
 // the Postgres a test may run in the server's network namespace.
-const ConnectionString = "postgresql://llsd:fixture-password@127.0.0.1:5432/llsd"
+const ConnectionString = "postgresql://" + postgresUser + ":" + postgresPassword + "@127.0.0.1:5432/" + postgresUser
 
-// secretValue is the value the harness gives a variable from a Secret: a connection string
+// SecretValue is the value the harness gives a variable from a Secret: a connection string
 // for llsd's launcher to split, else servercheck's fixture value (the start-up oracle's).
-func secretValue(name string) string {
+func SecretValue(name string) string {
 	if strings.HasSuffix(name, "_CONNECTION_STRING") {
 		return ConnectionString
 	}

@@ -50,6 +50,7 @@ var packages = []string{
 	"python3-aiosqlite", "python3-asyncpg", "python3-sqlalchemy", "python3-psycopg2", "python3-redis",
 	"python3-ollama", "python3-faiss", "python3-boto3", "python3-anthropic", "python3-pypdf", "python3-tqdm",
 	"python3-setuptools", "python3-setuptools-scm", // to install the servers from source
+	"postgresql", "redis-server", // stand-ins of the database and the cache a Secret names (services.go)
 }
 
 // mirror is Debian's archive, or LLSD_DEBIAN_MIRROR.
@@ -131,7 +132,9 @@ func buildRoot(t testing.TB, dir string) error {
 	apt := "apt-get -qq -o Acquire::Check-Valid-Until=false"
 	script := "set -e; mkdir -p /dev/shm; export DEBIAN_FRONTEND=noninteractive; " + apt + " update; " +
 		apt + " install -y --no-install-recommends " + strings.Join(packages, " ") + "; " + apt + " clean"
-	return run("chroot", root, "/bin/sh", "-c", script)
+	// In a mount namespace of its own, with /proc, which packages' scripts need (PostgreSQL's).
+	return run("unshare", "--mount", "--propagation", "private", "--fork", "/bin/sh", "-c",
+		"mount -t proc none "+quote(filepath.Join(root, "proc"))+" && exec chroot "+quote(root)+" /bin/sh -c "+quote(script))
 }
 
 // once makes dir with make, unless an earlier run (of this or another test process) has: under

@@ -99,15 +99,7 @@ func (s Server) script(dir string, pod Pod) (string, error) {
 	containers := append(slices.Clone(pod.Init), pod.Server)
 	for i, c := range containers {
 		view := filepath.Join(dir, "views", strconv.Itoa(i))
-		lines = append(lines,
-			"mkdir -p "+quote(view),
-			"mount --bind "+quote(s.Root)+" "+quote(view),
-			"mount -o remount,bind,ro "+quote(view),
-			"mount -t proc none "+quote(filepath.Join(view, "proc")),
-			"mount -t tmpfs -o mode=1777 tmpfs "+quote(filepath.Join(view, "tmp")),
-			// A container runtime gives every container a /dev/shm (multiprocessing's locks).
-			"mount -t tmpfs -o mode=1777 tmpfs "+quote(filepath.Join(view, "dev", "shm")),
-		)
+		lines = append(lines, viewOf(s.Root, view)...)
 		binds := []bind{{source: logs, target: path.Dir(logFile)}}
 		for _, e := range Entrypoints {
 			binds = append(binds, bind{source: entrypoint, target: e, file: true, readOnly: true})
@@ -143,6 +135,19 @@ func (s Server) script(dir string, pod Pod) (string, error) {
 		lines = append(lines, "exec "+run)
 	}
 	return strings.Join(lines, "\n"), nil
+}
+
+// viewOf mounts a read-only view of the root at view, with what a container runtime gives
+// every container: /proc, an empty /tmp and /dev/shm (multiprocessing's locks).
+func viewOf(root, view string) []string {
+	return []string{
+		"mkdir -p " + quote(view),
+		"mount --bind " + quote(root) + " " + quote(view),
+		"mount -o remount,bind,ro " + quote(view),
+		"mount -t proc none " + quote(filepath.Join(view, "proc")),
+		"mount -t tmpfs -o mode=1777 tmpfs " + quote(filepath.Join(view, "tmp")),
+		"mount -t tmpfs -o mode=1777 tmpfs " + quote(filepath.Join(view, "dev", "shm")),
+	}
 }
 
 type bind struct {
@@ -315,3 +320,6 @@ func (p *Process) output() string {
 	output, _ := os.ReadFile(filepath.Join(p.dir, "output"))
 	return string(output)
 }
+
+// Log is the end of the server's log and output so far, for a test's message.
+func (p *Process) Log() string { return tail(p.log()+"\n--- output ---\n"+p.output(), 6000) }
