@@ -214,16 +214,33 @@ func assertAccepted(t *testing.T, items fn.KubeObjects) {
 // generated, as its Deployment runs it.
 func assertServersStart(t *testing.T, r wildRender) {
 	t.Helper()
-	rendered := 0
-	for _, llsd := range r.items {
+	servers := renderedServers(t, r.items)
+	require.NotEmpty(t, servers, "no LlamaStackDistribution rendered")
+	for _, s := range servers {
+		if s.config != nil { // nil: the user's own config, which llsd checks only as far as warnings go
+			checkServerStarts(t, s.version, s.config, s.dep, r.warnings)
+		}
+	}
+}
+
+// renderedServerOf is one LlamaStackDistribution among rendered objects: its server version,
+// config.yaml (nil for the user's own) and Deployment.
+type renderedServerOf struct {
+	name, version string
+	config        []byte
+	dep           *appsv1.Deployment
+}
+
+func renderedServers(t *testing.T, items fn.KubeObjects) []renderedServerOf {
+	t.Helper()
+	var out []renderedServerOf
+	for _, llsd := range items {
 		if llsd.GetKind() != "LlamaStackDistribution" {
 			continue
 		}
-		rendered++
+		s := renderedServerOf{name: llsd.GetName(), version: llsd.GetAnnotation(api.AnnotationServerVersion)}
 		configMap := llsd.GetAnnotation(api.AnnotationConfigMap)
-		var config []byte
-		var dep *appsv1.Deployment
-		for _, o := range r.items {
+		for _, o := range items {
 			if o.GetAnnotation(api.AnnotationGeneratedFrom) != llsd.GetName() || o.GetNamespace() != llsd.GetNamespace() {
 				continue
 			}
@@ -231,19 +248,16 @@ func assertServersStart(t *testing.T, r wildRender) {
 			case o.GetKind() == "ConfigMap" && o.GetName() == configMap:
 				value, _, err := o.NestedString("data", render.ConfigKey)
 				require.NoError(t, err)
-				config = []byte(value)
+				s.config = []byte(value)
 			case o.GetKind() == "Deployment":
-				dep = &appsv1.Deployment{}
-				require.NoError(t, yaml.Unmarshal([]byte(o.String()), dep))
+				s.dep = &appsv1.Deployment{}
+				require.NoError(t, yaml.Unmarshal([]byte(o.String()), s.dep))
 			}
 		}
-		require.NotNil(t, dep, "no Deployment for %s", llsd.GetName())
-		if config == nil {
-			continue // the user's own config, which llsd checks only as far as warnings go
-		}
-		checkServerStarts(t, llsd.GetAnnotation(api.AnnotationServerVersion), config, dep, r.warnings)
+		require.NotNil(t, s.dep, "no Deployment for %s", llsd.GetName())
+		out = append(out, s)
 	}
-	require.NotZero(t, rendered, "no LlamaStackDistribution rendered")
+	return out
 }
 
 // assertForItsPlatform checks that every server of an OpenShift AI or Open Data Hub

@@ -3,9 +3,18 @@
 package realserver
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -156,7 +165,7 @@ func volumeOf(v corev1.Volume, configMaps map[string]*corev1.ConfigMap) (Volume,
 	case v.ConfigMap != nil:
 		cm := configMaps[v.ConfigMap.Name]
 		if cm == nil {
-			return Volume{}, fmt.Errorf("the ConfigMap %s (volume %s) is the cluster's", v.ConfigMap.Name, v.Name)
+			return clusterConfigMap(v)
 		}
 		files := map[string][]byte{}
 		for key, value := range cm.Data {
@@ -175,3 +184,41 @@ func volumeOf(v corev1.Volume, configMaps map[string]*corev1.ConfigMap) (Volume,
 	}
 	return Volume{}, fmt.Errorf("the volume %s is of a kind the harness does not make", v.Name)
 }
+
+// clusterConfigMap is a ConfigMap the cluster provides, not llsd: an optional one that is not
+// there mounts as an empty directory, as the kubelet mounts it; one whose keys are CA bundles
+// (kube-root-ca.crt's ca.crt, a platform's trusted bundle) gets a test CA's certificate in each.
+func clusterConfigMap(v corev1.Volume) (Volume, error) {
+	if v.ConfigMap.Optional != nil && *v.ConfigMap.Optional {
+		return Volume{Files: map[string][]byte{}}, nil
+	}
+	files := map[string][]byte{}
+	for _, item := range v.ConfigMap.Items {
+		if !strings.HasSuffix(item.Path, ".crt") && !strings.HasSuffix(item.Path, ".pem") {
+			return Volume{}, fmt.Errorf("the ConfigMap %s (volume %s) is the cluster's", v.ConfigMap.Name, v.Name)
+		}
+		files[item.Path] = testCA()
+	}
+	if len(files) == 0 {
+		return Volume{}, fmt.Errorf("the ConfigMap %s (volume %s) is the cluster's, with keys the pod does not name", v.ConfigMap.Name, v.Name)
+	}
+	return Volume{Files: files}, nil
+}
+
+// testCA is the PEM certificate of a CA made for the test run.
+var testCA = sync.OnceValue(func() []byte {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	template := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "llsd real-server test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, template, template, &key.PublicKey, key)
+	if err != nil {
+		panic(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+})

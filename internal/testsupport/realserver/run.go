@@ -113,11 +113,22 @@ func (s Server) script(dir string, pod Pod) (string, error) {
 			info, err := os.Stat(source)
 			binds = append(binds, bind{source: source, target: m.Path, file: err == nil && !info.IsDir(), readOnly: m.ReadOnly || !v.Writable})
 		}
-		for _, b := range binds {
-			if _, err := os.Stat(filepath.Join(s.Root, b.target)); err != nil {
-				// The image has no such path: the harness makes an empty mount point in the root
-				// it keeps, as a container runtime does in a container's.
-				if err := mkMountPoint(filepath.Join(s.Root, b.target), b.file); err != nil {
+		// Parents before children, as a container runtime mounts them.
+		slices.SortStableFunc(binds, func(a, b bind) int {
+			return strings.Count(path.Clean(a.target), "/") - strings.Count(path.Clean(b.target), "/")
+		})
+		for i, b := range binds {
+			// A path the image (or a volume mounted over it) lacks gets an empty mount point, as a
+			// container runtime makes one: in the volume's directory, or in the root the harness keeps.
+			at := filepath.Join(s.Root, b.target)
+			for _, parent := range slices.Backward(binds[:i]) {
+				if rel, err := filepath.Rel(parent.target, b.target); err == nil && !parent.file && !strings.HasPrefix(rel, "..") && rel != "." {
+					at = filepath.Join(parent.source, rel)
+					break
+				}
+			}
+			if _, err := os.Stat(at); err != nil {
+				if err := mkMountPoint(at, b.file); err != nil {
 					return "", err
 				}
 			}
