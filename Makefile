@@ -74,7 +74,7 @@ SHARED_DIR = $${LLSD_SHARED_DIR:-$(CURDIR)/../shared}
 define announce-shared-skip
 	@test -d "$(SHARED_DIR)/wild-llsd" || echo "make test: TestWildLLSDs, TestWildLLSDsAreAccepted and TestTheRealServerRunsThePublicFiles skipped: the public files they read are not beside the clone ($(SHARED_DIR)/wild-llsd); TestPatternsThePublicFilesTaught ran what they taught"
 	@test -d "$(SHARED_DIR)/ogxserver" || echo "make test: TestPublicOGXServers skipped: the successor operator's public OGXServer samples are not beside the clone ($(SHARED_DIR)/ogxserver); TestOGXServerDefaults and TestOGXServerIsCheckedAsTheSuccessorChecksIt ran what they taught"
-	@test -d "$(SHARED_DIR)/servers" || echo "make test: TestTheRealServerStartsWhatLLSDRenders, TestTheRealServerRunsTheDocsRecipes, TestTheRealServerEnforcesAuthentication, TestTheRealServerReachesTheServicesUsersPick and TestTheRealServerRefusesABrokenConfig skipped: the servers' source archives are not beside the clone ($(SHARED_DIR)/servers)"
+	@test -d "$(SHARED_DIR)/servers" || echo "make test: TestTheRealServerStartsWhatLLSDRenders, TestTheRealServerRunsTheDocsRecipes, TestTheRealServerEnforcesAuthentication, TestTheRealServerAsksTheAPIServer, TestTheRealServerReachesTheServicesUsersPick and TestTheRealServerRefusesABrokenConfig skipped: the servers' source archives are not beside the clone ($(SHARED_DIR)/servers)"
 	@test -d "$(SHARED_DIR)/llama-stack" || echo "make test: TestServerDataEqualsTheReference and TestStartupCasesEqualTheReference skipped: the server data and references they compare the repository with are not beside the clone ($(SHARED_DIR)/llama-stack)"
 endef
 

@@ -15,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
@@ -26,8 +27,11 @@ import (
 )
 
 // apiServer is the real kube-apiserver the suite applies rendered objects to (nil without
-// the envtest assets).
-var apiServer client.Client
+// the envtest assets), and apiServerConfig its address and CA.
+var (
+	apiServer       client.Client
+	apiServerConfig *rest.Config
+)
 
 func TestMain(m *testing.M) {
 	testenv.Main(m, "the rendered-objects suite", func() int {
@@ -48,6 +52,7 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		defer func() { _ = env.Stop() }()
+		apiServerConfig = cfg
 		if apiServer, err = client.New(cfg, client.Options{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

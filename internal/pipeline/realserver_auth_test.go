@@ -77,6 +77,11 @@ func debianStarter(t *testing.T, version string) string {
 // renderOnDebianStarter renders an LLSD of the image whose config is debianStarter's, with more
 // of the spec.
 func renderOnDebianStarter(t *testing.T, version, spec string) *pipeline.Result {
+	return renderOnDebianStarterWith(t, version, spec, nil)
+}
+
+// renderOnDebianStarterWith is renderOnDebianStarter with more ConfigMaps among the inputs.
+func renderOnDebianStarterWith(t *testing.T, version, spec string, configMaps map[string]map[string]string) *pipeline.Result {
 	doc := `apiVersion: llamastack.io/v1alpha2
 kind: LlamaStackDistribution
 metadata: {name: debian, namespace: ai}
@@ -85,8 +90,9 @@ spec:
 ` + spec
 	obj, errs := api.Decode([]byte(doc))
 	require.Empty(t, errs)
-	res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test",
-		ConfigMaps: map[string]map[string]string{"ai/base": {"config.yaml": debianStarter(t, version)}}})
+	inputs := map[string]map[string]string{"ai/base": {"config.yaml": debianStarter(t, version)}}
+	maps.Copy(inputs, configMaps)
+	res, errs := pipeline.Render(obj, pipeline.Options{RendererVersion: "test", ConfigMaps: inputs})
 	require.Empty(t, errs)
 	return res
 }
