@@ -156,10 +156,10 @@ func TestControllerProcess(t *testing.T) {
 		}
 		code, _ := scrape("")
 		assert.Equal(t, http.StatusUnauthorized, code, "no token")
-		code, _ = scrape(serviceAccountToken(t, c, "nobody"))
+		code, _ = scrape(testenv.ServiceAccountToken(t, c, "nobody"))
 		assert.Equal(t, http.StatusForbidden, code, "a token without llsd-metrics-reader")
 		installMetricsReader(t, c, "prometheus")
-		code, body := scrape(serviceAccountToken(t, c, "prometheus"))
+		code, body := scrape(testenv.ServiceAccountToken(t, c, "prometheus"))
 		assert.Equal(t, http.StatusOK, code, "a token bound to llsd-metrics-reader")
 		assert.Contains(t, body, `controller_runtime_reconcile_total{controller="llsd-status",result="success"}`)
 	})
@@ -240,16 +240,6 @@ func TestControllerProcess(t *testing.T) {
 		t.Fatalf("llsd-controller did not stop on SIGTERM: %s", &logs)
 	}
 	assert.NotContains(t, logs.String(), string(secret.Data["tls.key"]), "no key material in the logs")
-}
-
-// serviceAccountToken creates the ServiceAccount default/name and returns a token of it.
-func serviceAccountToken(t *testing.T, c client.Client, name string) string {
-	t.Helper()
-	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
-	require.NoError(t, client.IgnoreAlreadyExists(c.Create(context.Background(), sa)))
-	req := &authenticationv1.TokenRequest{}
-	require.NoError(t, c.SubResource("token").Create(context.Background(), sa, req))
-	return req.Status.Token
 }
 
 // installMetricsReader creates the ClusterRole llsd-metrics-reader of the install manifests

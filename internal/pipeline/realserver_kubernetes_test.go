@@ -3,7 +3,6 @@
 package pipeline_test
 
 import (
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -12,10 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/llamastack/llsd/internal/testsupport/realserver"
 	"github.com/llamastack/llsd/internal/testsupport/testenv"
@@ -52,7 +49,7 @@ func TestTheRealServerAsksTheAPIServer(t *testing.T) {
 	outcome := process.Wait(startLimit)
 	require.Equal(t, realserver.StageServing, outcome.Stage, "%s: %s\n%s", outcome.Where, outcome.Exception, outcome.Log)
 
-	token := serviceAccountToken(t, apiServer, "llsd-real-server-caller")
+	token := testenv.ServiceAccountToken(t, apiServer, "llsd-real-server-caller")
 	status, body := request(t, process, http.MethodGet, "/v1/models", "", "")
 	assert.Equal(t, http.StatusUnauthorized, status, "a caller without a token: %s", body)
 	status, body = request(t, process, http.MethodGet, "/v1/models", "not-a-token", "")
@@ -79,14 +76,4 @@ func forward(l net.Listener, addr string) {
 			_, _ = io.Copy(in, out)
 		}()
 	}
-}
-
-// serviceAccountToken creates the ServiceAccount default/name and returns a token of it.
-func serviceAccountToken(t *testing.T, c client.Client, name string) string {
-	t.Helper()
-	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
-	require.NoError(t, client.IgnoreAlreadyExists(c.Create(context.Background(), sa)))
-	req := &authenticationv1.TokenRequest{}
-	require.NoError(t, c.SubResource("token").Create(context.Background(), sa, req))
-	return req.Status.Token
 }
