@@ -105,3 +105,39 @@ func TestShippedAccessRulesAreTaken(t *testing.T) {
 	}
 	assert.Greater(t, checked, 3, "the shipped configs have access rules")
 }
+
+// A config's own access rule scoped to a model says when it names none the config registers:
+// the server names a registered model <provider_id>/<model_id> and matches the rule's resource
+// exactly, so the bare model_id scopes the rule to nothing (#56).
+func TestOwnConfigRulesNameRegisteredModels(t *testing.T) {
+	prof, ok := profile.For("1.3")
+	require.True(t, ok)
+	tree, err := configyaml.UnmarshalMap([]byte(`version: 2
+image_name: own
+apis: [inference]
+providers: {inference: [{provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm:8000/v1"}}]}
+registered_resources:
+  models: [{model_id: granite, provider_id: vllm}, {model_id: vllm/llama, provider_id: vllm}]
+server:
+  auth:
+    provider_config: {type: kubernetes}
+    access_policy:
+    - {permit: {actions: [read], resource: "model::granite"}, when: user with admin in roles}
+    - {permit: {actions: [read], resource: "model::vllm/granite"}, when: user with admin in roles}
+    - {forbid: {actions: [delete], resource: "model::vllm/llama"}}
+    - {permit: {actions: [read], resource: "model::*"}}
+    - {permit: {actions: [read], resource: "regex:model::gran.*"}}
+`))
+	require.NoError(t, err)
+	warnings, ferr := config.CheckOwnConfig(tree, prof, nil, field.NewPath("spec", "overrideConfig", "configMapName"), "ConfigMap own key config.yaml")
+	require.Nil(t, ferr)
+	var said []string
+	for _, w := range warnings {
+		if strings.Contains(w.Message, "resource:") {
+			said = append(said, w.Message)
+		}
+	}
+	assert.Equal(t, []string{"ConfigMap own key config.yaml: server.auth.access_policy[0].permit.resource: model::granite names no model " +
+		"the config registers (the server names them model::vllm/granite, model::vllm/llama): the rule applies to none of them; " +
+		"write the model's full name, <provider_id>/<model_id>"}, said)
+}

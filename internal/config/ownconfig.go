@@ -40,6 +40,7 @@ func CheckOwnConfig(tree map[string]any, prof *profile.Profile, env []corev1.Env
 	w.models(tree, w.providers(tree))
 	w.placeholders(tree)
 	w.authentication(tree)
+	w.ruleModels(tree)
 	if problems := slices.Concat(w.stops, accessPolicyProblems(tree)); len(problems) > 0 {
 		return w.warnings, field.Invalid(path, source, strings.Join(problems, "; ")+": the server does not start with this config")
 	}
@@ -107,6 +108,47 @@ func (c *ownConfigCheck) authentication(tree map[string]any) {
 			c.warn("%s.verify_tls: false: the server reads who a caller is over TLS it does not verify, so whoever sits on "+
 				"the path can answer for the identity provider and make any token valid: give it the provider's CA (tls_cafile) "+
 				"and remove verify_tls", at.path)
+		}
+	}
+}
+
+// ruleModels warns of an access rule scoped to a model (resource: model::<identifier>) that no
+// model the config registers is: the server names a registered model <provider_id>/<model_id>
+// (model_id alone when it already starts so, or when it is registered for provider all), and
+// matches a rule's resource exactly, so a rule written with the bare model_id applies to
+// nothing (src/ogx/core/routing_tables/models.py:367-379 and
+// src/ogx/core/access_control/access_control.py:30-51 at v1.3.0; the same naming on the real
+// 0.6.0 server). Wildcards (model::*) and regex: scopes are not judged, and a model a provider
+// lists at run time may still carry the name, so it is a warning.
+func (c *ownConfigCheck) ruleModels(tree map[string]any) {
+	registered := map[string]bool{}
+	models, _ := mapAt(tree, "registered_resources")["models"].([]any)
+	for _, m := range models {
+		model, _ := m.(map[string]any)
+		id, _ := model["model_id"].(string)
+		provider, _ := model["provider_id"].(string)
+		switch {
+		case provider == "all" || strings.HasPrefix(id, provider+"/"):
+			registered[id] = true
+		case id != "":
+			registered[provider+"/"+id] = true
+		}
+	}
+	rules, _ := mapAt(mapAt(tree, "server"), "auth")["access_policy"].([]any)
+	for i, r := range rules {
+		rule, _ := r.(map[string]any)
+		for _, decision := range []string{"permit", "forbid"} {
+			resource, _ := mapAt(rule, decision)["resource"].(string)
+			model, ok := strings.CutPrefix(resource, "model::")
+			if !ok || model == "*" || registered[model] {
+				continue
+			}
+			names := "it registers none"
+			if len(registered) > 0 {
+				names = "the server names them model::" + strings.Join(slices.Sorted(maps.Keys(registered)), ", model::")
+			}
+			c.warn("server.auth.access_policy[%d].%s.resource: %s names no model the config registers (%s): the rule applies "+
+				"to none of them; write the model's full name, <provider_id>/<model_id>", i, decision, resource, names)
 		}
 	}
 }
