@@ -86,12 +86,16 @@ var (
 	// 3.2: entrypoint.sh runs $RUN_CONFIG_PATH; 3.3 and 3.4 renamed the config config.yaml.
 	layout32 = rhLayout(".llama", runYAML, true, rhEntrypoint)
 	layout33 = rhLayout(".llama", configYAML, true, rhEntrypoint)
+	// 3.4 keeps tiktoken's encodings in ~/.cache/tiktoken (TIKTOKEN_CACHE_DIR), under the cache
+	// llsd mounts: they are copied into it first.
+	layout34 = seedsCache(layout33)
 	// OGX: 3.5-ea.1 runs ogx stack run <file>, later releases ogx run --insecure <file>.
 	layoutOGX10 = seedsCache(rhLayout(".ogx", configYAML, false, "ogx", "stack", "run", profile.ConfigPlaceholder))
 	layoutOGX11 = seedsCache(rhLayout(".ogx", configYAML, false, "ogx", "run", "--insecure", profile.ConfigPlaceholder))
 )
 
-// seedsCache: the OGX images keep tiktoken's encodings in ~/.cache/tiktoken (TIKTOKEN_CACHE_DIR).
+// seedsCache: the images keep tiktoken's encodings in ~/.cache/tiktoken (TIKTOKEN_CACHE_DIR,
+// OpenShift AI 3.4 and later).
 func seedsCache(l profile.Layout) profile.Layout {
 	l.SeedsCache = true
 	return l
@@ -123,14 +127,14 @@ var Releases = []Release{
 	{Name: "3.3", Row: "RHOAI 3.3.5 (tip)", Image: rhCore + "6711522c70e9593e7e477f86bbc01df1930e5312f4f7a128d8b25c294e9ca389",
 		Server: "llama-stack 0.4.1", Layout: layout33, ReconcilesLLSD: true},
 	{Name: "3.4-ea.1", Row: "RHOAI 3.4.0-ea.1", Image: rhCore + "140ab8d55f5ea58c76295cb3d84c4faed3124eb9f6db32020c9a07e2d8b8991c",
-		Server: "llama-stack 0.5.0", Layout: layout33, ReconcilesLLSD: true},
+		Server: "llama-stack 0.5.0", Layout: layout34, ReconcilesLLSD: true},
 	{Name: "3.4-ea.2", Row: "RHOAI 3.4.0-ea.2", Image: rhCore + "858c1b491c6fab53d85f0685200e7349dfb8d844c571977ee0f49160c64df400",
-		Server: "llama-stack 0.5.0", Layout: layout33, ReconcilesLLSD: true},
+		Server: "llama-stack 0.5.0", Layout: layout34, ReconcilesLLSD: true},
 	{Name: "3.4.0", Row: "RHOAI 3.4.0/3.4.1", Image: rhCore + "d0375eb3cb815b9e750efaee4809715b3ebf64a126ca179dc3da8b9b1f36443a",
-		Server: "llama-stack 0.7.1", Layout: layout33, ReconcilesLLSD: true,
+		Server: "llama-stack 0.7.1", Layout: layout34, ReconcilesLLSD: true,
 		Config: "red-hat-data-services+llama-stack-distribution/b958bff588f14b9c51ec7a00153c44309384d641/distribution__config.yaml"},
 	{Name: "3.4", Row: "RHOAI 3.4.4 (tip)", Image: rhCore + "be82f455d597351c6e50447b26a8e388705897995483ce33b76c3154510eef69",
-		Server: "llama-stack 0.7.1", Layout: layout33, ReconcilesLLSD: true,
+		Server: "llama-stack 0.7.1", Layout: layout34, ReconcilesLLSD: true,
 		Config: "red-hat-data-services+ogx-distribution/ae6e6ca1c6517a503df622d62fee914c2e475c8d/distribution__config.yaml"},
 	{Name: "3.5-ea.1", Row: "RHOAI 3.5.0-ea.1", Image: rhOGX + "4a994fdaa3c8c5cd7a6a4107af7cf63569ec81abd23a2183dd8b4327b15c481b",
 		Server: "OGX 1.0.2", Layout: layoutOGX10,
@@ -156,7 +160,7 @@ var Releases = []Release{
 	{Name: "odh-2.34", Row: "ODH v2.34", Image: odhImage + ":4fe54d312afbd4a4f5446a6f284c2428ba7b3a91", Server: "llama-stack 0.2.14",
 		Layout: layout02, ReconcilesLLSD: true},
 	{Name: "odh-3.4", Row: "ODH v3.4.0-ea.1/ea.2/v3.4.0", Image: odhImage + "@sha256:fe1f2a343ab7fd2134953bce4cd384563363b672e731d9cc7a9549ddf80691dd",
-		Layout: layout33, ReconcilesLLSD: true},
+		Layout: layout34, ReconcilesLLSD: true},
 	{Name: "odh-3.5", Row: "ODH v3.5", Image: "quay.io/opendatahub/odh-ogx-core:latest", Server: "OGX 1.2.2", Layout: layoutOGX11,
 		Config: "opendatahub-io+ogx-distribution/release-3.5/distribution__config.yaml"},
 }
