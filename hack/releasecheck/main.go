@@ -301,7 +301,12 @@ func checkChart(dist, version, digest string) (release.Image, error) {
 	if err != nil {
 		return release.Image{}, err
 	}
-	if !bytes.Contains(chart, []byte("appVersion: "+version)) {
+	// Read as YAML: a version that YAML would take for a number (a commit 93703e9, 93703 x 10^9)
+	// is written quoted.
+	var meta struct {
+		AppVersion string `json:"appVersion"`
+	}
+	if err := yaml.Unmarshal(chart, &meta); err != nil || meta.AppVersion != version {
 		return release.Image{}, fmt.Errorf("%s: Chart.yaml is not of version %s", path, version)
 	}
 	if !bytes.Contains(values, []byte("digest: "+digest)) {
