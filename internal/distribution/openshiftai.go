@@ -165,6 +165,15 @@ var Releases = []Release{
 		Config: "opendatahub-io+ogx-distribution/release-3.5/distribution__config.yaml"},
 }
 
+// ReleaseOfImage finds the (first) release that pins an image.
+func ReleaseOfImage(image string) (Release, bool) {
+	i := slices.IndexFunc(Releases, func(r Release) bool { return r.Image == image })
+	if i < 0 {
+		return Release{}, false
+	}
+	return Releases[i], true
+}
+
 // ReleaseNamed finds a release by its name.
 func ReleaseNamed(name string) (Release, bool) {
 	i := slices.IndexFunc(Releases, func(r Release) bool { return r.Name == name })
@@ -259,11 +268,8 @@ func releaseImage(spec v1alpha2.DistributionSpec, opts Options) (v1alpha2.Distri
 	if spec.Image == "" || spec.BaseConfig != nil {
 		return spec, opts
 	}
-	for _, r := range Releases {
-		if r.Image == spec.Image {
-			spec.Name, spec.Image, opts.OpenShiftAIRelease = RHDev, "", r.Name
-			return spec, opts
-		}
+	if r, ok := ReleaseOfImage(spec.Image); ok {
+		spec.Name, spec.Image, opts.OpenShiftAIRelease = RHDev, "", r.Name
 	}
 	return spec, opts
 }

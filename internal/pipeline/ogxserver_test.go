@@ -89,10 +89,8 @@ func assertOGXServersStart(t *testing.T, r wildRender) {
 // imageVersion is the server version (major.minor) an image runs: its tag's, or for an
 // OpenShift AI image by digest the version of the release that pins it.
 func imageVersion(t *testing.T, image string) string {
-	for _, r := range distribution.Releases {
-		if r.Image == image {
-			return string(r.Version())
-		}
+	if r, ok := distribution.ReleaseOfImage(image); ok {
+		return string(r.Version())
 	}
 	require.NotContains(t, image, "@", "an image by digest that no release pins")
 	return strings.Join(strings.SplitN(image[strings.LastIndex(image, ":")+1:], ".", 3)[:2], ".")

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -272,7 +271,7 @@ func assertForItsPlatform(t *testing.T, got wildRender) {
 		var d appsv1.Deployment
 		require.NoError(t, yaml.Unmarshal([]byte(o.String()), &d))
 		image := d.Spec.Template.Spec.Containers[0].Image
-		if slices.ContainsFunc(distribution.Releases, func(r distribution.Release) bool { return r.Image == image }) {
+		if _, ok := distribution.ReleaseOfImage(image); ok {
 			assertOpenShiftPod(t, d.Spec.Template.Spec)
 		}
 	}
