@@ -153,7 +153,7 @@ func serve(t *testing.T, l net.Listener, h http.Handler) {
 // them). The issuer's keys and the model's endpoint are stand-ins of remote services, on
 // 127.0.0.1 of the server's network namespace.
 func TestTheRealServerEnforcesAuthentication(t *testing.T) {
-	servers := &realServers{root: realserver.Root(t), by: map[string]realserver.Server{}}
+	servers := newRealServers(t)
 	for _, version := range slices.Sorted(maps.Keys(serverArchives)) {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel()

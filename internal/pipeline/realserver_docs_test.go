@@ -7,25 +7,21 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/llamastack/llsd/internal/pipeline"
-	"github.com/llamastack/llsd/internal/testsupport/realserver"
 	"github.com/llamastack/llsd/pkg/api"
 )
 
 // The docs' recipes: every LlamaStackDistribution the guides show whole (one that decodes and
 // renders by itself) runs on the real server of the version it targets.
 func TestTheRealServerRunsTheDocsRecipes(t *testing.T) {
-	servers := &realServers{root: realserver.Root(t), by: map[string]realserver.Server{}}
+	servers := newRealServers(t)
 	guides, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	require.NoError(t, err)
-	var mu sync.Mutex
-	var ran []ranServer
 	t.Run("recipes", func(t *testing.T) {
 		for _, guide := range guides {
 			data, err := os.ReadFile(guide)
@@ -49,14 +45,12 @@ func TestTheRealServerRunsTheDocsRecipes(t *testing.T) {
 				}
 				t.Run(fmt.Sprintf("%s#%d", filepath.Base(guide), i), func(t *testing.T) {
 					t.Parallel()
-					r := servers.judge(t, filepath.Base(guide), version, dep, configMapsOf(res))
-					mu.Lock()
-					ran = append(ran, r)
-					mu.Unlock()
+					servers.judge(t, filepath.Base(guide), version, dep, configMapsOf(res))
 				})
 			}
 		}
 	})
-	assert.NotEmpty(t, ran, "the guides show recipes that render")
-	t.Log("\n" + realServerTable(ran))
+	table, judged := servers.table()
+	assert.NotZero(t, judged, "the guides show recipes that render")
+	t.Log("\n" + table)
 }

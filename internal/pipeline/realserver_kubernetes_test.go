@@ -27,7 +27,7 @@ import (
 func TestTheRealServerAsksTheAPIServer(t *testing.T) {
 	testenv.Need(t, testenv.MissingAssets())
 	const version = "1.3"
-	servers := &realServers{root: realserver.Root(t), by: map[string]realserver.Server{}}
+	servers := newRealServers(t)
 	network := realserver.NewNetwork(t)
 	forwarder := network.Listen(t)
 	upstream, err := url.Parse(apiServerConfig.Host)

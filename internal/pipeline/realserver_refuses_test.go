@@ -20,7 +20,7 @@ import (
 // Each is a config llsd rendered (one that starts: the first case), with one line broken.
 func TestTheRealServerRefusesABrokenConfig(t *testing.T) {
 	const version = "1.3"
-	servers := &realServers{root: realserver.Root(t), by: map[string]realserver.Server{}}
+	servers := newRealServers(t)
 	for _, tc := range []struct {
 		reason        string
 		replace, with string

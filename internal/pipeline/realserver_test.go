@@ -32,11 +32,24 @@ var serverArchives = map[string]string{
 // startLimit bounds a server's start: the servers here import their providers in a few seconds.
 const startLimit = 3 * time.Minute
 
-// realServers installs each server version once per test binary.
+// realServers are the servers of a test: each version installed when first asked for (Install
+// keeps it with the root between runs), and what each config it judged did.
 type realServers struct {
 	root string
 	mu   sync.Mutex
 	by   map[string]realserver.Server
+	ran  []ranServer
+}
+
+func newRealServers(t *testing.T) *realServers {
+	return &realServers{root: realserver.Root(t), by: map[string]realserver.Server{}}
+}
+
+// table is what the configs judged so far did (realServerTable), and how many there were.
+func (r *realServers) table() (string, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return realServerTable(r.ran), len(r.ran)
 }
 
 func (r *realServers) get(t *testing.T, version string) realserver.Server {
@@ -63,9 +76,7 @@ type ranServer struct {
 // and checking its config, to the providers; one whose providers' SDKs Debian packages must
 // answer. The table of what each version did is printed, and docs/real-server.md holds it.
 func TestTheRealServerStartsWhatLLSDRenders(t *testing.T) {
-	servers := &realServers{root: realserver.Root(t), by: map[string]realserver.Server{}}
-	var mu sync.Mutex
-	var ran []ranServer
+	servers := newRealServers(t)
 	eligible := 0
 	t.Run("configs", func(t *testing.T) {
 		for _, in := range renderInputs(t) {
@@ -84,16 +95,13 @@ func TestTheRealServerStartsWhatLLSDRenders(t *testing.T) {
 			eligible++
 			t.Run(in.name, func(t *testing.T) {
 				t.Parallel()
-				r := servers.judge(t, in.name, version, dep, configMapsOf(res))
-				mu.Lock()
-				ran = append(ran, r)
-				mu.Unlock()
+				servers.judge(t, in.name, version, dep, configMapsOf(res))
 			})
 		}
 	})
-	table := realServerTable(ran)
+	table, judged := servers.table()
 	t.Log("\n" + table)
-	if len(ran) < eligible {
+	if judged < eligible {
 		return // a -run filter: the table is not the whole suite's
 	}
 	if report := os.Getenv("LLSD_REAL_SERVER_REPORT"); report != "" {
@@ -122,20 +130,26 @@ func holdDocumentedTable(t *testing.T, table string) {
 }
 
 // judge runs a rendered server on the real server of its version: it must get past loading,
-// validating and checking its config (a server that starts answers as one).
-func (r *realServers) judge(t *testing.T, name, version string, dep *appsv1.Deployment, configMaps map[string]*corev1.ConfigMap) ranServer {
+// validating and checking its config (a server that starts answers as one); what it did joins
+// the servers' table.
+func (r *realServers) judge(t *testing.T, name, version string, dep *appsv1.Deployment, configMaps map[string]*corev1.ConfigMap) {
 	ran := ranServer{name: name, version: version}
+	defer func() {
+		r.mu.Lock()
+		r.ran = append(r.ran, ran)
+		r.mu.Unlock()
+	}()
 	image := dep.Spec.Template.Spec.Containers[0].Image
 	if _, ok := distribution.ReleaseOfImage(image); ok {
 		ran.notRun = "OpenShift AI's build of the server (" + image + ") is not among the archives"
 		t.Logf("not run on the real server: %s", ran.notRun)
-		return ran
+		return
 	}
 	pod, err := realserver.PodOf(version, dep, api.ContainerName, configMaps)
 	if err != nil {
 		ran.notRun = err.Error()
 		t.Logf("not run on the real server: %v", err)
-		return ran
+		return
 	}
 	server := r.get(t, version)
 	process := server.Start(t, realserver.NewNetwork(t), pod)
@@ -149,7 +163,6 @@ func (r *realServers) judge(t *testing.T, name, version string, dep *appsv1.Depl
 		assert.Failf(t, "the real server refused the config", "server %s stopped at the %s stage (%s): %s\n%s",
 			server.Version, ran.outcome.Stage, ran.outcome.Where, ran.outcome.Exception, ran.outcome.Log)
 	}
-	return ran
 }
 
 // configMapsOf are the ConfigMaps of a render, by name.

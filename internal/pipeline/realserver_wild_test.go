@@ -5,7 +5,6 @@ package pipeline_test
 import (
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
@@ -13,7 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/llamastack/llsd/internal/testsupport/realserver"
 	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
@@ -22,9 +20,7 @@ import (
 // config (TestWildLLSDs holds what llsd says of each).
 func TestTheRealServerRunsThePublicFiles(t *testing.T) {
 	dir := testenv.Shared(t, "wild-llsd")
-	servers := &realServers{root: realserver.Root(t), by: map[string]realserver.Server{}}
-	var mu sync.Mutex
-	var ran []ranServer
+	servers := newRealServers(t)
 	t.Run("files", func(t *testing.T) {
 		for _, in := range readWildCorpus(t).Inputs {
 			data, err := os.ReadFile(filepath.Join(dir, in.File))
@@ -42,15 +38,13 @@ func TestTheRealServerRunsThePublicFiles(t *testing.T) {
 				}
 				t.Run(in.File+"#"+s.name, func(t *testing.T) {
 					t.Parallel()
-					r := servers.judge(t, in.File, s.version, s.dep, configMapsOfItems(t, got.items))
-					mu.Lock()
-					ran = append(ran, r)
-					mu.Unlock()
+					servers.judge(t, in.File, s.version, s.dep, configMapsOfItems(t, got.items))
 				})
 			}
 		}
 	})
-	t.Log("\n" + realServerTable(ran))
+	table, _ := servers.table()
+	t.Log("\n" + table)
 }
 
 // configMapsOfItems are the ConfigMaps among rendered objects, by name.
