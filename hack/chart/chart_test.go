@@ -8,20 +8,32 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"helm.sh/helm/v3/pkg/action"
-	"helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/lint/support"
+	"helm.sh/helm/v4/pkg/action"
+	"helm.sh/helm/v4/pkg/chart/common"
+	"helm.sh/helm/v4/pkg/chart/v2/lint/support"
+	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	"helm.sh/helm/v4/pkg/kube"
+	releaseutil "helm.sh/helm/v4/pkg/release"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	psaapi "k8s.io/pod-security-admission/api"
+	"k8s.io/pod-security-admission/policy"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
@@ -31,19 +43,37 @@ var chartDir = filepath.Join("..", "..", "charts", "llsd-controller")
 
 const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
+// enforced are values that turn every optional part on: the NetworkPolicy with its networks.
+var enforced = map[string]any{"networkPolicy": map[string]any{"enabled": true}, "podNetworks": []any{"10.128.0.0/14"}}
+
+// with is base with the keys of more set over it (one level deep: enough for these values).
+func with(base map[string]any, more map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range more {
+		out[k] = v
+	}
+	return out
+}
+
 // The chart passes helm lint with its own values and with each variant's.
 func TestLint(t *testing.T) {
 	for _, certificates := range []string{"self-signed", "cert-manager"} {
-		result := action.NewLint().Run([]string{chartDir}, map[string]any{"webhook": map[string]any{"certificates": certificates}})
-		for _, m := range result.Messages {
-			assert.Less(t, m.Severity, support.ErrorSev, "%s: %v", certificates, m)
+		for _, values := range []map[string]any{{}, enforced} {
+			result := action.NewLint().Run([]string{chartDir}, with(values, map[string]any{"webhook": map[string]any{"certificates": certificates}}))
+			for _, m := range result.Messages {
+				assert.Less(t, m.Severity, support.ErrorSev, "%s: %v", certificates, m)
+			}
+			assert.Empty(t, result.Errors, certificates)
 		}
-		assert.Empty(t, result.Errors, certificates)
 	}
 }
 
 // Each variant renders the objects of its install manifests in the release's namespace, the
-// image by digest when the values give one, and the values' replicas, resources and networks.
+// image by digest when the values give one, and the values' replicas, resources, networks,
+// scheduling and labels.
 func TestRenderedVariants(t *testing.T) {
 	for _, tc := range []struct {
 		certificates string
@@ -53,9 +83,15 @@ func TestRenderedVariants(t *testing.T) {
 		{certificates: "cert-manager", want: []string{"Certificate/llsd-webhook", "Issuer/llsd-selfsigned"}},
 	} {
 		t.Run(tc.certificates, func(t *testing.T) {
-			objs := render(t, map[string]any{"webhook": map[string]any{"certificates": tc.certificates},
-				"image": map[string]any{"digest": digest}, "replicas": 3, "podNetworks": []any{"10.128.0.0/14"},
-				"resources": map[string]any{"limits": map[string]any{"memory": "512Mi"}}})
+			objs := render(t, with(enforced, map[string]any{"webhook": map[string]any{"certificates": tc.certificates},
+				"image": map[string]any{"digest": digest}, "replicas": 3,
+				"resources":        map[string]any{"limits": map[string]any{"memory": "512Mi"}},
+				"imagePullSecrets": []any{map[string]any{"name": "mirror"}}, "nodeSelector": map[string]any{"pool": "system"},
+				"tolerations": []any{map[string]any{"key": "dedicated", "operator": "Equal", "value": "system", "effect": "NoSchedule"}},
+				"affinity": map[string]any{"podAntiAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{map[string]any{
+					"weight": 1, "podAffinityTerm": map[string]any{"topologyKey": "kubernetes.io/hostname",
+						"labelSelector": map[string]any{"matchLabels": map[string]any{"app.kubernetes.io/name": "llsd-controller"}}}}}}},
+				"priorityClassName": "system-cluster-critical", "labels": map[string]any{"team": "platform"}}))
 			for _, want := range append(tc.want, "CustomResourceDefinition/llamastackdistributions.llamastack.io", "ServiceAccount/llsd-controller",
 				"ClusterRole/llsd-controller", "Deployment/llsd-controller", "Service/llsd-webhook", "NetworkPolicy/llsd-controller") {
 				assert.Contains(t, objs, want)
@@ -63,21 +99,212 @@ func TestRenderedVariants(t *testing.T) {
 			assert.NotContains(t, objs, "Namespace/llsd-system", "helm install --create-namespace makes the namespace")
 			var d appsv1.Deployment
 			decode(t, objs["Deployment/llsd-controller"], &d)
+			pod := d.Spec.Template.Spec
 			assert.Equal(t, "team-llsd", d.Namespace)
 			assert.Equal(t, int32(3), *d.Spec.Replicas)
-			assert.Equal(t, "ghcr.io/llamastack/llsd-controller@"+digest, d.Spec.Template.Spec.Containers[0].Image)
-			assert.Equal(t, "512Mi", d.Spec.Template.Spec.Containers[0].Resources.Limits.Memory().String())
+			assert.Equal(t, "ghcr.io/llamastack/llsd-controller@"+digest, pod.Containers[0].Image)
+			assert.Equal(t, "512Mi", pod.Containers[0].Resources.Limits.Memory().String())
+			assert.Equal(t, []corev1.LocalObjectReference{{Name: "mirror"}}, pod.ImagePullSecrets)
+			assert.Equal(t, map[string]string{"pool": "system"}, pod.NodeSelector)
+			assert.Equal(t, "dedicated", pod.Tolerations[0].Key)
+			assert.Equal(t, "kubernetes.io/hostname", pod.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].PodAffinityTerm.TopologyKey)
+			assert.Equal(t, "system-cluster-critical", pod.PriorityClassName)
+			assert.Equal(t, "platform", d.Spec.Template.Labels["team"], "the pods carry the labels")
+			assert.Equal(t, map[string]string{"app.kubernetes.io/name": "llsd-controller"}, d.Spec.Selector.MatchLabels, "the selector does not: it cannot change")
+			for name, doc := range objs {
+				var meta struct {
+					Metadata metav1.ObjectMeta `json:"metadata"`
+				}
+				require.NoError(t, yaml.Unmarshal([]byte(doc), &meta))
+				assert.Equal(t, "platform", meta.Metadata.Labels["team"], "%s carries the labels", name)
+			}
 			var crd apiextensionsv1.CustomResourceDefinition
 			decode(t, objs["CustomResourceDefinition/llamastackdistributions.llamastack.io"], &crd)
 			assert.Equal(t, "team-llsd", crd.Spec.Conversion.Webhook.ClientConfig.Service.Namespace, "the webhook is the release's")
-			assert.Contains(t, objs["NetworkPolicy/llsd-controller"], "10.128.0.0/14")
+			assert.Equal(t, "keep", crd.Annotations["helm.sh/resource-policy"], "helm uninstall would delete every LlamaStackDistribution with it")
+			var policy networkingv1.NetworkPolicy
+			decode(t, objs["NetworkPolicy/llsd-controller"], &policy)
+			assert.Equal(t, []string{"10.128.0.0/14"}, policy.Spec.Ingress[0].From[0].IPBlock.Except)
 		})
 	}
+}
+
+// With its own values the chart runs the image of its appVersion (never a moving tag), and
+// leaves out what needs the cluster's own facts: the NetworkPolicy without pod networks, and
+// the scheduling keys.
+func TestDefaults(t *testing.T) {
+	chart, err := loader.Load(chartDir)
+	require.NoError(t, err)
+	require.Regexp(t, `^v[0-9]+\.[0-9]+\.[0-9]+$`, chart.Metadata.AppVersion, "Chart.yaml's appVersion names a release")
+	objs := render(t, map[string]any{})
+	assert.NotContains(t, objs, "NetworkPolicy/llsd-controller")
+	var d appsv1.Deployment
+	decode(t, objs["Deployment/llsd-controller"], &d)
+	pod := d.Spec.Template.Spec
+	assert.Equal(t, "ghcr.io/llamastack/llsd-controller:"+chart.Metadata.AppVersion, pod.Containers[0].Image)
+	assert.Empty(t, pod.NodeSelector)
+	assert.Empty(t, pod.Tolerations)
+	assert.Nil(t, pod.Affinity)
+	assert.Empty(t, pod.PriorityClassName)
+	assert.Empty(t, pod.ImagePullSecrets)
+}
+
+// A misspelt key, a value outside its choices, or a NetworkPolicy without the pod networks it
+// needs is an error of helm install, not a release that renders something else.
+func TestValuesAreChecked(t *testing.T) {
+	for _, tc := range []struct {
+		reason string
+		values map[string]any
+		want   string
+	}{
+		{reason: "a misspelt choice", values: map[string]any{"webhook": map[string]any{"certificates": "certmanager"}}, want: "certificates"},
+		{reason: "a misspelt key", values: map[string]any{"webhook": map[string]any{"certificate": "cert-manager"}}, want: "certificate"},
+		{reason: "an unknown top-level key", values: map[string]any{"replica": 3}, want: "replica"},
+		{reason: "a tag with a digest's form", values: map[string]any{"image": map[string]any{"digest": "0123"}}, want: "digest"},
+		{reason: "a label llsd's selector owns", values: map[string]any{"labels": map[string]any{"app.kubernetes.io/name": "x"}}, want: "labels: app.kubernetes.io/name is the label"},
+		{reason: "a NetworkPolicy without the pod networks", values: map[string]any{"networkPolicy": map[string]any{"enabled": true}},
+			want: "podNetworks: the NetworkPolicy (networkPolicy.enabled) needs the cluster's pod networks"},
+		{reason: "a pod network that is not one", values: with(enforced, map[string]any{"podNetworks": []any{"pods"}}), want: "podNetworks"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			chart, err := loader.Load(chartDir)
+			require.NoError(t, err)
+			_, err = dryRun().Run(chart, tc.values)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// The controller's pod is one OpenShift's restricted-v2 admits, as the pods llsd renders for
+// OpenShift are: no user, group or fsGroup of its own (the SCC assigns them from the
+// namespace's range), and the Pod Security Standard restricted.
+func TestPodIsAdmittedByRestrictedV2(t *testing.T) {
+	for _, certificates := range []string{"self-signed", "cert-manager"} {
+		var d appsv1.Deployment
+		decode(t, render(t, map[string]any{"webhook": map[string]any{"certificates": certificates}})["Deployment/llsd-controller"], &d)
+		assertRestrictedV2(t, d.Spec.Template)
+	}
+}
+
+// assertRestrictedV2 holds a pod to what OpenShift's restricted-v2 SCC admits: the Pod
+// Security Standard restricted, with the user, group and fsGroup left to the namespace's range
+// (MustRunAsRange, MustRunAs: a fixed value outside it is refused), no SELinux options of its own,
+// and only the volume types the SCC lists.
+func assertRestrictedV2(t *testing.T, template corev1.PodTemplateSpec) {
+	t.Helper()
+	evaluator, err := policy.NewEvaluator(policy.DefaultChecks(), nil)
+	require.NoError(t, err)
+	for _, r := range evaluator.EvaluatePod(psaapi.LevelVersion{Level: psaapi.LevelRestricted, Version: psaapi.LatestVersion()}, &template.ObjectMeta, &template.Spec) {
+		assert.True(t, r.Allowed, "%s: %s", r.ForbiddenReason, r.ForbiddenDetail)
+	}
+	pod := template.Spec
+	if sc := pod.SecurityContext; sc != nil {
+		assert.Nil(t, sc.RunAsUser, "restricted-v2 assigns the user")
+		assert.Nil(t, sc.RunAsGroup, "restricted-v2 assigns the group")
+		assert.Nil(t, sc.FSGroup, "restricted-v2 assigns the fsGroup")
+		assert.Nil(t, sc.SELinuxOptions, "restricted-v2 assigns the SELinux level")
+	}
+	for _, c := range slices.Concat(pod.InitContainers, pod.Containers) {
+		if sc := c.SecurityContext; sc != nil {
+			assert.Nil(t, sc.RunAsUser, "%s: restricted-v2 assigns the user", c.Name)
+			assert.Nil(t, sc.RunAsGroup, "%s: restricted-v2 assigns the group", c.Name)
+			assert.Nil(t, sc.SELinuxOptions, "%s: restricted-v2 assigns the SELinux level", c.Name)
+		}
+	}
+	for _, v := range pod.Volumes {
+		s := v.VolumeSource
+		assert.True(t, s.ConfigMap != nil || s.DownwardAPI != nil || s.EmptyDir != nil || s.PersistentVolumeClaim != nil ||
+			s.Projected != nil || s.Secret != nil || s.Ephemeral != nil || s.CSI != nil, "volume %s is of a type restricted-v2 refuses", v.Name)
+	}
+}
+
+// helm uninstall leaves the CRD and every LlamaStackDistribution; helm install of the chart
+// again takes the CRD back, and helm upgrade changes it (a template, which Helm upgrades; the
+// crds/ directory it would not).
+func TestUninstallKeepsTheCRD(t *testing.T) {
+	cluster := startCluster(t)
+	chart, err := loader.Load(chartDir)
+	require.NoError(t, err)
+	_, err = cluster.install().Run(chart, map[string]any{"image": map[string]any{"digest": digest}})
+	require.NoError(t, err)
+
+	stack := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "llamastack.io/v1alpha2", "kind": "LlamaStackDistribution",
+		"metadata": map[string]any{"name": "chat", "namespace": cluster.namespace},
+		"spec":     map[string]any{"distribution": map[string]any{"name": "starter"}}}}
+	require.EventuallyWithT(t, func(c *assert.CollectT) { // until the API server serves the new CRD
+		assert.NoError(c, cluster.client.Create(t.Context(), stack.DeepCopy()))
+	}, 30*time.Second, 100*time.Millisecond)
+
+	uninstall := action.NewUninstall(cluster.actions)
+	uninstall.WaitStrategy = kube.HookOnlyStrategy // helm's default
+	_, err = uninstall.Run("llsd")
+	require.NoError(t, err)
+	var crd apiextensionsv1.CustomResourceDefinition
+	require.NoError(t, cluster.client.Get(t.Context(), client.ObjectKey{Name: "llamastackdistributions.llamastack.io"}, &crd), "the CRD is kept")
+	assert.Nil(t, crd.DeletionTimestamp)
+	kept := &unstructured.Unstructured{}
+	kept.SetGroupVersionKind(stack.GroupVersionKind())
+	require.NoError(t, cluster.client.Get(t.Context(), client.ObjectKey{Namespace: cluster.namespace, Name: "chat"}, kept), "the LlamaStackDistribution is kept")
+	var d appsv1.Deployment
+	err = cluster.client.Get(t.Context(), client.ObjectKey{Namespace: cluster.namespace, Name: "llsd-controller"}, &d)
+	assert.True(t, apierrors.IsNotFound(err), "the rest of the release is gone: %v", err)
+
+	_, err = cluster.install().Run(chart, map[string]any{"image": map[string]any{"digest": digest}})
+	require.NoError(t, err, "installing again takes the kept CRD back")
+	upgrade := action.NewUpgrade(cluster.actions)
+	upgrade.Namespace, upgrade.WaitStrategy = cluster.namespace, kube.HookOnlyStrategy
+	_, err = upgrade.Run("llsd", chart, map[string]any{"image": map[string]any{"digest": digest}, "labels": map[string]any{"team": "platform"}})
+	require.NoError(t, err)
+	require.NoError(t, cluster.client.Get(t.Context(), client.ObjectKey{Name: "llamastackdistributions.llamastack.io"}, &crd))
+	assert.Equal(t, "platform", crd.Labels["team"], "helm upgrade changes the CRD")
 }
 
 // The self-signed variant installs through Helm's library on a real API server: every object is
 // accepted and the CRD converts through the release's webhook Service.
 func TestInstall(t *testing.T) {
+	cluster := startCluster(t)
+	chart, err := loader.Load(chartDir)
+	require.NoError(t, err)
+	installed, err := cluster.install().Run(chart, with(enforced, map[string]any{"image": map[string]any{"digest": digest}}))
+	require.NoError(t, err)
+	release, err := releaseutil.NewAccessor(installed)
+	require.NoError(t, err)
+	assert.Equal(t, "deployed", release.Status())
+
+	c := cluster.client
+	var d appsv1.Deployment
+	require.NoError(t, c.Get(t.Context(), client.ObjectKey{Namespace: cluster.namespace, Name: "llsd-controller"}, &d))
+	assert.Equal(t, "ghcr.io/llamastack/llsd-controller@"+digest, d.Spec.Template.Spec.Containers[0].Image)
+	var crd apiextensionsv1.CustomResourceDefinition
+	require.NoError(t, c.Get(t.Context(), client.ObjectKey{Name: "llamastackdistributions.llamastack.io"}, &crd))
+	assert.Equal(t, apiextensionsv1.WebhookConverter, crd.Spec.Conversion.Strategy)
+	assert.Equal(t, "llsd-webhook", crd.Spec.Conversion.Webhook.ClientConfig.Service.Name)
+	var policy networkingv1.NetworkPolicy
+	require.NoError(t, c.Get(t.Context(), client.ObjectKey{Namespace: cluster.namespace, Name: "llsd-controller"}, &policy), "the API server takes the NetworkPolicy")
+
+	t.Run("the conversion webhook answers through the chart's Service, as the chart's service account", func(t *testing.T) {
+		webhookAnswers(t, c, cluster.config, d, cluster.namespace)
+	})
+}
+
+// cluster is a real API server (envtest) and Helm's configuration for it.
+type cluster struct {
+	config    *rest.Config
+	client    client.Client
+	actions   *action.Configuration
+	namespace string
+}
+
+// install is helm install llsd -n <namespace> --create-namespace.
+func (c cluster) install() *action.Install {
+	install := action.NewInstall(c.actions)
+	install.ReleaseName, install.Namespace, install.CreateNamespace = "llsd", c.namespace, true
+	install.WaitStrategy = kube.HookOnlyStrategy // helm's default
+	return install
+}
+
+func startCluster(t *testing.T) cluster {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("KUBEBUILDER_ASSETS is not set: make test sets it")
@@ -101,46 +328,35 @@ func TestInstall(t *testing.T) {
 	flags.KubeConfig = &path
 	namespace := "team-llsd" // not the manifests' llsd-system: the release's namespace is used throughout
 	flags.Namespace = &namespace
-
-	actions := new(action.Configuration)
-	require.NoError(t, actions.Init(flags, namespace, "secret", func(string, ...any) {}))
-	install := action.NewInstall(actions)
-	install.ReleaseName, install.Namespace, install.CreateNamespace = "llsd", namespace, true
-	chart, err := loader.Load(chartDir)
-	require.NoError(t, err)
-	release, err := install.Run(chart, map[string]any{"image": map[string]any{"digest": digest}})
-	require.NoError(t, err)
-	assert.Equal(t, "deployed", release.Info.Status.String())
+	actions := action.NewConfiguration()
+	require.NoError(t, actions.Init(flags, namespace, "secret"))
 
 	scheme := runtime.NewScheme()
 	require.NoError(t, clientgoscheme.AddToScheme(scheme))
 	require.NoError(t, apiextensionsv1.AddToScheme(scheme))
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	require.NoError(t, err)
-	var d appsv1.Deployment
-	require.NoError(t, c.Get(t.Context(), client.ObjectKey{Namespace: namespace, Name: "llsd-controller"}, &d))
-	assert.Equal(t, "ghcr.io/llamastack/llsd-controller@"+digest, d.Spec.Template.Spec.Containers[0].Image)
-	var crd apiextensionsv1.CustomResourceDefinition
-	require.NoError(t, c.Get(t.Context(), client.ObjectKey{Name: "llamastackdistributions.llamastack.io"}, &crd))
-	assert.Equal(t, apiextensionsv1.WebhookConverter, crd.Spec.Conversion.Strategy)
-	assert.Equal(t, "llsd-webhook", crd.Spec.Conversion.Webhook.ClientConfig.Service.Name)
+	return cluster{config: cfg, client: c, actions: actions, namespace: namespace}
+}
 
-	t.Run("the conversion webhook answers through the chart's Service, as the chart's service account", func(t *testing.T) {
-		webhookAnswers(t, c, cfg, d, namespace)
-	})
+// dryRun is helm template's install: client-only, in namespace team-llsd, on Kubernetes 1.34.
+func dryRun() *action.Install {
+	install := action.NewInstall(action.NewConfiguration())
+	install.DryRunStrategy, install.ReleaseName, install.Namespace = action.DryRunClient, "llsd", "team-llsd"
+	install.KubeVersion = &common.KubeVersion{Version: "v1.34.0", Major: "1", Minor: "34"}
+	return install
 }
 
 // render renders the chart as a release in namespace team-llsd, by kind/name.
 func render(t *testing.T, values map[string]any) map[string]string {
 	chart, err := loader.Load(chartDir)
 	require.NoError(t, err)
-	install := action.NewInstall(&action.Configuration{})
-	install.DryRun, install.ClientOnly, install.ReleaseName, install.Namespace = true, true, "llsd", "team-llsd"
-	install.KubeVersion = &chartutil.KubeVersion{Version: "v1.34.0", Major: "1", Minor: "34"}
-	release, err := install.Run(chart, values)
+	installed, err := dryRun().Run(chart, values)
+	require.NoError(t, err)
+	release, err := releaseutil.NewAccessor(installed)
 	require.NoError(t, err)
 	objs := map[string]string{}
-	for _, doc := range strings.Split(release.Manifest, "\n---\n") {
+	for _, doc := range strings.Split(release.Manifest(), "\n---\n") {
 		var meta struct {
 			Kind     string `json:"kind"`
 			Metadata struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	psaapi "k8s.io/pod-security-admission/api"
 	"k8s.io/pod-security-admission/policy"
 	"sigs.k8s.io/yaml"
@@ -50,9 +51,10 @@ func TestInstallManifests(t *testing.T) {
 			objs := objects(t, out)
 			for _, want := range append(tc.want, "CustomResourceDefinition/llamastackdistributions.llamastack.io", "Namespace/llsd-system",
 				"ServiceAccount/llsd-controller", "ClusterRole/llsd-controller", "Role/llsd-controller-leader-election",
-				"Deployment/llsd-controller", "Service/llsd-webhook", "NetworkPolicy/llsd-controller", "ClusterRole/llsd-metrics-reader") {
+				"Deployment/llsd-controller", "Service/llsd-webhook", "ClusterRole/llsd-metrics-reader") {
 				assert.Contains(t, objs, want)
 			}
+			assert.NotContains(t, objs, "NetworkPolicy/llsd-controller", "the NetworkPolicy needs the cluster's pod networks: a component")
 			data, err := yaml.Marshal(objs["Deployment/llsd-controller"])
 			require.NoError(t, err)
 			var d appsv1.Deployment
@@ -62,9 +64,38 @@ func TestInstallManifests(t *testing.T) {
 				assert.True(t, r.Allowed, "%s: %s", r.ForbiddenReason, r.ForbiddenDetail)
 			}
 			assert.True(t, *d.Spec.Template.Spec.Containers[0].SecurityContext.ReadOnlyRootFilesystem)
+			assert.Nil(t, d.Spec.Template.Spec.SecurityContext.RunAsUser, "the image's user; OpenShift's restricted-v2 refuses a fixed one")
 			tc.check(t, string(out), &d)
 		})
 	}
+}
+
+// The NetworkPolicy component takes the cluster's pod network from the overlay, and without it
+// kustomize build fails naming what to add: no default network (kind's would be wrong elsewhere).
+func TestInstallNetworkPolicyNeedsThePodNetwork(t *testing.T) {
+	kustomize := tool(t, "KUSTOMIZE", kustomizeHow)
+	root, err := filepath.Abs(filepath.Join("..", "..", "examples", "install"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	rel, err := filepath.Rel(dir, root)
+	require.NoError(t, err)
+	overlay := "resources: [" + filepath.Join(rel, "self-signed") + "]\ncomponents: [" + filepath.Join(rel, "network-policy") + "]\n"
+	writeFiles(t, dir, map[string]string{"kustomization.yaml": overlay})
+	assert.Contains(t, runFailing(t, "", kustomize, "build", dir), "llsd-pod-networks")
+
+	writeFiles(t, dir, map[string]string{"kustomization.yaml": overlay + `configMapGenerator:
+  - name: llsd-pod-networks
+    literals: [podNetwork=10.128.0.0/14]
+    options: {disableNameSuffixHash: true, annotations: {config.kubernetes.io/local-config: "true"}}
+`})
+	objs := objects(t, run(t, "", kustomize, "build", dir))
+	assert.NotContains(t, objs, "ConfigMap/llsd-pod-networks", "the overlay's ConfigMap is local")
+	data, err := yaml.Marshal(objs["NetworkPolicy/llsd-controller"])
+	require.NoError(t, err)
+	var policy networkingv1.NetworkPolicy
+	require.NoError(t, yaml.UnmarshalStrict(data, &policy))
+	assert.Equal(t, []string{"10.128.0.0/14"}, policy.Spec.Ingress[0].From[0].IPBlock.Except)
+	assert.Equal(t, "llsd-system", policy.Namespace)
 }
 
 // Every RBAC rule of the install manifests says why it is there: the line before each rule

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Command gen writes the Helm chart's templates from the controller's install manifests:
-// kustomize builds each TLS variant of examples/install, and each object becomes a template
+// kustomize builds each TLS variant of examples/install with its NetworkPolicy component, and
+// each object becomes a template
 // with the release's namespace, the image and the settings values.yaml documents in place of
 // the manifests' own. The manifests stay the one source: make generate rewrites the
 // templates, make verify fails when they are stale.
@@ -34,7 +35,7 @@ func main() {
 	}
 	kustomize, install, chart := os.Args[1], os.Args[2], os.Args[3]
 	for _, v := range variants {
-		out, err := exec.Command(kustomize, "build", filepath.Join(install, v)).Output()
+		out, err := build(kustomize, install, v)
 		if err != nil {
 			fail(fmt.Errorf("kustomize build %s: %w", v, err))
 		}
@@ -46,6 +47,37 @@ func main() {
 			fail(err)
 		}
 	}
+}
+
+// build is kustomize's output of the variant with the NetworkPolicy component, whose pod
+// network the chart's values give (templated replaces the documentation network set here).
+func build(kustomize, install, variant string) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "llsd-chart-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	abs, err := filepath.Abs(install)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(dir, abs) // kustomize takes bases by relative path
+	if err != nil {
+		return nil, err
+	}
+	overlay := fmt.Sprintf(`resources: [%s]
+components: [%s]
+configMapGenerator:
+  - name: llsd-pod-networks
+    literals: [podNetwork=192.0.2.0/24]
+    options: {disableNameSuffixHash: true, annotations: {config.kubernetes.io/local-config: "true"}}
+`, filepath.Join(rel, variant), filepath.Join(rel, "network-policy"))
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(overlay), 0o600); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(kustomize, "build", dir)
+	cmd.Stderr = os.Stderr
+	return cmd.Output()
 }
 
 func fail(err error) {
@@ -66,34 +98,67 @@ func template(variant string, manifests []byte) ([]byte, error) {
 		if obj == nil || obj["kind"] == "Namespace" { // helm install --create-namespace makes it
 			continue
 		}
+		kind := obj["kind"]
 		templated(obj)
 		data, err := yaml.Marshal(obj)
 		if err != nil {
 			return nil, err
 		}
+		if kind == "NetworkPolicy" {
+			buf.WriteString("{{- if .Values.networkPolicy.enabled }}\n")
+		}
 		buf.WriteString("---\n")
 		buf.WriteString(values(escape(string(data))))
+		if kind == "NetworkPolicy" {
+			buf.WriteString("{{- end }}\n")
+		}
 	}
 	buf.WriteString("{{- end }}\n")
 	return buf.Bytes(), nil
 }
 
-// Placeholders set into the objects and replaced by template expressions after marshalling.
+// Placeholders set into the objects and replaced by template expressions after marshalling:
+// a value (key: LLSD_CHART_...) or a whole key (LLSD_CHART_...: "") that becomes optional keys.
 const (
-	imageHolder     = "LLSD_CHART_IMAGE"
-	replicasHolder  = "LLSD_CHART_REPLICAS"
-	resourcesHolder = "LLSD_CHART_RESOURCES"
-	networksHolder  = "LLSD_CHART_POD_NETWORKS"
+	imageHolder      = "LLSD_CHART_IMAGE"
+	replicasHolder   = "LLSD_CHART_REPLICAS"
+	resourcesHolder  = "LLSD_CHART_RESOURCES"
+	networksHolder   = "LLSD_CHART_POD_NETWORKS"
+	labelsHolder     = "LLSD_CHART_LABELS"
+	schedulingHolder = "LLSD_CHART_SCHEDULING"
 )
 
-// templated puts placeholders where values.yaml decides: the controller's image, replicas and
-// resources, and the pod networks the NetworkPolicy tells apart from the API server.
+// keepPolicy is Helm's annotation that leaves an object in the cluster on helm uninstall.
+const keepPolicy = "helm.sh/resource-policy"
+
+// templated puts placeholders where values.yaml decides: the controller's image, replicas,
+// resources and scheduling, every object's extra labels, and the pod networks the
+// NetworkPolicy tells apart from the API server. The CRD is kept on uninstall: deleting it
+// would delete every LlamaStackDistribution in the cluster.
 func templated(obj map[string]any) {
+	meta := obj["metadata"].(map[string]any)
+	labels, _ := meta["labels"].(map[string]any)
+	if labels == nil {
+		labels = map[string]any{}
+		meta["labels"] = labels
+	}
+	labels[labelsHolder] = ""
 	switch obj["kind"] {
+	case "CustomResourceDefinition":
+		annotations, _ := meta["annotations"].(map[string]any)
+		if annotations == nil {
+			annotations = map[string]any{}
+			meta["annotations"] = annotations
+		}
+		annotations[keepPolicy] = "keep"
 	case "Deployment":
 		spec := obj["spec"].(map[string]any)
 		spec["replicas"] = replicasHolder
-		container := spec["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+		template := spec["template"].(map[string]any)
+		template["metadata"].(map[string]any)["labels"].(map[string]any)[labelsHolder] = ""
+		pod := template["spec"].(map[string]any)
+		pod[schedulingHolder] = ""
+		container := pod["containers"].([]any)[0].(map[string]any)
 		container["image"] = imageHolder
 		container["resources"] = resourcesHolder
 	case "NetworkPolicy":
@@ -107,13 +172,27 @@ func escape(s string) string {
 	return strings.ReplaceAll(s, "{{", `{{ "{{" }}`)
 }
 
-var holderLine = regexp.MustCompile(`(?m)^( *)(\w+): (LLSD_CHART_\w+)$`)
+var (
+	holderLine    = regexp.MustCompile(`(?m)^( *)(\w+): (LLSD_CHART_\w+)$`)
+	holderKeyLine = regexp.MustCompile(`(?m)^( *)(LLSD_CHART_\w+): ""\n`)
+)
 
 // values replaces the placeholders and the manifests' namespace with template expressions.
 func values(s string) string {
 	s = strings.ReplaceAll(s, "."+namespace+".svc", ".{{ .Release.Namespace }}.svc")
 	s = strings.ReplaceAll(s, namespace+"/", "{{ .Release.Namespace }}/")
 	s = strings.ReplaceAll(s, "namespace: "+namespace, "namespace: {{ .Release.Namespace }}")
+	s = holderKeyLine.ReplaceAllStringFunc(s, func(line string) string {
+		m := holderKeyLine.FindStringSubmatch(line)
+		indent := m[1]
+		switch m[2] {
+		case labelsHolder:
+			return indent + `{{- include "llsd-controller.labels" . | nindent ` + fmt.Sprint(len(indent)) + " }}\n"
+		case schedulingHolder:
+			return indent + `{{- include "llsd-controller.scheduling" . | nindent ` + fmt.Sprint(len(indent)) + " }}\n"
+		}
+		return line
+	})
 	return holderLine.ReplaceAllStringFunc(s, func(line string) string {
 		m := holderLine.FindStringSubmatch(line)
 		indent, key := m[1], m[2]
@@ -125,7 +204,7 @@ func values(s string) string {
 		case resourcesHolder:
 			return indent + key + ":\n" + indent + "  {{- toYaml .Values.resources | nindent " + fmt.Sprint(len(indent)+2) + " }}"
 		case networksHolder:
-			return indent + key + ": {{ toJson .Values.podNetworks }}"
+			return indent + key + `: {{ include "llsd-controller.podNetworks" . }}`
 		}
 		return line
 	})

@@ -32,9 +32,10 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 	imagespec "github.com/opencontainers/image-spec/specs-go/v1"
-	"helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/chartutil"
-	helmregistry "helm.sh/helm/v3/pkg/registry"
+	commonutil "helm.sh/helm/v4/pkg/chart/common/util"
+	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
+	helmregistry "helm.sh/helm/v4/pkg/registry"
 )
 
 func main() {
@@ -69,7 +70,7 @@ func pack(dir, images, registry, version, out string) error {
 				`digest: ""`, "digest: "+digest, 1))
 		}
 	}
-	if err := chartutil.ValidateAgainstSchema(chart, chart.Values); err != nil {
+	if err := commonutil.ValidateAgainstSchema(chart, chart.Values); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
