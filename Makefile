@@ -179,6 +179,11 @@ release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dis
 	$(GO) run ./hack/sign dist
 	$(GO) run ./hack/releasecheck dist
 
+.PHONY: prepare-release
+prepare-release: ## Make the tree prepare release RELEASE=vX.Y.Z: the chart's version and appVersion, and the image tags the examples and docs name (a tag's release check requires it).
+	@test -n "$(RELEASE)" || { echo "prepare-release: name the release: make prepare-release RELEASE=v0.2.0" >&2; exit 1; }
+	$(GO) run ./hack/releasecheck prepare $(RELEASE)
+
 .PHONY: release-reproducible
 release-reproducible: ## Run release-snapshot twice and fail unless the binaries, images and the chart's OCI artifact are byte-identical.
 	$(MAKE) release-snapshot

@@ -50,8 +50,15 @@ func main() {
 		fmt.Println(strings.Join(release.Tags(os.Args[2]), "\n"))
 		return
 	}
+	if len(os.Args) == 3 && os.Args[1] == "prepare" { // make prepare-release RELEASE=vX.Y.Z
+		if err := release.Prepare(".", os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "releasecheck:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: releasecheck DIST | releasecheck tags VERSION")
+		fmt.Fprintln(os.Stderr, "usage: releasecheck DIST | releasecheck tags VERSION | releasecheck prepare VERSION")
 		os.Exit(2)
 	}
 	if err := check(os.Args[1]); err != nil {
@@ -63,6 +70,9 @@ func main() {
 func check(dist string) error {
 	version, err := version(dist)
 	if err != nil {
+		return err
+	}
+	if err := checkPrepared(version); err != nil {
 		return err
 	}
 	sums, err := checksums(dist)
@@ -105,6 +115,22 @@ func check(dist string) error {
 	}
 	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle, Helm chart (archive and OCI artifact) and OLM bundle by digest; signatures, provenance and SBOM attestations verified\n", version, len(binaries)*len(platforms))
 	return os.WriteFile(filepath.Join(dist, "release.sha256"), []byte(strings.Join(record, "\n")+"\n"), 0o644)
+}
+
+// checkPrepared refuses a release (vX.Y.Z) the tree does not prepare: its chart's default image,
+// examples and docs would name another release than the one published.
+func checkPrepared(version string) error {
+	if len(release.Tags(version)) == 1 {
+		return nil // a snapshot or pre-release: the tree prepares the next release
+	}
+	prepared, err := release.Prepared(".")
+	if err != nil {
+		return err
+	}
+	if prepared != version {
+		return fmt.Errorf("the tag is %s but the tree prepares %s (%s): run make prepare-release RELEASE=%s, commit, and tag that commit", version, prepared, release.ChartFile, version)
+	}
+	return nil
 }
 
 func version(dist string) (string, error) {
@@ -315,7 +341,7 @@ func checkChart(dist, version, digest string) (release.Image, error) {
 	return checkChartArtifact(dist, path)
 }
 
-// Media types of a Helm chart as an OCI artifact (helm.sh/helm/v3/pkg/registry).
+// Media types of a Helm chart as an OCI artifact (helm.sh/helm/v4/pkg/registry).
 const (
 	helmConfigMediaType = "application/vnd.cncf.helm.config.v1+json"
 	helmChartMediaType  = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"

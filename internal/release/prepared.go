@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package release
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"golang.org/x/mod/semver"
+	"sigs.k8s.io/yaml"
+)
+
+// ChartFile is the chart's Chart.yaml, relative to the repository: its appVersion is the release
+// the tree prepares, which the chart's image, the examples and the docs name.
+const ChartFile = "charts/llsd-controller/Chart.yaml"
+
+// Prepared is the release the repository at root prepares: the chart's appVersion.
+func Prepared(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, ChartFile))
+	if err != nil {
+		return "", err
+	}
+	var chart struct {
+		Version    string `json:"version"`
+		AppVersion string `json:"appVersion"`
+	}
+	if err := yaml.Unmarshal(data, &chart); err != nil {
+		return "", fmt.Errorf("%s: %w", ChartFile, err)
+	}
+	if !semver.IsValid(chart.AppVersion) || "v"+chart.Version != chart.AppVersion {
+		return "", fmt.Errorf("%s: appVersion %q and version %q name no release (v0.2.0 and 0.2.0)", ChartFile, chart.AppVersion, chart.Version)
+	}
+	return chart.AppVersion, nil
+}
+
+// Reference is an image of llsd's that a user copies from the repository, named by tag or
+// digest.
+type Reference struct {
+	File string // relative to the repository
+	Line int
+	// Image is the repository (ghcr.io/llamastack/llsd-controller), Separator ":" or "@",
+	// Tag the tag or digest after it.
+	Image, Separator, Tag string
+}
+
+func (r Reference) String() string {
+	return fmt.Sprintf("%s:%d: %s%s%s", r.File, r.Line, r.Image, r.Separator, r.Tag)
+}
+
+// imageReference matches llsd's three images with a tag or digest.
+var imageReference = regexp.MustCompile(`ghcr\.io/llamastack/(?:llsd-controller|llsd-argocd-cmp|llsd)([:@])([A-Za-z0-9_.*<>:-]+)`)
+
+// copied are the places users copy from: the guides, the examples, the KRM catalog entry.
+var copied = []string{"README.md", "SECURITY.md", "docs", "examples", "catalog"}
+
+// References are the references to llsd's images by tag or digest in what users copy.
+func References(root string) ([]Reference, error) {
+	var refs []Reference
+	for _, top := range copied {
+		err := filepath.WalkDir(filepath.Join(root, top), func(path string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) && path == filepath.Join(root, top) {
+				return nil // a tree without it
+			}
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			for i, line := range strings.Split(string(data), "\n") {
+				for _, m := range imageReference.FindAllStringSubmatch(line, -1) {
+					refs = append(refs, Reference{File: filepath.ToSlash(rel), Line: i + 1,
+						Image: strings.TrimSuffix(m[0], m[1]+m[2]), Separator: m[1], Tag: m[2]})
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return refs, nil
+}
+
+// NamesARelease says whether a reference names the prepared release (or any release: a
+// digest, a placeholder, a moving vX or vX.Y tag, a policy's wildcard), and not a tag that
+// moves to whatever was built last (latest, dev) or another version.
+func (r Reference) NamesARelease(prepared string) bool {
+	switch {
+	case r.Separator == "@":
+		return strings.HasPrefix(r.Tag, "sha256:") || r.Tag == "*"
+	case r.Tag == prepared, r.Tag == "<release>", r.Tag == "*":
+		return true
+	}
+	return semver.IsValid(r.Tag) && (r.Tag == semver.Major(r.Tag) || r.Tag == semver.MajorMinor(r.Tag))
+}
+
+// Prepare makes the repository at root prepare release version (vX.Y.Z): the chart's version
+// and appVersion, and every reference to the release it prepared before.
+func Prepare(root, version string) error {
+	if !semver.IsValid(version) || semver.Canonical(version) != version {
+		return fmt.Errorf("%q is no release version: vX.Y.Z", version)
+	}
+	before, err := Prepared(root)
+	if err != nil {
+		return err
+	}
+	refs, err := References(root)
+	if err != nil {
+		return err
+	}
+	edits := map[string][]Reference{}
+	for _, r := range refs {
+		if r.Separator == ":" && r.Tag == before {
+			edits[r.File] = append(edits[r.File], r)
+		}
+	}
+	for file, refs := range edits {
+		path := filepath.Join(root, file)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		lines := strings.Split(string(data), "\n")
+		for _, r := range refs {
+			lines[r.Line-1] = strings.ReplaceAll(lines[r.Line-1], r.Image+":"+before, r.Image+":"+version)
+		}
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			return err
+		}
+	}
+	path := filepath.Join(root, ChartFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	chart := chartVersions.ReplaceAllStringFunc(string(data), func(line string) string {
+		if strings.HasPrefix(line, "appVersion:") {
+			return "appVersion: " + version
+		}
+		return "version: " + strings.TrimPrefix(version, "v")
+	})
+	return os.WriteFile(path, []byte(chart), 0o644)
+}
+
+var chartVersions = regexp.MustCompile(`(?m)^(version|appVersion): .*$`)
