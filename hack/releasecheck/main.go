@@ -110,10 +110,16 @@ func check(dist string) error {
 	if err := checkOLMBundle(dist, digests["llsd-controller"]); err != nil {
 		return err
 	}
+	if err := checkOLMImages(dist, version, digests); err != nil {
+		return err
+	}
+	for _, name := range []string{release.BundleImage, release.CatalogImage} {
+		record = append(record, digests[name]+"  image "+name)
+	}
 	if err := checkSignatures(dist, digests); err != nil {
 		return err
 	}
-	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle, Helm chart (archive and OCI artifact) and OLM bundle by digest; signatures, provenance and SBOM attestations verified\n", version, len(binaries)*len(platforms))
+	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle, Helm chart (archive and OCI artifact), OLM bundle by digest and its bundle and catalog images; signatures, provenance and SBOM attestations verified\n", version, len(binaries)*len(platforms))
 	return os.WriteFile(filepath.Join(dist, "release.sha256"), []byte(strings.Join(record, "\n")+"\n"), 0o644)
 }
 
@@ -235,51 +241,143 @@ func checkSBOM(path string) error {
 func checkImages(dist, version string) (map[string]string, error) {
 	digests := map[string]string{}
 	for _, name := range images {
-		path, err := layout.FromPath(filepath.Join(dist, "images", name))
-		if err != nil {
-			return nil, fmt.Errorf("image %s: %w", name, err)
-		}
-		top, err := path.ImageIndex()
+		digest, err := checkIndex(dist, filepath.Join("images", name), name, version)
 		if err != nil {
 			return nil, err
 		}
-		manifest, err := top.IndexManifest()
-		if err != nil {
-			return nil, err
-		}
-		// the image under the release's version; its signature and attestation beside it
-		at := slices.IndexFunc(manifest.Manifests, func(d v1.Descriptor) bool { return d.Annotations[release.RefNameAnnotation] == version })
-		if at < 0 {
-			return nil, fmt.Errorf("image %s: the layout holds no image tagged %s", name, version)
-		}
-		for _, tag := range release.Tags(version)[1:] {
-			if !slices.ContainsFunc(manifest.Manifests, func(d v1.Descriptor) bool {
-				return d.Annotations[release.RefNameAnnotation] == tag && d.Digest == manifest.Manifests[at].Digest
-			}) {
-				return nil, fmt.Errorf("image %s: the layout holds no tag %s of %s, which release %s moves", name, tag, manifest.Manifests[at].Digest, version)
-			}
-		}
-		list, err := top.ImageIndex(manifest.Manifests[at].Digest)
-		if err != nil {
-			return nil, fmt.Errorf("image %s: %w", name, err)
-		}
-		listManifest, err := list.IndexManifest()
-		if err != nil {
-			return nil, err
-		}
-		var got []string
-		for _, m := range listManifest.Manifests {
-			if m.Platform != nil {
-				got = append(got, m.Platform.OS+"/"+m.Platform.Architecture)
-			}
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, []string{"linux/amd64", "linux/arm64"}) {
-			return nil, fmt.Errorf("image %s:%s is for %v, want linux/amd64 and linux/arm64", name, version, got)
-		}
-		digests[name] = manifest.Manifests[at].Digest.String()
+		digests[name] = digest
 	}
 	return digests, nil
+}
+
+// checkIndex holds the layout dir to a two-architecture image tagged with every tag of the
+// version, and returns its digest.
+func checkIndex(dist, dir, name, version string) (string, error) {
+	path, err := layout.FromPath(filepath.Join(dist, dir))
+	if err != nil {
+		return "", fmt.Errorf("image %s: %w", name, err)
+	}
+	top, err := path.ImageIndex()
+	if err != nil {
+		return "", err
+	}
+	manifest, err := top.IndexManifest()
+	if err != nil {
+		return "", err
+	}
+	// the image under the release's version; its signature and attestation beside it
+	at := slices.IndexFunc(manifest.Manifests, func(d v1.Descriptor) bool { return d.Annotations[release.RefNameAnnotation] == version })
+	if at < 0 {
+		return "", fmt.Errorf("image %s: the layout holds no image tagged %s", name, version)
+	}
+	for _, tag := range release.Tags(version)[1:] {
+		if !slices.ContainsFunc(manifest.Manifests, func(d v1.Descriptor) bool {
+			return d.Annotations[release.RefNameAnnotation] == tag && d.Digest == manifest.Manifests[at].Digest
+		}) {
+			return "", fmt.Errorf("image %s: the layout holds no tag %s of %s, which release %s moves", name, tag, manifest.Manifests[at].Digest, version)
+		}
+	}
+	list, err := top.ImageIndex(manifest.Manifests[at].Digest)
+	if err != nil {
+		return "", fmt.Errorf("image %s: %w", name, err)
+	}
+	listManifest, err := list.IndexManifest()
+	if err != nil {
+		return "", err
+	}
+	var got []string
+	for _, m := range listManifest.Manifests {
+		if m.Platform != nil {
+			got = append(got, m.Platform.OS+"/"+m.Platform.Architecture)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"linux/amd64", "linux/arm64"}) {
+		return "", fmt.Errorf("image %s:%s is for %v, want linux/amd64 and linux/arm64", name, version, got)
+	}
+	return manifest.Manifests[at].Digest.String(), nil
+}
+
+// checkOLMImages holds the OLM bundle and catalog images to their layouts (two architectures,
+// the version's tags) and the catalog to the bundle image by its digest, and adds their
+// digests.
+func checkOLMImages(dist, version string, digests map[string]string) error {
+	olm, err := release.OLMImages(dist)
+	if err != nil {
+		return err
+	}
+	for _, img := range olm {
+		digest, err := checkIndex(dist, img.Layout, img.Name, version)
+		if err != nil {
+			return err
+		}
+		if digest != img.Digest {
+			return fmt.Errorf("olm/images.txt names %s %s, its layout %s", img.Name, img.Digest, digest)
+		}
+		digests[img.Name] = digest
+	}
+	catalog, err := catalogFile(dist, olm[1], version)
+	if err != nil {
+		return err
+	}
+	if want := "image: " + olm[0].Reference(); !strings.Contains(catalog, want) {
+		return fmt.Errorf("the catalog's bundle is not %s", olm[0].Reference())
+	}
+	return nil
+}
+
+// catalogFile is configs/llsd/catalog.yaml of the catalog image's linux/amd64 image.
+func catalogFile(dist string, img release.Image, version string) (string, error) {
+	path, err := layout.FromPath(filepath.Join(dist, img.Layout))
+	if err != nil {
+		return "", err
+	}
+	top, err := path.ImageIndex()
+	if err != nil {
+		return "", err
+	}
+	hash, err := v1.NewHash(img.Digest)
+	if err != nil {
+		return "", err
+	}
+	list, err := top.ImageIndex(hash)
+	if err != nil {
+		return "", err
+	}
+	m, err := list.IndexManifest()
+	if err != nil {
+		return "", err
+	}
+	image, err := list.Image(m.Manifests[0].Digest)
+	if err != nil {
+		return "", err
+	}
+	layers, err := image.Layers()
+	if err != nil {
+		return "", err
+	}
+	if len(layers) != 1 {
+		return "", fmt.Errorf("catalog %s: %d layers, not one", version, len(layers))
+	}
+	r, err := layers[0].Uncompressed()
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	files := tar.NewReader(r)
+	for {
+		h, err := files.Next()
+		if errors.Is(err, io.EOF) {
+			return "", fmt.Errorf("catalog %s holds no configs/llsd/catalog.yaml", version)
+		}
+		if err != nil {
+			return "", err
+		}
+		if h.Name == "configs/llsd/catalog.yaml" {
+			data, err := io.ReadAll(files)
+			return string(data), err
+		}
+	}
 }
 
 // checkBundle wants every container of the file to run image name by its digest.

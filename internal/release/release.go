@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/google/go-containerregistry/pkg/v1/layout"
@@ -28,6 +29,7 @@ import (
 const (
 	PublicKeyFile           = "cosign.pub"
 	ProvenanceFile          = "provenance.intoto.json"
+	ProvenancePredicateFile = "provenance.predicate.json"
 	InTotoPayloadType       = "application/vnd.in-toto+json"
 	InTotoStatement         = "https://in-toto.io/Statement/v1"
 	SLSAPredicate           = "https://slsa.dev/provenance/v1"
@@ -123,7 +125,8 @@ func Chart(dist string) (Image, error) {
 	return Image{}, fmt.Errorf("%s holds no chart artifact tagged %s", filepath.Join(dist, dir), version)
 }
 
-// Artifacts are what a release signs in OCI layouts: its images and its chart's artifact.
+// Artifacts are what a release signs in OCI layouts: its images, its chart's artifact and its
+// OLM images.
 func Artifacts(dist string) ([]Image, error) {
 	images, err := Images(dist)
 	if err != nil {
@@ -133,7 +136,59 @@ func Artifacts(dist string) ([]Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(images, chart), nil
+	olm, err := OLMImages(dist)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(images, []Image{chart}, olm), nil
+}
+
+// OLM's images of a release (hack/olm/image): the bundle and the file-based catalog, by
+// DIST/olm/images.txt, in the layouts olm/bundle and olm/catalog.
+const (
+	BundleImage  = "llsd-bundle"
+	CatalogImage = "llsd-catalog"
+)
+
+// OLMImages are the release's OLM bundle and catalog images.
+func OLMImages(dist string) ([]Image, error) {
+	registry, err := registryOf(dist)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := imageLines(filepath.Join(dist, "olm", "images.txt"))
+	if err != nil {
+		return nil, err
+	}
+	var images []Image
+	for _, name := range []string{BundleImage, CatalogImage} {
+		at := slices.IndexFunc(lines, func(l imageLine) bool { return l.name == name })
+		if at < 0 {
+			return nil, fmt.Errorf("%s/olm/images.txt names no %s", dist, name)
+		}
+		images = append(images, Image{Name: name, Digest: lines[at].digest, Registry: registry, Layout: filepath.Join("olm", strings.TrimPrefix(name, "llsd-"))})
+	}
+	return images, nil
+}
+
+// imageLine is a line of images.txt: an image and its digest.
+type imageLine struct{ name, digest string }
+
+// imageLines reads "<name> <digest>" lines, in order.
+func imageLines(path string) ([]imageLine, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var lines []imageLine
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		name, digest, ok := strings.Cut(line, " ")
+		if !ok || !strings.HasPrefix(digest, "sha256:") {
+			return nil, fmt.Errorf("%s: %q is no <name> <digest> line", path, line)
+		}
+		lines = append(lines, imageLine{name, digest})
+	}
+	return lines, nil
 }
 
 // Reference is the image by digest.
@@ -172,21 +227,17 @@ func SignedFiles(dist string) ([]string, error) {
 // Images are the release's images, from images.sh's output (DIST/images.txt) and the registry
 // install.yaml names them for.
 func Images(dist string) ([]Image, error) {
-	data, err := os.ReadFile(filepath.Join(dist, "images.txt"))
-	if err != nil {
-		return nil, err
-	}
 	registry, err := registryOf(dist)
 	if err != nil {
 		return nil, err
 	}
+	lines, err := imageLines(filepath.Join(dist, "images.txt"))
+	if err != nil {
+		return nil, err
+	}
 	var images []Image
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		name, digest, ok := strings.Cut(line, " ")
-		if !ok || !strings.HasPrefix(digest, "sha256:") {
-			return nil, fmt.Errorf("%s/images.txt: %q is no <name> <digest> line", dist, line)
-		}
-		images = append(images, Image{Name: name, Digest: digest, Registry: registry, Layout: filepath.Join("images", name)})
+	for _, l := range lines {
+		images = append(images, Image{Name: l.name, Digest: l.digest, Registry: registry, Layout: filepath.Join("images", l.name)})
 	}
 	return images, nil
 }
@@ -246,8 +297,8 @@ func ProvenancePredicate(dist string) map[string]any {
 // ImageSBOM is the SBOM of an image's binary (linux/amd64): the function's for the function
 // and the Argo CD sidecar image, the controller's for the controller; nil for the chart.
 func ImageSBOM(dist string, img Image) (json.RawMessage, error) {
-	if img.Name == ChartRepository {
-		return nil, nil // manifests and values, no software of their own
+	if img.Name == ChartRepository || img.Name == BundleImage || img.Name == CatalogImage {
+		return nil, nil // manifests, values and catalogs, no software of their own
 	}
 	binary := "llsd"
 	if img.Name == "llsd-controller" {
