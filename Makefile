@@ -67,6 +67,10 @@ define tool-build
 	tmp=$$(mktemp $(@D)/.build.XXXXXX) && (cd $(1) && CGO_ENABLED=0 $(GO) build -trimpath $(2) -o $$tmp $(3)) && mv -f $$tmp $@
 endef
 
+# The modules of hack/ with tests of their own (each pins what it tests with: Helm, OLM's API,
+# Kyverno, actionlint), linted and tested by make lint and make test.
+TEST_MODULES := hack/chart hack/olm hack/kyverno hack/workflows
+
 # The one skip make test allows: the tests of inputs others wrote read them beside the clone
 # (../shared, or $LLSD_SHARED_DIR), never from the repository; without them they skip, and this
 # says so once, at the end of the run.
@@ -170,14 +174,25 @@ RELEASE_ENV = LLSD_VERSION=$(VERSION) LLSD_COMMIT_TIMESTAMP=$$(git log -1 --form
   GORELEASER_CURRENT_TAG=$$(git describe --tags --abbrev=0 2>/dev/null || echo v0.0.0)
 
 .PHONY: release-snapshot
-release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dist/: archives for linux and darwin on amd64 and arm64, SHA256SUMS, SBOMs, two-architecture images (OCI layouts), install.yaml, the Helm chart and the OLM bundle by digest, signatures, provenance and SBOM attestations (a throwaway key); nothing is pushed.
+release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dist/: archives for linux and darwin on amd64 and arm64, SHA256SUMS, SBOMs, two-architecture images (OCI layouts), install.yaml, the Helm chart and the OLM bundle by digest, its bundle and catalog images, signatures, provenance and SBOM attestations (a throwaway key); pushed only to a registry in the process, and pulled back.
 	$(RELEASE_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
 	$(RELEASE_ENV) hack/release/images.sh dist $(VERSION) $(RELEASE_REGISTRY) > dist/images.txt
 	KUSTOMIZE=$(KUSTOMIZE) hack/release/install-bundle.sh dist/images.txt $(RELEASE_REGISTRY) dist
 	cd hack/chart && LLSD_COMMIT_DATE=$$(git log -1 --format=%cI) $(GO) run ./package ../../charts/llsd-controller ../../dist/images.txt $(RELEASE_REGISTRY) $(VERSION) ../../dist/charts
 	cd hack/olm && $(GO) run ./gen $(KUSTOMIZE) ../../examples/install $(VERSION) $(RELEASE_REGISTRY)/llsd-controller@$$(awk '$$1 == "llsd-controller" {print $$2}' ../../dist/images.txt) ../../dist/bundle
+	mkdir -p dist/olm && cd hack/olm && LLSD_COMMIT_DATE=$$(git log -1 --format=%cI) $(GO) run ./image ../../dist/bundle $(RELEASE_REGISTRY) \
+	  $$(cd ../.. && $(GO) run ./hack/releasecheck tags $(VERSION) | paste -sd, -) ../../dist > ../../dist/olm/images.txt
 	$(GO) run ./hack/sign dist
 	$(GO) run ./hack/releasecheck dist
+	$(GO) run ./hack/publish dist  # to a registry in this process, pulled back: what release-publish does to RELEASE_REGISTRY
+
+.PHONY: release-publish
+release-publish: ## Push dist/ (make release-snapshot with RELEASE_REGISTRY set) to RELEASE_REGISTRY by digest, with its tags; writes dist/published.txt for keyless signing (the tag workflow runs it).
+	$(GO) run ./hack/publish dist $(RELEASE_REGISTRY)
+
+.PHONY: release-sign-keyless
+release-sign-keyless: ## Sign and attest what release-publish pushed with the running workflow's identity (cosign keyless; the tag workflow only: it needs the workflow's OIDC token).
+	hack/release/sign-keyless.sh dist
 
 .PHONY: prepare-release
 prepare-release: ## Make the tree prepare release RELEASE=vX.Y.Z: the chart's version and appVersion, and the image tags the examples and docs name (a tag's release check requires it).
@@ -241,9 +256,7 @@ test: lint envtest-assets kustomize ## Everything, with the race detector: unit 
 	@mkdir -p out && rm -f out/real-server.md
 	LLSD_STRICT=1 LLSD_REAL_SERVER_REPORT=$(CURDIR)/out/real-server.md KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 -timeout 30m ./...
 	@if [ -f out/real-server.md ]; then echo "make test: what the real servers did with the configs llsd renders (docs/real-server.md):"; cat out/real-server.md; fi
-	cd hack/chart && KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
-	cd hack/olm && KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...
-	cd hack/kyverno && $(GO) test -race -count=1 ./...
+	for m in $(TEST_MODULES); do (cd $$m && KUBEBUILDER_ASSETS=$(ENVTEST_ASSETS) KUSTOMIZE=$(KUSTOMIZE) $(GO) test -race -count=1 ./...); done
 	$(call announce-shared-skip)
 
 .PHONY: test-unit
@@ -252,11 +265,9 @@ test-unit: ## Unit tests only, fast: no internal/e2e, no API server, kustomize, 
 	LLSD_TEST_UNIT=1 $(GO) test -short $$($(GO) list ./... | grep -v /internal/e2e)
 
 .PHONY: lint
-lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml: gofmt, goimports, go vet, staticcheck, gosec, ...), also of the modules hack/chart, hack/olm and hack/kyverno.
+lint: $(GOLANGCI_LINT) ## golangci-lint (.golangci.yml: gofmt, goimports, go vet, staticcheck, gosec, ...), also of the modules hack/chart, hack/olm, hack/kyverno and hack/workflows.
 	$(GOLANGCI_LINT) run ./...
-	cd hack/chart && $(GOLANGCI_LINT) run ./...
-	cd hack/olm && $(GOLANGCI_LINT) run ./...
-	cd hack/kyverno && $(GOLANGCI_LINT) run ./...
+	for m in $(TEST_MODULES); do (cd $$m && $(GOLANGCI_LINT) run ./...); done
 
 $(GOLANGCI_LINT):
 	$(call tool-build,hack/golangci-lint,-ldflags '-s -w',github.com/golangci/golangci-lint/v2/cmd/golangci-lint)

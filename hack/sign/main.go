@@ -99,6 +99,14 @@ func sign(dist string) error {
 		}
 		subjects = append(subjects, release.Subject{Name: img.Reference(), Digest: map[string]string{"sha256": strings.TrimPrefix(img.Digest, "sha256:")}})
 	}
+	// The predicate alone, which a release's keyless attestations carry (hack/release/sign-keyless.sh).
+	data, err := json.MarshalIndent(predicate, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dist, release.ProvenancePredicateFile), data, 0o644); err != nil {
+		return err
+	}
 	statement, err := json.Marshal(release.Statement{Type: release.InTotoStatement, Subject: subjects, PredicateType: release.SLSAPredicate, Predicate: predicate})
 	if err != nil {
 		return err

@@ -53,30 +53,34 @@ func (r Reference) String() string {
 }
 
 // imageReference matches llsd's three images with a tag or digest.
-var imageReference = regexp.MustCompile(`ghcr\.io/llamastack/(?:llsd-controller|llsd-argocd-cmp|llsd)([:@])([A-Za-z0-9_.*<>:-]+)`)
+var imageReference = regexp.MustCompile(`ghcr\.io/llamastack/(?:llsd-controller|llsd-argocd-cmp|llsd-bundle|llsd-catalog|llsd)([:@])([A-Za-z0-9_.*<>:-]+)`)
 
 // copied are the places users copy from: the guides, the examples, the KRM catalog entry.
 var copied = []string{"README.md", "SECURITY.md", "docs", "examples", "catalog"}
 
 // References are the references to llsd's images by tag or digest in what users copy.
 func References(root string) ([]Reference, error) {
+	tree, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer tree.Close()
 	var refs []Reference
 	for _, top := range copied {
-		err := filepath.WalkDir(filepath.Join(root, top), func(path string, d fs.DirEntry, err error) error {
-			if errors.Is(err, fs.ErrNotExist) && path == filepath.Join(root, top) {
+		err := fs.WalkDir(tree.FS(), top, func(path string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) && path == top {
 				return nil // a tree without it
 			}
 			if err != nil || d.IsDir() {
 				return err
 			}
-			data, err := os.ReadFile(path)
+			data, err := tree.ReadFile(path)
 			if err != nil {
 				return err
 			}
-			rel, _ := filepath.Rel(root, path)
 			for i, line := range strings.Split(string(data), "\n") {
 				for _, m := range imageReference.FindAllStringSubmatch(line, -1) {
-					refs = append(refs, Reference{File: filepath.ToSlash(rel), Line: i + 1,
+					refs = append(refs, Reference{File: path, Line: i + 1,
 						Image: strings.TrimSuffix(m[0], m[1]+m[2]), Separator: m[1], Tag: m[2]})
 				}
 			}
@@ -122,9 +126,13 @@ func Prepare(root, version string) error {
 			edits[r.File] = append(edits[r.File], r)
 		}
 	}
+	tree, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer tree.Close()
 	for file, refs := range edits {
-		path := filepath.Join(root, file)
-		data, err := os.ReadFile(path)
+		data, err := tree.ReadFile(file)
 		if err != nil {
 			return err
 		}
@@ -132,12 +140,11 @@ func Prepare(root, version string) error {
 		for _, r := range refs {
 			lines[r.Line-1] = strings.ReplaceAll(lines[r.Line-1], r.Image+":"+before, r.Image+":"+version)
 		}
-		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		if err := tree.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 			return err
 		}
 	}
-	path := filepath.Join(root, ChartFile)
-	data, err := os.ReadFile(path)
+	data, err := tree.ReadFile(ChartFile)
 	if err != nil {
 		return err
 	}
@@ -147,7 +154,7 @@ func Prepare(root, version string) error {
 		}
 		return "version: " + strings.TrimPrefix(version, "v")
 	})
-	return os.WriteFile(path, []byte(chart), 0o644)
+	return tree.WriteFile(ChartFile, []byte(chart), 0o644)
 }
 
 var chartVersions = regexp.MustCompile(`(?m)^(version|appVersion): .*$`)
