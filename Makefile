@@ -176,6 +176,7 @@ RELEASE_ENV = LLSD_VERSION=$(VERSION) LLSD_COMMIT_TIMESTAMP=$$(git log -1 --form
 .PHONY: release-snapshot
 release-snapshot: toolchain $(GORELEASER) $(CYCLONEDX_GOMOD) $(KUSTOMIZE) ## dist/: archives for linux and darwin on amd64 and arm64, SHA256SUMS, SBOMs, two-architecture images (OCI layouts), install.yaml, the Helm chart and the OLM bundle by digest, its bundle and catalog images, signatures, provenance and SBOM attestations (a throwaway key); pushed only to a registry in the process, and pulled back.
 	$(RELEASE_ENV) $(GORELEASER) release --snapshot --clean --skip=publish
+	mkdir -p dist/schemas && cp schemas/*.json dist/schemas/
 	$(RELEASE_ENV) hack/release/images.sh dist $(VERSION) $(RELEASE_REGISTRY) > dist/images.txt
 	KUSTOMIZE=$(KUSTOMIZE) hack/release/install-bundle.sh dist/images.txt $(RELEASE_REGISTRY) dist
 	cd hack/chart && LLSD_COMMIT_DATE=$$(git log -1 --format=%cI) $(GO) run ./package ../../charts/llsd-controller ../../dist/images.txt $(RELEASE_REGISTRY) $(VERSION) ../../dist/charts
@@ -215,18 +216,19 @@ $(CYCLONEDX_GOMOD):
 ##@ Code generation
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) $(KUSTOMIZE) ## Regenerate deepcopy code, the CRD in crds/, docs/api-reference.md and the Helm chart's templates.
+generate: $(CONTROLLER_GEN) $(KUSTOMIZE) ## Regenerate deepcopy code, the CRD in crds/, docs/api-reference.md, the JSON Schemas in schemas/ and the Helm chart's templates.
 	$(CONTROLLER_GEN) object:headerFile=hack/boilerplate.go.txt paths=./pkg/api/...
 	$(CONTROLLER_GEN) crd:crdVersions=v1 paths=./pkg/api/... output:crd:artifacts:config=crds/bases
 	$(GO) run ./hack/crdpatch crds/bases/llamastack.io_llamastackdistributions.yaml crds/llamastack.io_llamastackdistributions.yaml pkg/api/v1alpha2/zz_generated.bounds.go
 	rm -rf crds/bases
 	$(GO) run ./hack/apidocs crds/llamastack.io_llamastackdistributions.yaml > docs/api-reference.md
+	$(GO) run ./hack/jsonschema crds/llamastack.io_llamastackdistributions.yaml schemas
 	cd hack/chart && $(GO) run ./gen $(KUSTOMIZE) ../../examples/install ../../charts/llsd-controller
 
 .PHONY: verify
 verify: toolchain generate vulncheck ## Fail when generated files are stale, go.mod is not tidy or the code calls a known vulnerability.
-	@git diff --exit-code -- crds pkg/api docs/api-reference.md charts || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
-	@test -z "$$(git status --porcelain -- crds pkg/api docs/api-reference.md charts)" || { git status --porcelain -- crds pkg/api docs/api-reference.md charts; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
+	@git diff --exit-code -- crds pkg/api docs/api-reference.md charts schemas || { echo "generated files are stale: run 'make generate' and commit the result" >&2; exit 1; }
+	@test -z "$$(git status --porcelain -- crds pkg/api docs/api-reference.md charts schemas)" || { git status --porcelain -- crds pkg/api docs/api-reference.md charts schemas; echo "untracked generated files: run 'make generate' and commit them" >&2; exit 1; }
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run 'go mod tidy' and commit the result" >&2; exit 1; }
 
 .PHONY: vulncheck

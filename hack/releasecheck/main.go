@@ -119,7 +119,10 @@ func check(dist string) error {
 	if err := checkSignatures(dist, digests); err != nil {
 		return err
 	}
-	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle, Helm chart (archive and OCI artifact), OLM bundle by digest and its bundle and catalog images; signatures, provenance and SBOM attestations verified\n", version, len(binaries)*len(platforms))
+	if err := checkSchemas(dist); err != nil {
+		return err
+	}
+	fmt.Printf("releasecheck: %s: %d archives with SBOMs, SHA256SUMS, 3 two-architecture images, install bundle, Helm chart (archive and OCI artifact), OLM bundle by digest and its bundle and catalog images, JSON Schemas; signatures, provenance and SBOM attestations verified\n", version, len(binaries)*len(platforms))
 	return os.WriteFile(filepath.Join(dist, "release.sha256"), []byte(strings.Join(record, "\n")+"\n"), 0o644)
 }
 
@@ -135,6 +138,32 @@ func checkPrepared(version string) error {
 	}
 	if prepared != version {
 		return fmt.Errorf("the tag is %s but the tree prepares %s (%s): run make prepare-release RELEASE=%s, commit, and tag that commit", version, prepared, release.ChartFile, version)
+	}
+	return nil
+}
+
+// checkSchemas wants the release's JSON Schemas to be the repository's, which make verify holds
+// to the CRD and the RenderOptions type.
+func checkSchemas(dist string) error {
+	files, err := filepath.Glob(filepath.Join("schemas", "*.json"))
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return errors.New("the repository has no schemas/*.json: run make generate")
+	}
+	for _, f := range files {
+		want, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		got, err := os.ReadFile(filepath.Join(dist, f))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(want, got) {
+			return fmt.Errorf("%s differs from the repository's %s", filepath.Join(dist, f), f)
+		}
 	}
 	return nil
 }
