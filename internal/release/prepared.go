@@ -38,8 +38,8 @@ func Prepared(root string) (string, error) {
 	return chart.AppVersion, nil
 }
 
-// Reference is an image of llsd's that a user copies from the repository, named by tag or
-// digest.
+// Reference is an image of llsd's, a file of a release or the chart that a user copies from
+// the repository, named by tag, digest or version.
 type Reference struct {
 	File string // relative to the repository
 	Line int
@@ -52,13 +52,30 @@ func (r Reference) String() string {
 	return fmt.Sprintf("%s:%d: %s%s%s", r.File, r.Line, r.Image, r.Separator, r.Tag)
 }
 
-// imageReference matches llsd's three images with a tag or digest.
-var imageReference = regexp.MustCompile(`ghcr\.io/llamastack/(?:llsd-controller|llsd-argocd-cmp|llsd-bundle|llsd-catalog|llsd)([:@])([A-Za-z0-9_.*<>:-]+)`)
+// references match what names a release: llsd's images with a tag or digest, a file of a
+// release on GitHub, the chart's OCI artifact with its version. Each match is the reference's
+// image (or place), its separator and its tag.
+var references = []*regexp.Regexp{
+	regexp.MustCompile(`(ghcr\.io/llamastack/(?:llsd-controller|llsd-argocd-cmp|llsd-bundle|llsd-catalog|llsd))([:@])([A-Za-z0-9_.*<>:-]+)`),
+	regexp.MustCompile(`(github\.com/llamastack/llsd/releases/download)(/)([A-Za-z0-9_.<>-]+)`),
+	regexp.MustCompile(`(oci://ghcr\.io/llamastack/charts/llsd-controller)( --version )([A-Za-z0-9_.<>-]+)`),
+}
+
+// chartVersion is the separator of a chart's version, which has no v: 0.2.0 of release v0.2.0.
+const chartVersion = " --version "
+
+// named is the tag by which the reference names release version.
+func (r Reference) named(version string) string {
+	if r.Separator == chartVersion {
+		return strings.TrimPrefix(version, "v")
+	}
+	return version
+}
 
 // copied are the places users copy from: the guides, the examples, the KRM catalog entry.
 var copied = []string{"README.md", "SECURITY.md", "docs", "examples", "catalog"}
 
-// References are the references to llsd's images by tag or digest in what users copy.
+// References are the references to llsd's releases in what users copy.
 func References(root string) ([]Reference, error) {
 	tree, err := os.OpenRoot(root)
 	if err != nil {
@@ -79,9 +96,10 @@ func References(root string) ([]Reference, error) {
 				return err
 			}
 			for i, line := range strings.Split(string(data), "\n") {
-				for _, m := range imageReference.FindAllStringSubmatch(line, -1) {
-					refs = append(refs, Reference{File: path, Line: i + 1,
-						Image: strings.TrimSuffix(m[0], m[1]+m[2]), Separator: m[1], Tag: m[2]})
+				for _, re := range references {
+					for _, m := range re.FindAllStringSubmatch(line, -1) {
+						refs = append(refs, Reference{File: path, Line: i + 1, Image: m[1], Separator: m[2], Tag: m[3]})
+					}
 				}
 			}
 			return nil
@@ -100,7 +118,11 @@ func (r Reference) NamesARelease(prepared string) bool {
 	switch {
 	case r.Separator == "@":
 		return strings.HasPrefix(r.Tag, "sha256:") || r.Tag == "*"
-	case r.Tag == prepared, r.Tag == "<release>", r.Tag == "*":
+	case r.Tag == r.named(prepared), r.Tag == "<release>":
+		return true
+	case r.Separator != ":": // a file or the chart: that release only
+		return false
+	case r.Tag == "*":
 		return true
 	}
 	return semver.IsValid(r.Tag) && (r.Tag == semver.Major(r.Tag) || r.Tag == semver.MajorMinor(r.Tag))
@@ -122,7 +144,7 @@ func Prepare(root, version string) error {
 	}
 	edits := map[string][]Reference{}
 	for _, r := range refs {
-		if r.Separator == ":" && r.Tag == before {
+		if r.Separator != "@" && r.Tag == r.named(before) {
 			edits[r.File] = append(edits[r.File], r)
 		}
 	}
@@ -138,7 +160,7 @@ func Prepare(root, version string) error {
 		}
 		lines := strings.Split(string(data), "\n")
 		for _, r := range refs {
-			lines[r.Line-1] = strings.ReplaceAll(lines[r.Line-1], r.Image+":"+before, r.Image+":"+version)
+			lines[r.Line-1] = strings.ReplaceAll(lines[r.Line-1], r.Image+r.Separator+r.named(before), r.Image+r.Separator+r.named(version))
 		}
 		if err := tree.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 			return err

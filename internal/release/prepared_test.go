@@ -42,6 +42,10 @@ func TestNamesARelease(t *testing.T) {
 		{reason: "latest runs whatever was pushed last", ref: release.Reference{Separator: ":", Tag: "latest"}},
 		{reason: "dev is a local build", ref: release.Reference{Separator: ":", Tag: "dev"}},
 		{reason: "another release than the chart's", ref: release.Reference{Separator: ":", Tag: "v0.2.0"}},
+		{reason: "a file of the prepared release", ref: release.Reference{Separator: "/", Tag: "v0.3.0"}, want: true},
+		{reason: "a file of a moving tag: GitHub has none", ref: release.Reference{Separator: "/", Tag: "v0"}},
+		{reason: "the chart of the prepared release", ref: release.Reference{Separator: " --version ", Tag: "0.3.0"}, want: true},
+		{reason: "the chart by the image's version", ref: release.Reference{Separator: " --version ", Tag: "v0.3.0"}},
 	} {
 		assert.Equal(t, tc.want, tc.ref.NamesARelease("v0.3.0"), tc.reason)
 	}
@@ -53,15 +57,17 @@ func TestPrepare(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, release.ChartFile, "apiVersion: v2\nname: llsd-controller\nversion: 0.1.0\nappVersion: v0.1.0\n")
 	write(t, root, "examples/install/controller.yaml", "image: ghcr.io/llamastack/llsd-controller:v0.1.0\n# not ghcr.io/llamastack/llsd:v1\n")
-	write(t, root, "docs/install.md", "kubectl apply -f .../download/v0.1.0/install.yaml # ghcr.io/llamastack/llsd:<release>\n")
+	write(t, root, "docs/install.md", "kubectl apply -f https://github.com/llamastack/llsd/releases/download/v0.1.0/install.yaml # ghcr.io/llamastack/llsd:<release>\n"+
+		"helm install llsd oci://ghcr.io/llamastack/charts/llsd-controller --version 0.1.0 # not v0.1.0 of another project\n")
 	require.NoError(t, release.Prepare(root, "v0.2.0"))
 	prepared, err := release.Prepared(root)
 	require.NoError(t, err)
 	assert.Equal(t, "v0.2.0", prepared)
 	assert.Equal(t, "apiVersion: v2\nname: llsd-controller\nversion: 0.2.0\nappVersion: v0.2.0\n", read(t, root, release.ChartFile))
 	assert.Equal(t, "image: ghcr.io/llamastack/llsd-controller:v0.2.0\n# not ghcr.io/llamastack/llsd:v1\n", read(t, root, "examples/install/controller.yaml"))
-	assert.Equal(t, "kubectl apply -f .../download/v0.1.0/install.yaml # ghcr.io/llamastack/llsd:<release>\n", read(t, root, "docs/install.md"),
-		"only image references change")
+	assert.Equal(t, "kubectl apply -f https://github.com/llamastack/llsd/releases/download/v0.2.0/install.yaml # ghcr.io/llamastack/llsd:<release>\n"+
+		"helm install llsd oci://ghcr.io/llamastack/charts/llsd-controller --version 0.2.0 # not v0.1.0 of another project\n", read(t, root, "docs/install.md"),
+		"the release's files and chart too, and nothing else")
 	assert.ErrorContains(t, release.Prepare(root, "0.3"), "vX.Y.Z")
 }
 
