@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,8 +31,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
-	psaapi "k8s.io/pod-security-admission/api"
-	"k8s.io/pod-security-admission/policy"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
@@ -176,46 +173,43 @@ func TestValuesAreChecked(t *testing.T) {
 	}
 }
 
-// The controller's pod is one OpenShift's restricted-v2 admits, as the pods llsd renders for
-// OpenShift are: no user, group or fsGroup of its own (the SCC assigns them from the
-// namespace's range), and the Pod Security Standard restricted.
-func TestPodIsAdmittedByRestrictedV2(t *testing.T) {
-	for _, certificates := range []string{"self-signed", "cert-manager"} {
-		var d appsv1.Deployment
-		decode(t, render(t, map[string]any{"webhook": map[string]any{"certificates": certificates}})["Deployment/llsd-controller"], &d)
-		assertRestrictedV2(t, d.Spec.Template)
-	}
-}
-
-// assertRestrictedV2 holds a pod to what OpenShift's restricted-v2 SCC admits: the Pod
-// Security Standard restricted, with the user, group and fsGroup left to the namespace's range
-// (MustRunAsRange, MustRunAs: a fixed value outside it is refused), no SELinux options of its own,
-// and only the volume types the SCC lists.
-func assertRestrictedV2(t *testing.T, template corev1.PodTemplateSpec) {
-	t.Helper()
-	evaluator, err := policy.NewEvaluator(policy.DefaultChecks(), nil)
-	require.NoError(t, err)
-	for _, r := range evaluator.EvaluatePod(psaapi.LevelVersion{Level: psaapi.LevelRestricted, Version: psaapi.LatestVersion()}, &template.ObjectMeta, &template.Spec) {
-		assert.True(t, r.Allowed, "%s: %s", r.ForbiddenReason, r.ForbiddenDetail)
-	}
-	pod := template.Spec
-	if sc := pod.SecurityContext; sc != nil {
-		assert.Nil(t, sc.RunAsUser, "restricted-v2 assigns the user")
-		assert.Nil(t, sc.RunAsGroup, "restricted-v2 assigns the group")
-		assert.Nil(t, sc.FSGroup, "restricted-v2 assigns the fsGroup")
-		assert.Nil(t, sc.SELinuxOptions, "restricted-v2 assigns the SELinux level")
-	}
-	for _, c := range slices.Concat(pod.InitContainers, pod.Containers) {
-		if sc := c.SecurityContext; sc != nil {
-			assert.Nil(t, sc.RunAsUser, "%s: restricted-v2 assigns the user", c.Name)
-			assert.Nil(t, sc.RunAsGroup, "%s: restricted-v2 assigns the group", c.Name)
-			assert.Nil(t, sc.SELinuxOptions, "%s: restricted-v2 assigns the SELinux level", c.Name)
+// The chart's pod is the install manifests' pod, which TestInstallManifests holds to what
+// OpenShift's restricted-v2 admits (the check the stacks llsd renders for OpenShift get): the
+// values change only the image, replicas, resources, scheduling and labels, never what the SCC
+// judges.
+func TestChartPodIsTheInstallManifests(t *testing.T) {
+	kustomize := os.Getenv("KUSTOMIZE")
+	if kustomize == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("KUSTOMIZE is not set: make test sets it")
 		}
+		t.Skip("KUSTOMIZE is not set: run make test, which builds the pinned kustomize")
 	}
-	for _, v := range pod.Volumes {
-		s := v.VolumeSource
-		assert.True(t, s.ConfigMap != nil || s.DownwardAPI != nil || s.EmptyDir != nil || s.PersistentVolumeClaim != nil ||
-			s.Projected != nil || s.Secret != nil || s.Ephemeral != nil || s.CSI != nil, "volume %s is of a type restricted-v2 refuses", v.Name)
+	for _, certificates := range []string{"self-signed", "cert-manager"} {
+		out, err := exec.Command(kustomize, "build", filepath.Join("..", "..", "examples", "install", certificates)).Output()
+		require.NoError(t, err)
+		var manifests appsv1.Deployment
+		for _, doc := range strings.Split(string(out), "\n---\n") {
+			if strings.Contains(doc, "kind: Deployment\n") {
+				decode(t, doc, &manifests)
+			}
+		}
+		for _, values := range []map[string]any{{}, with(enforced, map[string]any{"nodeSelector": map[string]any{"pool": "system"},
+			"imagePullSecrets": []any{map[string]any{"name": "mirror"}}, "priorityClassName": "high", "labels": map[string]any{"team": "platform"}})} {
+			var chart appsv1.Deployment
+			decode(t, render(t, with(values, map[string]any{"webhook": map[string]any{"certificates": certificates}}))["Deployment/llsd-controller"], &chart)
+			got, want := chart.Spec.Template.Spec, manifests.Spec.Template.Spec
+			assert.Equal(t, want.SecurityContext, got.SecurityContext, certificates)
+			assert.Equal(t, want.Volumes, got.Volumes, certificates)
+			assert.Equal(t, want.ServiceAccountName, got.ServiceAccountName, certificates)
+			require.Len(t, got.Containers, len(want.Containers))
+			for i := range want.Containers {
+				assert.Equal(t, want.Containers[i].SecurityContext, got.Containers[i].SecurityContext, certificates)
+				assert.Equal(t, want.Containers[i].VolumeMounts, got.Containers[i].VolumeMounts, certificates)
+				assert.Equal(t, want.Containers[i].Args, got.Containers[i].Args, certificates)
+			}
+			assert.Empty(t, got.InitContainers)
+		}
 	}
 }
 

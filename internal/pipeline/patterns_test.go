@@ -9,6 +9,7 @@ import (
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 
+	"github.com/llamastack/llsd/internal/testsupport/openshift"
 	"github.com/llamastack/llsd/internal/testsupport/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -875,14 +876,10 @@ func assertUserConfigStarts(t *testing.T, got wildRender, configMap, key, versio
 }
 
 // assertOpenShiftPod checks that a pod is one OpenShift's restricted-v2 admits as the namespace
-// assigns it (no user, group or fsGroup of its own) with the platform's CA bundle mounted.
+// assigns it (the check the controller's pod gets too) with the platform's CA bundle mounted.
 func assertOpenShiftPod(t *testing.T, pod corev1.PodSpec) {
 	t.Helper()
-	if sc := pod.SecurityContext; sc != nil {
-		assert.Nil(t, sc.RunAsUser, "restricted-v2 assigns the user")
-		assert.Nil(t, sc.RunAsGroup, "restricted-v2 assigns the group")
-		assert.Nil(t, sc.FSGroup, "restricted-v2 assigns the fsGroup")
-	}
+	assert.Empty(t, openshift.RestrictedV2(corev1.PodTemplateSpec{Spec: pod}), "what restricted-v2 refuses")
 	assert.True(t, slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "odh-trusted-ca-bundle" }),
 		"the platform's CA bundle is mounted")
 }
