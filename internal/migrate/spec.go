@@ -228,6 +228,15 @@ func (m *migration) policy(a *v1alpha2.AllowedFromSpec, egress *v1alpha2.EgressS
 	for _, cidr := range a.CIDRs {
 		rule.From = append(rule.From, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: cidr}})
 	}
+	for _, pods := range a.Pods {
+		peer := namespacePeer(pods.Namespace)
+		peer.PodSelector = &metav1.LabelSelector{MatchLabels: map[string]string{}}
+		for _, label := range pods.Labels {
+			k, v, _ := strings.Cut(label, "=")
+			peer.PodSelector.MatchLabels[k] = v
+		}
+		rule.From = append(rule.From, peer)
+	}
 	out := &ogx.NetworkPolicySpec{}
 	if len(rule.From) > 0 {
 		out.Ingress = append(out.Ingress, rule)

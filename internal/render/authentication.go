@@ -52,9 +52,9 @@ func checkUpstreamHeader(obj *v1alpha2.LlamaStackDistribution) field.ErrorList {
 			"past the proxy that sets it: expose the proxy instead and remove networking.expose"))
 	}
 	from := networkingPath.Child("allowedFrom")
-	if n == nil || n.AllowedFrom == nil || len(n.AllowedFrom.Namespaces)+len(n.AllowedFrom.Labels)+len(n.AllowedFrom.CIDRs) == 0 {
-		return append(errs, field.Required(from, believes+": name the proxy that sets it in networking.allowedFrom (its namespace, "+
-			"a namespace label and its value, or its network), so that the NetworkPolicy admits only the proxy"))
+	if n == nil || n.AllowedFrom == nil || len(n.AllowedFrom.Namespaces)+len(n.AllowedFrom.Labels)+len(n.AllowedFrom.CIDRs)+len(n.AllowedFrom.Pods) == 0 {
+		return append(errs, field.Required(from, believes+": name the proxy that sets it in networking.allowedFrom (its pods, "+
+			"its namespace, a namespace label and its value, or its network), so that the NetworkPolicy admits only the proxy"))
 	}
 	for i, ns := range n.AllowedFrom.Namespaces {
 		if ns == "*" {

@@ -64,6 +64,7 @@ func TestUpstreamHeaderOnlyBehindTheProxy(t *testing.T) {
 		{reason: "the proxy's namespace admitted, nothing exposed", networking: from("{namespaces: [gateway]}")},
 		{reason: "the proxy's namespace by its label and value", networking: from("{labels: [kubernetes.io/metadata.name=gateway, team=proxy]}")},
 		{reason: "the proxy's load balancer subnet", networking: from("{cidrs: [203.0.113.0/24, '2001:db8::/64']}")},
+		{reason: "the proxy's pods, without the rest of their namespace", networking: from("{pods: [{namespace: openshift-ingress, labels: [app=payload-processing]}]}")},
 		{reason: "no allowedFrom: any pod could name itself anyone", want: []string{
 			"spec.networking.allowedFrom: Required value: the server believes the header x-user whoever sends it: name the proxy"}},
 		{reason: "exposed: callers from outside reach the server past the proxy", networking: "  networking: {allowedFrom: {namespaces: [gateway]}, expose: {hostname: chat.example.com}}\n",
@@ -93,7 +94,11 @@ func TestUpstreamHeaderOnlyBehindTheProxy(t *testing.T) {
 			for _, peer := range policy.Spec.Ingress[0].From {
 				assert.False(t, peer.PodSelector != nil && peer.NamespaceSelector == nil,
 					"the server's own namespace is not admitted: its pods could send the header")
-				if peer.PodSelector != nil {
+				switch {
+				case peer.PodSelector != nil && peer.PodSelector.MatchLabels["app"] == "payload-processing":
+					assert.Equal(t, map[string]string{"kubernetes.io/metadata.name": "openshift-ingress"}, peer.NamespaceSelector.MatchLabels,
+						"the proxy's pods in their namespace, not every namespace's")
+				case peer.PodSelector != nil:
 					assert.Equal(t, "llsd-controller", peer.PodSelector.MatchLabels["app.kubernetes.io/name"], "only llsd-controller's pod besides the proxy")
 				}
 			}

@@ -202,7 +202,7 @@ func believesAHeader(obj *v1alpha2.LlamaStackDistribution) bool {
 
 // allowedPeers are the peers networking.allowedFrom names.
 func allowedPeers(a *v1alpha2.AllowedFromSpec) []networkingv1.NetworkPolicyPeer {
-	from := make([]networkingv1.NetworkPolicyPeer, 0, len(a.Namespaces)+len(a.Labels)+len(a.CIDRs))
+	from := make([]networkingv1.NetworkPolicyPeer, 0, len(a.Namespaces)+len(a.Labels)+len(a.CIDRs)+len(a.Pods))
 	for _, ns := range a.Namespaces {
 		from = append(from, namespacePeer(ns))
 	}
@@ -211,6 +211,15 @@ func allowedPeers(a *v1alpha2.AllowedFromSpec) []networkingv1.NetworkPolicyPeer 
 	}
 	for _, cidr := range a.CIDRs {
 		from = append(from, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: cidr}})
+	}
+	for _, pods := range a.Pods {
+		peer := namespacePeer(pods.Namespace)
+		peer.PodSelector = &metav1.LabelSelector{MatchLabels: map[string]string{}}
+		for _, label := range pods.Labels {
+			key, value, _ := strings.Cut(label, "=")
+			peer.PodSelector.MatchLabels[key] = value
+		}
+		from = append(from, peer)
 	}
 	return from
 }

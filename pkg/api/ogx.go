@@ -5,6 +5,7 @@ package api
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -402,7 +403,16 @@ func (c *ogxConversion) ports(ports []networkingv1.NetworkPolicyPort, port int32
 	}
 }
 
-// peer adds one ingress peer: a namespace by name or by labels, every namespace, or a network.
+// podsOfANamespace reports whether a peer selects pods by labels in one namespace by name, which
+// an LLSD's allowedFrom.pods says.
+func podsOfANamespace(peer networkingv1.NetworkPolicyPeer) bool {
+	ns, pods := peer.NamespaceSelector, peer.PodSelector
+	_, named := ns.MatchLabels[corev1.LabelMetadataName]
+	return named && len(ns.MatchLabels) == 1 && len(ns.MatchExpressions) == 0 && len(pods.MatchLabels) > 0 && len(pods.MatchExpressions) == 0
+}
+
+// peer adds one ingress peer: a namespace by name or by labels, every namespace, a network, or
+// the pods of a namespace.
 func (c *ogxConversion) peer(peer networkingv1.NetworkPolicyPeer, allowed *v1alpha2.AllowedFromSpec, at *field.Path) {
 	allowedFrom := field.NewPath("spec", "networking", "allowedFrom")
 	admit := func(list *[]string, name, value string) {
@@ -413,9 +423,18 @@ func (c *ogxConversion) peer(peer networkingv1.NetworkPolicyPeer, allowed *v1alp
 	case peer.IPBlock != nil && len(peer.IPBlock.Except) == 0:
 		admit(&allowed.CIDRs, "cidrs", peer.IPBlock.CIDR)
 		return
+	case peer.PodSelector != nil && peer.NamespaceSelector != nil && podsOfANamespace(peer):
+		pods := v1alpha2.PodsPeer{Namespace: peer.NamespaceSelector.MatchLabels[corev1.LabelMetadataName]}
+		for _, k := range slices.Sorted(maps.Keys(peer.PodSelector.MatchLabels)) {
+			pods.Labels = append(pods.Labels, k+"="+peer.PodSelector.MatchLabels[k])
+		}
+		c.paths.add(allowedFrom.Child("pods").Index(len(allowed.Pods)), at)
+		allowed.Pods = append(allowed.Pods, pods)
+		return
 	case peer.PodSelector != nil || peer.NamespaceSelector == nil:
-		c.errs = append(c.errs, field.Forbidden(at, "llsd admits whole namespaces (namespaceSelector) and networks (ipBlock without except); "+
-			"a podSelector is not rendered: admit the namespace of those pods"))
+		c.errs = append(c.errs, field.Forbidden(at, "llsd admits namespaces (namespaceSelector), networks (ipBlock without except) and "+
+			"the pods of a namespace named in namespaceSelector.matchLabels (kubernetes.io/metadata.name) by podSelector.matchLabels; "+
+			"write the peer so, or admit the namespace of those pods"))
 		return
 	}
 	sel := peer.NamespaceSelector

@@ -109,7 +109,7 @@ spec:
         ports: [{port: 8080}]
 `,
 			want: []string{"spec.network.policy.ingress[0].ports[0].port: Invalid value: \"8080\": the rules admit clients to the server's port, 8321",
-				"spec.network.policy.ingress[0].from[0]: Forbidden: llsd admits whole namespaces"}},
+				"spec.network.policy.ingress[0].from[0]: Forbidden: llsd admits namespaces (namespaceSelector), networks (ipBlock without except) and the pods of a namespace"}},
 	} {
 		t.Run(tc.reason, func(t *testing.T) {
 			_, errs := api.DecodeObject([]byte(header + tc.spec))

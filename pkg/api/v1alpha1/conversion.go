@@ -211,8 +211,8 @@ func restoreHubOnlySpec(dst, saved *v1alpha2.LlamaStackDistributionSpec) {
 		}
 		dst.Networking.TLS.CABundles, dst.Networking.TLS.ClusterTrustedCAs = tls.CABundles, tls.ClusterTrustedCAs
 	}
-	if a := saved.Networking; a != nil && a.AllowedFrom != nil && len(a.AllowedFrom.CIDRs) > 0 && dst.Networking != nil && dst.Networking.AllowedFrom != nil {
-		dst.Networking.AllowedFrom.CIDRs = a.AllowedFrom.CIDRs
+	if a := saved.Networking; a != nil && a.AllowedFrom != nil && len(a.AllowedFrom.CIDRs)+len(a.AllowedFrom.Pods) > 0 && dst.Networking != nil && dst.Networking.AllowedFrom != nil {
+		dst.Networking.AllowedFrom.CIDRs, dst.Networking.AllowedFrom.Pods = a.AllowedFrom.CIDRs, a.AllowedFrom.Pods
 	}
 	if saved.Networking != nil && saved.Networking.Egress != nil {
 		ensureNetworking(dst)
@@ -243,7 +243,7 @@ func hubTLS(saved *v1alpha2.LlamaStackDistributionSpec) *v1alpha2.TLSSpec {
 // hubOnlyPaths are the fields restoreHubOnlySpec takes from the annotation.
 var hubOnlyPaths = []string{
 	"spec.providers", "spec.resources", "spec.storage", "spec.disabled", "spec.externalProviders",
-	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.tls.certificateKey", "spec.networking.tls.privateKeyKey", "spec.networking.tls.ciphers", "spec.networking.tls.hstsMaxAge", "spec.networking.egress", "spec.networking.cors", "spec.networking.tls.caBundles", "spec.networking.allowedFrom.cidrs", "spec.networking.tls.clusterTrustedCAs", "spec.networking.expose.hostname",
+	"spec.networking.tls.enabled", "spec.networking.tls.secretName", "spec.networking.tls.certificateKey", "spec.networking.tls.privateKeyKey", "spec.networking.tls.ciphers", "spec.networking.tls.hstsMaxAge", "spec.networking.egress", "spec.networking.cors", "spec.networking.tls.caBundles", "spec.networking.allowedFrom.cidrs", "spec.networking.allowedFrom.pods", "spec.networking.tls.clusterTrustedCAs", "spec.networking.expose.hostname",
 	"spec.networking.expose.className", "spec.networking.expose.annotations", "spec.networking.expose.route",
 	"spec.distribution.serverVersion", "spec.telemetry", "spec.workload.pod", "spec.workload.storage.storageClassName",
 	"spec.workload.storage.accessModes", "spec.overrideConfig.key",

@@ -203,6 +203,9 @@ func validSharedFields(serializer.CodecFactory) []any {
 				if c.Bool() {
 					a.CIDRs = []string{"203.0.113.0/24"}
 				}
+				if c.Bool() {
+					a.Pods = []v1alpha2.PodsPeer{{Namespace: "openshift-ingress", Labels: []string{pick(c, "app=payload-processing", "app=gw")}}}
+				}
 			}
 		},
 		func(b *v1alpha2.CABundleSpec, c randfill.Continue) {

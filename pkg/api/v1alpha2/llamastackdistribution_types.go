@@ -695,6 +695,28 @@ type AllowedFromSpec struct {
 	// +kubebuilder:validation:MaxItems=32
 	// +kubebuilder:validation:items:MaxLength=43
 	CIDRs []string `json:"cidrs,omitempty"`
+	// Pods are pods of another namespace allowed to connect, by their labels: a gateway's pods
+	// without the rest of its namespace (OpenShift AI's Praxis gateway:
+	// {namespace: openshift-ingress, labels: [app=payload-processing]}).
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	Pods []PodsPeer `json:"pods,omitempty"`
+}
+
+// PodsPeer selects the pods of one namespace that carry every one of its labels.
+type PodsPeer struct {
+	// Namespace of the pods.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Namespace string `json:"namespace"`
+	// Labels the pods carry, each key=value.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=317
+	// +kubebuilder:validation:items:Pattern=`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?=([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$`
+	Labels []string `json:"labels"`
 }
 
 // EgressSpec lets the server reach DNS, the endpoints of the spec that are in the cluster
