@@ -49,6 +49,7 @@ func ToOGXServer(obj *v1alpha2.LlamaStackDistribution, res *pipeline.Result) (*o
 	if o := s.OverrideConfig; o != nil {
 		out.Spec.OverrideConfig = &ogx.ConfigMapKeyRef{Name: o.ConfigMapName, Key: cmp.Or(o.Key, runKey(deploymentOf(res)), o.ConfigKey())}
 	}
+	m.behindPraxis = m.praxis(out)
 	m.unmapped()
 	m.modelAccess()
 	m.defaultedResources()
@@ -111,6 +112,8 @@ type migration struct {
 	res      *pipeline.Result
 	env      map[string]*corev1.EnvVarSource // the server container's variables from Secrets
 	warnings []config.Warning
+	// behindPraxis: the LLSD is the one praxisMode converts to, and is written as praxisMode.
+	behindPraxis bool
 }
 
 func (m *migration) warn(path *field.Path, format string, args ...any) {

@@ -29,7 +29,7 @@ func (c *choices) pick(n int) int {
 
 // ogxServerOf builds an OGXServer from choices among the fields both APIs can say: typed and
 // custom providers, models, legacy and named storage, disabled APIs, monitoring, NetworkPolicy rules,
-// replicas, workers, requests and a PVC.
+// Praxis mode, replicas, workers, requests and a PVC.
 func ogxServerOf(c choices) string {
 	var b strings.Builder
 	b.WriteString(`apiVersion: ogx.io/v1beta1
@@ -75,11 +75,22 @@ spec:
 	case 2:
 		b.WriteString("  monitoring: {metricsPort: 9090}\n")
 	}
-	switch c.pick(3) {
+	network := c.pick(3)
+	switch network {
 	case 1:
 		b.WriteString("  network: {policy: {enabled: false}}\n")
 	case 2:
 		b.WriteString("  network: {port: 8080, policy: {ingress: [{from: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: apps}}}, {namespaceSelector: {matchExpressions: [{key: team, operator: Exists}]}}]}]}}\n")
+	}
+	// Praxis mode; not beside a rule admitting every namespace with a label, which a server that
+	// believes the gateway's headers refuses
+	if network != 2 {
+		switch c.pick(3) {
+		case 1:
+			b.WriteString("  praxisMode: {}\n")
+		case 2:
+			b.WriteString("  praxisMode: {praxisSelector: {namespace: gateways, podSelector: {matchLabels: {app: praxis}}}}\n")
+		}
 	}
 	b.WriteString("  workload:\n")
 	fmt.Fprintf(&b, "    replicas: %d\n", 1+c.pick(1))
@@ -98,7 +109,7 @@ spec:
 // An OGXServer migrated to an LLSD and back renders the same config and pod as it did, whatever
 // the combination of the fields both APIs can say.
 func FuzzOGXServerRoundTrip(f *testing.F) {
-	for _, seed := range [][]byte{{}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {2, 0, 2, 0, 2, 2, 0, 1, 0, 1}, {3, 1, 0, 1, 1, 1, 0, 0, 1}, {4, 0, 1, 1, 2, 2, 1, 1, 1}, {1, 1, 3, 0, 0, 0, 0, 0, 0}, {2, 0, 4, 1, 1, 0, 0, 0, 0}} {
+	for _, seed := range [][]byte{{}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {2, 0, 2, 0, 2, 2, 0, 1, 0, 1}, {3, 1, 0, 1, 1, 1, 0, 0, 1}, {4, 0, 1, 1, 2, 2, 1, 1, 1}, {1, 1, 3, 0, 0, 0, 0, 0, 0}, {2, 0, 4, 1, 1, 0, 0, 0, 0}, {1, 1, 3, 0, 1, 0, 1, 0, 0, 0}, {1, 1, 0, 1, 0, 1, 2, 0, 0, 0}} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

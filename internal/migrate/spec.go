@@ -385,7 +385,7 @@ func (m *migration) unmapped() {
 	if s.VectorStores != nil {
 		m.warn(specPath.Child("vectorStores"), "an OGXServer writes vector store defaults only through its responses provider (inline builtin vectorStoresConfig): left out")
 	}
-	if s.Authentication != nil {
+	if s.Authentication != nil && !m.behindPraxis { // praxisMode says it
 		m.warn(specPath.Child("authentication"), "an OGXServer has no field for authentication, so the server it renders answers every "+
 			"caller: left out; to keep it, run a config of your own with server.auth (the server.auth block of the config llsd render "+
 			"writes for this object) through the OGXServer's overrideConfig, or keep the LlamaStackDistribution")

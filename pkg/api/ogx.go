@@ -71,7 +71,7 @@ func withDefaults(list, defaults corev1.ResourceList) corev1.ResourceList {
 // ogxToLLSD converts an OGXServer into the LlamaStackDistribution llsd renders, by the
 // OGXServer's semantics and defaults: monitoring and the NetworkPolicy on unless turned off,
 // state at /.ogx, 10Gi of storage, requests of a core per worker and 1Gi. What llsd cannot render as the
-// successor would (Praxis mode, a client certificate from a ConfigMap,
+// successor would (Praxis mode's migration Job, a client certificate from a ConfigMap,
 // NetworkPolicy rules with pod selectors) is an error that says why and what to write instead.
 // Its paths map the LLSD's field paths back to the OGXServer's, for messages.
 func ogxToLLSD(o *ogx.OGXServer) *ogxConversion {
@@ -105,6 +105,7 @@ func ogxToLLSD(o *ogx.OGXServer) *ogxConversion {
 		spec.OverrideConfig = &v1alpha2.OverrideConfigSpec{ConfigMapName: r.Name, Key: r.Key}
 		paths.add(field.NewPath("spec", "overrideConfig", "configMapName"), field.NewPath("spec", "overrideConfig", "name"))
 	}
+	c.praxis(s, &spec)
 	c.refuse(s)
 	c.obj = &v1alpha2.LlamaStackDistribution{ObjectMeta: *o.ObjectMeta.DeepCopy(), Spec: spec}
 	c.obj.APIVersion, c.obj.Kind = v1alpha2.GroupVersion.String(), v1alpha2.Kind
@@ -521,11 +522,6 @@ func ogxMonitoring(m *ogx.MonitoringSpec) *v1alpha2.MonitoringSpec {
 
 // refuse reports what llsd does not render, with the reason.
 func (c *ogxConversion) refuse(s *ogx.OGXServerSpec) {
-	if p := s.PraxisMode; p != nil && (p.Enabled == nil || *p.Enabled) {
-		c.errs = append(c.errs, field.Forbidden(field.NewPath("spec", "praxisMode"),
-			"Praxis mode is the successor operator's: it rewrites the config's auth and tenancy for its gateway and runs a data migration "+
-				"Job against a running database, which a render in Git cannot do; deploy this OGXServer with the operator, or remove praxisMode"))
-	}
 	if s.RegistryRefreshIntervalSeconds != nil {
 		c.errs = append(c.errs, field.Forbidden(field.NewPath("spec", "registryRefreshIntervalSeconds"),
 			"llsd does not render it yet: remove it, and set the provider's refreshModels where the models should be refreshed"))

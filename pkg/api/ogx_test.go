@@ -80,11 +80,20 @@ spec:
 			want: []string{"spec.providers.inference.remote.vllm[1].id: Duplicate value: \"remote-vllm\": spec.providers.inference.remote.vllm[0] has this id too",
 				"spec.providers.inference.remote.openai[0].apiKey: Required value: inference.remote.openai[0] needs apiKey",
 				"spec.resources.models[0].provider: Not found: \"ollama: no inference provider has this id (they are remote-vllm, gpt)"}},
-		{reason: "Praxis mode, which llsd does not render",
+		{reason: "Praxis mode's migration Job, which llsd does not render yet, and a gateway selected by expressions",
 			spec: `  distribution: {name: starter}
+  praxisMode:
+    praxisSelector: {podSelector: {matchExpressions: [{key: app, operator: Exists}]}}
+    migrationJob: {enabled: true}
+`,
+			want: []string{"spec.praxisMode.migrationJob: Forbidden: llsd does not render the Praxis migration Job",
+				"spec.praxisMode.praxisSelector.podSelector: Forbidden: llsd admits the gateway's pods by their labels"}},
+		{reason: "Praxis mode over a config of one's own",
+			spec: `  distribution: {name: starter}
+  overrideConfig: {name: mine}
   praxisMode: {}
 `,
-			want: []string{"spec.praxisMode: Forbidden: Praxis mode is the successor operator's"}},
+			want: []string{"spec.praxisMode: Forbidden: Praxis mode rewrites the server's authentication, tenancy and APIs"}},
 		{reason: "named storage with numbers from the pod's variables, a store of the wrong family and OGX 1.4's inference.enabled",
 			spec: `  distribution: {name: starter}
   storage:

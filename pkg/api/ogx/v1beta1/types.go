@@ -291,9 +291,23 @@ type MonitoringSpec struct {
 	MetricsPort *int32 `json:"metricsPort,omitempty"`
 }
 
-// PraxisModeSpec puts the server behind the Praxis gateway and may migrate its data.
+// PraxisModeSpec puts the server behind the Praxis gateway and may migrate its data. Present,
+// it is enabled unless enabled is false.
 type PraxisModeSpec struct {
-	Enabled        *bool          `json:"enabled,omitempty"`
-	PraxisSelector map[string]any `json:"praxisSelector,omitempty"`
-	MigrationJob   map[string]any `json:"migrationJob,omitempty"`
+	Enabled        *bool           `json:"enabled,omitempty"`
+	PraxisSelector *PraxisSelector `json:"praxisSelector,omitempty"`
+	MigrationJob   map[string]any  `json:"migrationJob,omitempty"`
 }
+
+// PraxisSelector are the Praxis gateway's pods, the only callers the server admits in Praxis
+// mode: app: payload-processing in openshift-ingress unless set.
+type PraxisSelector struct {
+	Namespace   string                `json:"namespace,omitempty"`
+	PodSelector *metav1.LabelSelector `json:"podSelector,omitempty"`
+}
+
+// The Praxis gateway's pods when praxisSelector does not name them (the successor's defaults).
+const (
+	DefaultPraxisNamespace = "openshift-ingress"
+	DefaultPraxisPodLabel  = "app=payload-processing"
+)
