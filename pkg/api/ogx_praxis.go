@@ -50,8 +50,11 @@ func (c *ogxConversion) praxis(s *ogx.OGXServerSpec, spec *v1alpha2.LlamaStackDi
 		return
 	}
 	if p.MigrationJob != nil && migrationJobEnabled(p.MigrationJob) {
-		c.errs = append(c.errs, field.Forbidden(praxisPath.Child("migrationJob"), "llsd does not render the Praxis migration Job "+
-			"(ogx migrate praxis) yet: migrate the data with the successor operator, or set migrationJob.enabled: false once it is migrated"))
+		// opendatahub-io/ogx v1.3.0's CLI (src/ogx/cli/ogx.py) registers letsgo, run, stack and
+		// connect; the migrate command is its PR #233, in no release llsd knows.
+		c.errs = append(c.errs, field.Forbidden(praxisPath.Child("migrationJob"), "the Praxis migration Job runs ogx migrate praxis, "+
+			"which no server release llsd knows has (OGX 1.3.0's command has letsgo, run, stack and connect): migrate the data with "+
+			"the successor operator, then set migrationJob.enabled: false"))
 	}
 	spec.Authentication = &v1alpha2.AuthenticationSpec{
 		UpstreamHeader: &v1alpha2.UpstreamHeaderAuthSpec{PrincipalHeader: praxisPrincipalHeader, TenantHeader: praxisTenantHeader},

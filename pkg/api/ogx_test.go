@@ -86,7 +86,7 @@ spec:
     praxisSelector: {podSelector: {matchExpressions: [{key: app, operator: Exists}]}}
     migrationJob: {enabled: true}
 `,
-			want: []string{"spec.praxisMode.migrationJob: Forbidden: llsd does not render the Praxis migration Job",
+			want: []string{"spec.praxisMode.migrationJob: Forbidden: the Praxis migration Job runs ogx migrate praxis, which no server release llsd knows has",
 				"spec.praxisMode.praxisSelector.podSelector: Forbidden: llsd admits the gateway's pods by their labels"}},
 		{reason: "Praxis mode over a config of one's own",
 			spec: `  distribution: {name: starter}
