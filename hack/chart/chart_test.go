@@ -178,13 +178,7 @@ func TestValuesAreChecked(t *testing.T) {
 // values change only the image, replicas, resources, scheduling and labels, never what the SCC
 // judges.
 func TestChartPodIsTheInstallManifests(t *testing.T) {
-	kustomize := os.Getenv("KUSTOMIZE")
-	if kustomize == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KUSTOMIZE is not set: make test sets it")
-		}
-		t.Skip("KUSTOMIZE is not set: run make test, which builds the pinned kustomize")
-	}
+	kustomize := needEnv(t, "KUSTOMIZE", "builds the pinned kustomize")
 	for _, certificates := range []string{"self-signed", "cert-manager"} {
 		out, err := exec.Command(kustomize, "build", filepath.Join("..", "..", "examples", "install", certificates)).Output()
 		require.NoError(t, err)
@@ -299,12 +293,7 @@ func (c cluster) install() *action.Install {
 }
 
 func startCluster(t *testing.T) cluster {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KUBEBUILDER_ASSETS is not set: make test sets it")
-		}
-		t.Skip("KUBEBUILDER_ASSETS is not set: run make test, which installs envtest's API server")
-	}
+	needEnv(t, "KUBEBUILDER_ASSETS", "installs envtest's API server")
 	env := &envtest.Environment{}
 	// The API server calls a webhook's Service at an address of its EndpointSlice, as the
 	// aggregator does, instead of its cluster IP (nothing routes those here).
@@ -373,13 +362,7 @@ func decode(t *testing.T, doc string, into any) {
 // The chart's templates are those hack/chart/gen makes from the install manifests now: an
 // edit of the manifests without make generate fails here.
 func TestTemplatesAreCurrent(t *testing.T) {
-	kustomize := os.Getenv("KUSTOMIZE")
-	if kustomize == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KUSTOMIZE is not set: make test sets it")
-		}
-		t.Skip("KUSTOMIZE is not set: run make test, which builds the pinned kustomize")
-	}
+	kustomize := needEnv(t, "KUSTOMIZE", "builds the pinned kustomize")
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "templates"), 0o755))
 	out, err := exec.Command("go", "run", "./gen", kustomize, filepath.Join("..", "..", "examples", "install"), dir).CombinedOutput()
@@ -391,4 +374,17 @@ func TestTemplatesAreCurrent(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(got), string(want), "charts/llsd-controller/templates/%s.yaml is stale: run make generate", variant)
 	}
+}
+
+// needEnv is the tool a variable make test sets names; it skips without it, and fails in CI.
+func needEnv(t *testing.T, name, what string) string {
+	t.Helper()
+	value := os.Getenv(name)
+	if value == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(name + " is not set: make test sets it")
+		}
+		t.Skip(name + " is not set: run make test, which " + what)
+	}
+	return value
 }

@@ -24,13 +24,7 @@ const image = "registry.example.com/platform/llsd-controller@sha256:0123456789ab
 // validation (the CSV, the CRD, the bundle as a whole) without an error or a warning, names the controller's image by digest
 // in relatedImages, and hands the CRD's conversion to OLM's webhook.
 func TestBundleIsValid(t *testing.T) {
-	kustomize := os.Getenv("KUSTOMIZE")
-	if kustomize == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KUSTOMIZE is not set: make test sets it")
-		}
-		t.Skip("KUSTOMIZE is not set: run make test, which builds the pinned kustomize")
-	}
+	kustomize := needEnv(t, "KUSTOMIZE", "builds the pinned kustomize")
 	dir := t.TempDir()
 	out, err := exec.Command("go", "run", "./gen", kustomize, filepath.Join("..", "..", "examples", "install"), "v0.4.0", image, dir).CombinedOutput()
 	require.NoError(t, err, "%s", out)
@@ -105,4 +99,17 @@ func assertLeastPermissions(t *testing.T, strategy operatorsv1alpha1.StrategyDet
 			}
 		}
 	}
+}
+
+// needEnv is the tool a variable make test sets names; it skips without it, and fails in CI.
+func needEnv(t *testing.T, name, what string) string {
+	t.Helper()
+	value := os.Getenv(name)
+	if value == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(name + " is not set: make test sets it")
+		}
+		t.Skip(name + " is not set: run make test, which " + what)
+	}
+	return value
 }

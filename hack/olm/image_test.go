@@ -42,13 +42,7 @@ type built struct {
 }
 
 func buildImages(t *testing.T) built {
-	kustomize := os.Getenv("KUSTOMIZE")
-	if kustomize == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KUSTOMIZE is not set: make test sets it")
-		}
-		t.Skip("KUSTOMIZE is not set: run make test, which builds the pinned kustomize")
-	}
+	kustomize := needEnv(t, "KUSTOMIZE", "builds the pinned kustomize")
 	dir := t.TempDir()
 	out, err := exec.Command("go", "run", "./gen", kustomize, filepath.Join("..", "..", "examples", "install"), "v0.4.0", image, filepath.Join(dir, "bundle")).CombinedOutput()
 	require.NoError(t, err, "%s", out)
@@ -187,12 +181,7 @@ func TestBundleAndCatalogImages(t *testing.T) {
 // the catalog's package and channel. OLM's controllers do not build from the module proxy, so
 // no InstallPlan runs here.
 func TestOLMTakesTheBundleAndTheCatalog(t *testing.T) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("KUBEBUILDER_ASSETS is not set: make test sets it")
-		}
-		t.Skip("KUBEBUILDER_ASSETS is not set: run make test, which installs envtest's API server")
-	}
+	needEnv(t, "KUBEBUILDER_ASSETS", "installs envtest's API server")
 	b := buildImages(t)
 	env := &envtest.Environment{CRDs: []*apiextensionsv1.CustomResourceDefinition{crds.ClusterServiceVersion(), crds.CatalogSource(),
 		crds.OperatorGroup(), crds.Subscription(), crds.InstallPlan()}}

@@ -28,16 +28,12 @@ func TestPreCommitHook(t *testing.T) {
 	}
 	git("init", "-q")
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, "stacks", "chat"), 0o755))
-	writeFiles(t, filepath.Join(repo, "stacks", "chat"), map[string]string{"llsd.yaml": `apiVersion: llamastack.io/v1alpha2
-kind: LlamaStackDistribution
-metadata: {name: chat, namespace: team-a}
-spec:
-  distribution: {name: starter}
-  providers:
-    inference: {provider: vllm, endpoint: "http://vllm.team-a.svc:8000/v1"}
-  resources:
-    models: [llama3]
-`})
+	stack := func(spec string) map[string]string {
+		return map[string]string{"llsd.yaml": "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\n" +
+			"metadata: {name: chat, namespace: team-a}\nspec:\n  distribution: {name: starter}\n" + spec}
+	}
+	const vllm = "  providers:\n    inference: {provider: vllm, endpoint: 'http://vllm.team-a.svc:8000/v1'}\n"
+	writeFiles(t, filepath.Join(repo, "stacks", "chat"), stack(vllm+"  resources:\n    models: [llama3]\n"))
 	writeFiles(t, repo, map[string]string{"README.md": "# stacks\n"})
 	git("add", "-A")
 
@@ -58,16 +54,7 @@ spec:
 	assert.Contains(t, out, "Passed")
 
 	// a model no provider serves: the server refuses it at start-up
-	writeFiles(t, filepath.Join(repo, "stacks", "chat"), map[string]string{"llsd.yaml": `apiVersion: llamastack.io/v1alpha2
-kind: LlamaStackDistribution
-metadata: {name: chat, namespace: team-a}
-spec:
-  distribution: {name: starter}
-  providers:
-    inference: {provider: vllm, endpoint: "http://vllm.team-a.svc:8000/v1"}
-  resources:
-    models: [{name: llama3, provider: ollama}]
-`})
+	writeFiles(t, filepath.Join(repo, "stacks", "chat"), stack(vllm+"  resources:\n    models: [{name: llama3, provider: ollama}]\n"))
 	git("add", "-A")
 	out, err = hook()
 	require.Error(t, err, "%s", out)
@@ -75,15 +62,7 @@ spec:
 	assert.Contains(t, out, "spec.resources.models[0].provider")
 
 	// the platform's options beside the stacks: a Pod Security Standard the overrides break
-	writeFiles(t, filepath.Join(repo, "stacks", "chat"), map[string]string{"llsd.yaml": `apiVersion: llamastack.io/v1alpha2
-kind: LlamaStackDistribution
-metadata: {name: chat, namespace: team-a}
-spec:
-  distribution: {name: starter}
-  workload:
-    overrides:
-      volumes: [{name: root, hostPath: {path: /}}]
-`})
+	writeFiles(t, filepath.Join(repo, "stacks", "chat"), stack("  workload:\n    overrides:\n      volumes: [{name: root, hostPath: {path: /}}]\n"))
 	writeFiles(t, filepath.Join(repo, "stacks"), map[string]string{"options.yaml": `apiVersion: fn.llamastack.io/v1alpha1
 kind: RenderOptions
 metadata: {name: platform}

@@ -4,7 +4,6 @@ package migrate
 
 import (
 	"slices"
-	"strings"
 
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -25,12 +24,7 @@ func (m *migration) praxis(out *ogx.OGXServer) bool {
 	}
 	mode := &ogx.PraxisModeSpec{}
 	if peer.Namespace != ogx.DefaultPraxisNamespace || !slices.Equal(peer.Labels, []string{ogx.DefaultPraxisPodLabel}) {
-		selector := &metav1.LabelSelector{MatchLabels: map[string]string{}}
-		for _, label := range peer.Labels {
-			k, v, _ := strings.Cut(label, "=")
-			selector.MatchLabels[k] = v
-		}
-		mode.PraxisSelector = &ogx.PraxisSelector{Namespace: peer.Namespace, PodSelector: selector}
+		mode.PraxisSelector = &ogx.PraxisSelector{Namespace: peer.Namespace, PodSelector: &metav1.LabelSelector{MatchLabels: peer.MatchLabels()}}
 	}
 	out.Spec.PraxisMode = mode
 	out.Spec.DisabledAPIs = slices.DeleteFunc(out.Spec.DisabledAPIs, func(api string) bool { return api == "responses" })
@@ -38,12 +32,7 @@ func (m *migration) praxis(out *ogx.OGXServer) bool {
 		out.Spec.DisabledAPIs = nil
 	}
 	if p := out.Spec.Network.Policy; p != nil {
-		gateway := namespacePeer(peer.Namespace)
-		gateway.PodSelector = &metav1.LabelSelector{MatchLabels: map[string]string{}}
-		for _, label := range peer.Labels {
-			k, v, _ := strings.Cut(label, "=")
-			gateway.PodSelector.MatchLabels[k] = v
-		}
+		gateway := podsPeer(peer)
 		for i := range p.Ingress {
 			p.Ingress[i].From = slices.DeleteFunc(p.Ingress[i].From, func(from networkingv1.NetworkPolicyPeer) bool {
 				return equality.Semantic.DeepEqual(from, gateway)

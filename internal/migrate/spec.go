@@ -229,13 +229,7 @@ func (m *migration) policy(a *v1alpha2.AllowedFromSpec, egress *v1alpha2.EgressS
 		rule.From = append(rule.From, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: cidr}})
 	}
 	for _, pods := range a.Pods {
-		peer := namespacePeer(pods.Namespace)
-		peer.PodSelector = &metav1.LabelSelector{MatchLabels: map[string]string{}}
-		for _, label := range pods.Labels {
-			k, v, _ := strings.Cut(label, "=")
-			peer.PodSelector.MatchLabels[k] = v
-		}
-		rule.From = append(rule.From, peer)
+		rule.From = append(rule.From, podsPeer(pods))
 	}
 	out := &ogx.NetworkPolicySpec{}
 	if len(rule.From) > 0 {
@@ -260,6 +254,13 @@ func (m *migration) policy(a *v1alpha2.AllowedFromSpec, egress *v1alpha2.EgressS
 }
 
 // namespacePeer admits a namespace by name, or every namespace for "*".
+// podsPeer admits the pods of a namespace by their labels.
+func podsPeer(p v1alpha2.PodsPeer) networkingv1.NetworkPolicyPeer {
+	peer := namespacePeer(p.Namespace)
+	peer.PodSelector = &metav1.LabelSelector{MatchLabels: p.MatchLabels()}
+	return peer
+}
+
 func namespacePeer(ns string) networkingv1.NetworkPolicyPeer {
 	if ns == "*" {
 		return networkingv1.NetworkPolicyPeer{NamespaceSelector: &metav1.LabelSelector{}}

@@ -214,11 +214,7 @@ func allowedPeers(a *v1alpha2.AllowedFromSpec) []networkingv1.NetworkPolicyPeer 
 	}
 	for _, pods := range a.Pods {
 		peer := namespacePeer(pods.Namespace)
-		peer.PodSelector = &metav1.LabelSelector{MatchLabels: map[string]string{}}
-		for _, label := range pods.Labels {
-			key, value, _ := strings.Cut(label, "=")
-			peer.PodSelector.MatchLabels[key] = value
-		}
+		peer.PodSelector = &metav1.LabelSelector{MatchLabels: pods.MatchLabels()}
 		from = append(from, peer)
 	}
 	return from

@@ -404,6 +404,15 @@ func (c *ogxConversion) ports(ports []networkingv1.NetworkPolicyPort, port int32
 	}
 }
 
+// podLabels are matchLabels as allowedFrom.pods writes them: key=value, by key.
+func podLabels(matchLabels map[string]string) []string {
+	labels := make([]string, 0, len(matchLabels))
+	for _, k := range slices.Sorted(maps.Keys(matchLabels)) {
+		labels = append(labels, k+"="+matchLabels[k])
+	}
+	return labels
+}
+
 // podsOfANamespace reports whether a peer selects pods by labels in one namespace by name, which
 // an LLSD's allowedFrom.pods says.
 func podsOfANamespace(peer networkingv1.NetworkPolicyPeer) bool {
@@ -425,10 +434,7 @@ func (c *ogxConversion) peer(peer networkingv1.NetworkPolicyPeer, allowed *v1alp
 		admit(&allowed.CIDRs, "cidrs", peer.IPBlock.CIDR)
 		return
 	case peer.PodSelector != nil && peer.NamespaceSelector != nil && podsOfANamespace(peer):
-		pods := v1alpha2.PodsPeer{Namespace: peer.NamespaceSelector.MatchLabels[corev1.LabelMetadataName]}
-		for _, k := range slices.Sorted(maps.Keys(peer.PodSelector.MatchLabels)) {
-			pods.Labels = append(pods.Labels, k+"="+peer.PodSelector.MatchLabels[k])
-		}
+		pods := v1alpha2.PodsPeer{Namespace: peer.NamespaceSelector.MatchLabels[corev1.LabelMetadataName], Labels: podLabels(peer.PodSelector.MatchLabels)}
 		c.paths.add(allowedFrom.Child("pods").Index(len(allowed.Pods)), at)
 		allowed.Pods = append(allowed.Pods, pods)
 		return

@@ -3,7 +3,6 @@
 package api
 
 import (
-	"maps"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -99,10 +98,7 @@ func (c *ogxConversion) praxisNetworking(p *ogx.PraxisModeSpec, n *v1alpha2.Netw
 				c.errs = append(c.errs, field.Forbidden(praxisPath.Child("praxisSelector", "podSelector"),
 					"llsd admits the gateway's pods by their labels: write podSelector.matchLabels"))
 			} else {
-				peer.Labels = nil
-				for _, k := range slices.Sorted(maps.Keys(ps.MatchLabels)) {
-					peer.Labels = append(peer.Labels, k+"="+ps.MatchLabels[k])
-				}
+				peer.Labels = podLabels(ps.MatchLabels)
 			}
 		}
 	}

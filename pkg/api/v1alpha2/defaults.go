@@ -204,3 +204,13 @@ func (b *CABundleSpec) Keys() []string {
 func (c *ClientCertificateSpec) Keys() (certificate, privateKey string) {
 	return cmp.Or(c.CertificateKey, TLSCertificateKey), cmp.Or(c.PrivateKeyKey, TLSPrivateKeyKey)
 }
+
+// MatchLabels are the labels a pod must carry, as a label selector's matchLabels.
+func (p PodsPeer) MatchLabels() map[string]string {
+	labels := make(map[string]string, len(p.Labels))
+	for _, label := range p.Labels {
+		key, value, _ := strings.Cut(label, "=")
+		labels[key] = value
+	}
+	return labels
+}
