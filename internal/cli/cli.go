@@ -29,6 +29,8 @@ Usage:
   llsd render PATH...     print the manifests of the LlamaStackDistributions and OGXServers in PATH
                           (files, directories, or - for stdin): each one canonical, with its
                           config ConfigMap, Deployment, Service, ...; other documents pass through
+  llsd diff BEFORE AFTER  what a change to a package does to each server: restarts, the server
+                          version, who may call it, data at risk, models (see llsd diff --help)
   llsd migrate PATH...    write each LlamaStackDistribution as the successor operator's OGXServer
                           (ogx.io/v1beta1), and each OGXServer as a LlamaStackDistribution
   llsd label-image SRC DST
@@ -94,6 +96,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return migrateCommand(paths, stdin, stdout, stderr)
 		}
 		return renderCommand(paths, stdin, stdout, stderr)
+	case "diff":
+		return diffCommand(args[1:], stdin, stdout, stderr)
 	case "label-image":
 		return labelImage(args[1:], stdout, stderr)
 	case "completion":

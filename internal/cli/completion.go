@@ -9,7 +9,7 @@ import (
 )
 
 // commands are llsd's commands, as the shells complete them.
-var commands = []string{"validate", "render", "migrate", "label-image", "completion", "version", "help"}
+var commands = []string{"validate", "render", "diff", "migrate", "label-image", "completion", "version", "help"}
 
 const completionUsage = `Usage: llsd completion bash|zsh|fish
 

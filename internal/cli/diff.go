@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/kptdev/krm-functions-sdk/go/fn"
+
+	"github.com/llamastack/llsd/internal/review"
+)
+
+const diffUsage = `Usage: llsd diff [--format text|markdown|json] [--fail-on LEVEL] BEFORE AFTER
+
+Renders BEFORE and AFTER (files or directories of a package, as llsd render reads them) and says
+what the change does to each server: servers added and removed, the pods restarting, the server
+version moving, authentication, exposure and network policy widening, storage that starts
+empty, PVCs lost, models and providers removed or added. Each finding has a level (info,
+restart, security, data-at-risk, breaking) and the field of the spec that caused it. It compares
+the rendered objects and configs, not the YAML's text, and prints no Secret value.
+
+  --format    text (the default), markdown (a table per server, for a pull request's comment)
+              or json (for bots)
+  --fail-on   exit 3 when a finding is at this level or above (CI gating)
+
+Either render failing is an error (exit 1): a change that does not render is refused by llsd
+render, kustomize and kpt alike.
+`
+
+// diffCommand is llsd diff.
+func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	format, failOn, paths, code := diffArgs(args, stdout, stderr)
+	if paths == nil {
+		return code
+	}
+	var sides [2]map[string]*review.Stack
+	for i, path := range paths {
+		r, code := renderPaths("diff", []string{path}, stdin, stderr)
+		if code != 0 {
+			return code
+		}
+		if r.failed > 0 {
+			fmt.Fprintf(stderr, "llsd diff: %s does not render\n", path)
+			return 1
+		}
+		items, err := fn.ParseKubeObjects([]byte(r.out))
+		if err == nil {
+			sides[i], err = review.Stacks(items)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "llsd diff: %s: %v\n", path, err)
+			return 1
+		}
+	}
+	findings := review.Compare(sides[0], sides[1])
+	if err := writeFindings(stdout, format, findings); err != nil {
+		fmt.Fprintln(stderr, "llsd diff:", err)
+		return 1
+	}
+	if top, ok := review.Highest(findings); ok && failOn != nil && top >= *failOn {
+		return 3
+	}
+	return 0
+}
+
+// diffArgs reads llsd diff's flags and its two paths, or returns nil paths and the exit code.
+func diffArgs(args []string, stdout, stderr io.Writer) (format string, failOn *review.Level, paths []string, code int) {
+	format = "text"
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, inline := strings.Cut(a, "=")
+		switch {
+		case a == "-h" || a == "--help" || a == "help":
+			fmt.Fprint(stdout, diffUsage)
+			return "", nil, nil, 0
+		case name == "--format" || name == "--fail-on":
+			if !inline {
+				if i+1 == len(args) {
+					fmt.Fprintf(stderr, "llsd diff: %s needs a value\n\n%s", name, diffUsage)
+					return "", nil, nil, 2
+				}
+				i++
+				value = args[i]
+			}
+			if name == "--format" {
+				if !slices.Contains([]string{"text", "markdown", "json"}, value) {
+					fmt.Fprintf(stderr, "llsd diff: --format %s: use text, markdown or json\n", value)
+					return "", nil, nil, 2
+				}
+				format = value
+				continue
+			}
+			level, err := review.ParseLevel(value)
+			if err != nil {
+				fmt.Fprintf(stderr, "llsd diff: --fail-on: %v\n", err)
+				return "", nil, nil, 2
+			}
+			failOn = &level
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "llsd diff: unknown flag %s\n\n%s", a, diffUsage)
+			return "", nil, nil, 2
+		default:
+			paths = append(paths, a)
+		}
+	}
+	if len(paths) != 2 {
+		fmt.Fprintf(stderr, "llsd diff: name the package before and after the change\n\n%s", diffUsage)
+		return "", nil, nil, 2
+	}
+	return format, failOn, paths, 0
+}
+
+// writeFindings prints the review in format.
+func writeFindings(w io.Writer, format string, findings []review.Finding) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Findings []review.Finding `json:"findings"`
+		}{Findings: append([]review.Finding{}, findings...)})
+	case "markdown":
+		_, err := io.WriteString(w, review.Markdown(findings))
+		return err
+	}
+	if len(findings) == 0 {
+		_, err := fmt.Fprintln(w, "no change to any server")
+		return err
+	}
+	for _, f := range findings {
+		if _, err := fmt.Fprintln(w, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// stackFile is a LlamaStackDistribution ai/chat with spec.
+func stackFile(spec string) string {
+	return "apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: chat, namespace: ai}\nspec:\n" + spec
+}
+
+const reviewBase = `  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: 'http://vllm.models:8000/v1'}
+  resources:
+    models: [granite, llama]
+`
+
+type finding struct {
+	Stack, Level, Field, Message string
+}
+
+// diffJSON runs llsd diff on two packages and returns its findings (JSON) and exit code.
+func diffJSON(t *testing.T, before, after map[string]string, flags ...string) ([]finding, int) {
+	t.Helper()
+	dirs := [2]string{t.TempDir(), t.TempDir()}
+	for i, files := range []map[string]string{before, after} {
+		for name, content := range files {
+			require.NoError(t, os.WriteFile(filepath.Join(dirs[i], name), []byte(content), 0o600))
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := Main(append(append([]string{"diff", "--format", "json"}, flags...), dirs[0], dirs[1]), nil, &stdout, &stderr)
+	var out struct{ Findings []finding }
+	if code == 0 || code == 3 {
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &out), "%s\n%s", stdout.String(), stderr.String())
+	}
+	return out.Findings, code
+}
+
+// Each finding class on a change a team makes: the level, the field of the spec and what it says.
+func TestDiffFindings(t *testing.T) {
+	for _, tc := range []struct {
+		reason        string
+		before, after string
+		want          []finding // Stack is ai/chat unless set; Message is a part of it
+	}{
+		{reason: "nothing changes", before: reviewBase, after: reviewBase},
+		{reason: "authentication turned off",
+			before: reviewBase + "  authentication: {kubernetes: {}}\n", after: reviewBase,
+			want: []finding{{Level: "security", Field: "spec.authentication", Message: "authentication is off (it was kubernetes)"},
+				{Level: "restart", Message: "config.yaml changed"}}},
+		{reason: "SQLite to Postgres: the stores start empty",
+			before: reviewBase, after: reviewBase + "  storage:\n    sql:\n      type: postgres\n      connectionString:\n        secretKeyRef: {name: pg, key: url}\n",
+			want: []finding{{Level: "data at risk", Field: "spec.storage", Message: "moves from sql_sqlite to sql_postgres, which starts empty"},
+				{Level: "restart", Message: "config.yaml changed"}}},
+		{reason: "a model removed",
+			before: reviewBase, after: strings.Replace(reviewBase, "[granite, llama]", "[granite]", 1),
+			want: []finding{{Level: "breaking", Field: "spec.resources.models", Message: "models are removed: llama"},
+				{Level: "restart", Message: "config.yaml changed"}}},
+		{reason: "egress widened",
+			before: reviewBase + "  networking:\n    egress: {cidrs: [10.20.0.0/16]}\n", after: reviewBase + "  networking:\n    egress: {cidrs: [0.0.0.0/0]}\n",
+			want: []finding{{Level: "security", Field: "spec.networking.egress", Message: "where the server may connect changes"}}},
+		{reason: "the server version moved (an unpinned stack when llsd moves its catalog; here the pinned image goes)",
+			before: strings.Replace(reviewBase, "{name: starter}", "{image: 'docker.io/ogxai/distribution-starter:1.2.2'}", 1), after: reviewBase,
+			want: []finding{{Level: "breaking", Field: "spec.distribution", Message: "the server moves from 1.2 to 1.3"},
+				{Level: "restart", Message: "config.yaml changed, the image changed"},
+				{Level: "info", Field: "spec.providers", Message: "providers are added: inference/meta"}}},
+		{reason: "exposed outside the cluster",
+			before: reviewBase + "  authentication: {kubernetes: {}}\n",
+			after:  reviewBase + "  authentication: {kubernetes: {}}\n  networking:\n    expose: {hostname: chat.example.com}\n",
+			want:   []finding{{Level: "security", Field: "spec.networking.expose", Message: "exposed outside the cluster (Ingress chat.example.com)"}}},
+		{reason: "the PVC shrunk", before: reviewBase + "  workload:\n    storage: {size: 10Gi}\n", after: reviewBase + "  workload:\n    storage: {size: 5Gi}\n",
+			want: []finding{{Level: "breaking", Field: "spec.workload.storage.size", Message: "the PVC shrinks from 10Gi to 5Gi"}}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			got, code := diffJSON(t, map[string]string{"llsd.yaml": stackFile(tc.before)}, map[string]string{"llsd.yaml": stackFile(tc.after)})
+			require.Equal(t, 0, code)
+			require.Len(t, got, len(tc.want), "%v", got)
+			for i, want := range tc.want {
+				assert.Equal(t, "ai/chat", got[i].Stack)
+				assert.Equal(t, want.Level, got[i].Level, got[i].Message)
+				assert.Equal(t, want.Field, got[i].Field, got[i].Message)
+				assert.Contains(t, got[i].Message, want.Message)
+			}
+		})
+	}
+}
+
+// A rename is a server removed and one added: the old one's PVC goes with it.
+func TestDiffRename(t *testing.T) {
+	spec := reviewBase + "  workload:\n    storage: {size: 10Gi}\n"
+	got, code := diffJSON(t, map[string]string{"llsd.yaml": stackFile(spec)},
+		map[string]string{"llsd.yaml": strings.Replace(stackFile(spec), "name: chat", "name: assistant", 1)})
+	require.Equal(t, 0, code)
+	require.Len(t, got, 2, "%v", got)
+	assert.Equal(t, finding{Stack: "ai/chat", Level: "data at risk", Message: got[0].Message}, got[0])
+	assert.Contains(t, got[0].Message, "its PVC chat-pvc with it")
+	assert.Equal(t, "ai/assistant", got[1].Stack)
+	assert.Contains(t, got[1].Message, "a new server")
+}
+
+// --fail-on gates CI: exit 3 when a finding reaches the level, 0 below it; a change that does
+// not render is an error; no Secret value is printed.
+func TestDiffFailOn(t *testing.T) {
+	before := map[string]string{"llsd.yaml": stackFile(reviewBase + "  authentication: {kubernetes: {}}\n")}
+	after := map[string]string{"llsd.yaml": stackFile(reviewBase)}
+	_, code := diffJSON(t, before, after, "--fail-on", "security")
+	assert.Equal(t, 3, code)
+	_, code = diffJSON(t, before, after, "--fail-on", "breaking")
+	assert.Equal(t, 0, code)
+	_, code = diffJSON(t, before, map[string]string{"llsd.yaml": stackFile("  distribution: {name: no-such-distribution}\n")})
+	assert.Equal(t, 1, code)
+
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 2, Main([]string{"diff", "--fail-on", "urgent", "a", "b"}, nil, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), `"urgent" is no level`)
+}
+
+// The Markdown for a pull request's comment: a table per server.
+func TestDiffMarkdown(t *testing.T) {
+	dirs := [2]string{t.TempDir(), t.TempDir()}
+	require.NoError(t, os.WriteFile(filepath.Join(dirs[0], "llsd.yaml"), []byte(stackFile(reviewBase+"  authentication: {kubernetes: {}}\n")), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dirs[1], "llsd.yaml"), []byte(stackFile(reviewBase)), 0o600))
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, Main([]string{"diff", "--format", "markdown", dirs[0], dirs[1]}, nil, &stdout, &stderr), stderr.String())
+	assert.Equal(t, "### llsd: what this change does to the servers\n\n**ai/chat**\n\n| level | field | what happens |\n|---|---|---|\n"+
+		"| security | `spec.authentication` | authentication is off (it was kubernetes): the server answers every caller that reaches it |\n"+
+		"| restart |  | the pods restart: config.yaml changed |\n", stdout.String())
+}

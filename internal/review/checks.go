@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package review
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/llamastack/llsd/pkg/api"
+)
+
+// serverVersion: the server version the stack runs moved, which an unpinned distribution does
+// whenever llsd's catalog does.
+func serverVersion(before, after *Stack) []Finding {
+	b, a := before.receipt(api.AnnotationServerVersion), after.receipt(api.AnnotationServerVersion)
+	if b == a {
+		return nil
+	}
+	return []Finding{{Level: Breaking, Field: "spec.distribution", Message: fmt.Sprintf("the server moves from %s to %s (%s): read "+
+		"llsd's upgrade guide on the versions between; to stay, name the image of %s in distribution.image",
+		b, a, after.receipt(api.AnnotationImage), b)}}
+}
+
+// restart: the pods are replaced, and why: the config, the image, or the rest of the pod.
+func restart(before, after *Stack) []Finding {
+	b, a := nested(before.object("Deployment"), "spec", "template"), nested(after.object("Deployment"), "spec", "template")
+	if b == nil || a == nil || same(b, a) {
+		return nil
+	}
+	var why []string
+	if before.receipt(api.AnnotationConfigHash) != after.receipt(api.AnnotationConfigHash) {
+		why = append(why, "config.yaml changed")
+	}
+	if before.receipt(api.AnnotationImage) != after.receipt(api.AnnotationImage) {
+		why = append(why, "the image changed")
+	}
+	if len(why) == 0 {
+		why = append(why, "the pod's settings changed")
+	}
+	return []Finding{{Level: Restart, Message: "the pods restart: " + list(why)}}
+}
+
+// authentication: who may call the server, as config.yaml says it.
+func authentication(before, after *Stack) []Finding {
+	b, a := nested(before.Config, "server", "auth", "provider_config", "type"), nested(after.Config, "server", "auth", "provider_config", "type")
+	switch {
+	case b != nil && a == nil:
+		return []Finding{{Level: Security, Field: "spec.authentication", Message: fmt.Sprintf("authentication is off (it was %s): "+
+			"the server answers every caller that reaches it", b)}}
+	case b == nil && a != nil:
+		return []Finding{{Level: Info, Field: "spec.authentication", Message: fmt.Sprintf("callers authenticate (%s): a client without "+
+			"a credential gets 401", a)}}
+	case !same(b, a):
+		return []Finding{{Level: Security, Field: "spec.authentication", Message: fmt.Sprintf("callers authenticate with %s instead of %s", a, b)}}
+	}
+	if !same(nested(before.Config, "server", "auth", "access_policy"), nested(after.Config, "server", "auth", "access_policy")) ||
+		!same(nested(before.Config, "server", "auth", "route_policy"), nested(after.Config, "server", "auth", "route_policy")) {
+		return []Finding{{Level: Security, Field: "spec.authentication.accessPolicy", Message: "the access rules change: review who may now read, " +
+			"change or delete what"}}
+	}
+	return nil
+}
+
+// exposure: whether callers outside the cluster reach the server.
+func exposure(before, after *Stack) []Finding {
+	var findings []Finding
+	for _, kind := range []string{"Ingress", "Route"} {
+		b, a := before.object(kind), after.object(kind)
+		switch {
+		case b == nil && a != nil:
+			findings = append(findings, Finding{Level: Security, Field: "spec.networking.expose", Message: fmt.Sprintf("the server is "+
+				"exposed outside the cluster (%s %s): callers from anywhere the %s admits reach it", kind, hosts(a), kind)})
+		case b != nil && a == nil:
+			findings = append(findings, Finding{Level: Breaking, Field: "spec.networking.expose", Message: fmt.Sprintf("the server is no "+
+				"longer exposed (%s %s is removed): callers outside the cluster lose it", kind, hosts(b))})
+		case b != nil && !same(hosts(b), hosts(a)):
+			findings = append(findings, Finding{Level: Breaking, Field: "spec.networking.expose.hostname", Message: fmt.Sprintf("the "+
+				"server moves from %s to %s: callers of the old address lose it", hosts(b), hosts(a))})
+		}
+	}
+	return findings
+}
+
+// hosts are the hosts an Ingress or a Route serves.
+func hosts(o Object) string {
+	if host, ok := nested(o, "spec", "host").(string); ok {
+		return host
+	}
+	var out []string
+	rules, _ := nested(o, "spec", "rules").([]any)
+	for _, r := range rules {
+		if host, ok := nested(r.(map[string]any), "host").(string); ok {
+			out = append(out, host)
+		}
+	}
+	return list(out)
+}
+
+// networkPolicy: who may connect and where the server may go.
+func networkPolicy(before, after *Stack) []Finding {
+	b, a := before.object("NetworkPolicy"), after.object("NetworkPolicy")
+	switch {
+	case b != nil && a == nil:
+		return []Finding{{Level: Security, Field: "spec.networking.allowedFrom", Message: "the NetworkPolicy is removed: every pod " +
+			"of the cluster may call the server, and it may connect anywhere"}}
+	case b == nil || a == nil:
+		return nil
+	}
+	var findings []Finding
+	if !same(nested(b, "spec", "ingress"), nested(a, "spec", "ingress")) {
+		findings = append(findings, Finding{Level: Security, Field: "spec.networking.allowedFrom", Message: "who may call the server " +
+			"changes: review the NetworkPolicy's new peers"})
+	}
+	bEgress, aEgress := nested(b, "spec", "egress"), nested(a, "spec", "egress")
+	switch {
+	case bEgress != nil && aEgress == nil:
+		findings = append(findings, Finding{Level: Security, Field: "spec.networking.egress", Message: "egress is no longer restricted: " +
+			"the server may connect anywhere"})
+	case !same(bEgress, aEgress):
+		findings = append(findings, Finding{Level: Security, Field: "spec.networking.egress", Message: "where the server may connect " +
+			"changes: review the NetworkPolicy's new destinations"})
+	}
+	return findings
+}
+
+// storage: where the server keeps its state; a backend of another kind starts empty.
+func storage(before, after *Stack) []Finding {
+	b, _ := nested(before.Config, "storage", "backends").(map[string]any)
+	a, _ := nested(after.Config, "storage", "backends").(map[string]any)
+	var findings []Finding
+	for _, name := range slices.Sorted(maps.Keys(b)) {
+		was, now := nested(b, name, "type"), nested(a, name, "type")
+		switch {
+		case now == nil:
+			findings = append(findings, Finding{Level: DataAtRisk, Field: "spec.storage", Message: fmt.Sprintf("the storage backend %s "+
+				"(%s) is removed: what the server kept there is left behind", name, was)})
+		case !same(was, now):
+			findings = append(findings, Finding{Level: DataAtRisk, Field: "spec.storage", Message: fmt.Sprintf("the storage backend %s "+
+				"moves from %s to %s, which starts empty: copy the data first, or the server forgets its models, files and conversations", name, was, now)})
+		case !same(b[name], a[name]):
+			findings = append(findings, Finding{Level: DataAtRisk, Field: "spec.storage", Message: fmt.Sprintf("the storage backend %s "+
+				"points elsewhere (its settings change): the server finds there only what is already there", name)})
+		}
+	}
+	return findings
+}
+
+// volume: the PVC the server keeps files on.
+func volume(before, after *Stack) []Finding {
+	b, a := before.object("PersistentVolumeClaim"), after.object("PersistentVolumeClaim")
+	switch {
+	case b == nil:
+		return nil
+	case a == nil:
+		return []Finding{{Level: DataAtRisk, Field: "spec.workload.storage", Message: fmt.Sprintf("the PVC %s is removed: the "+
+			"files on it are lost where the GitOps tool prunes", nested(b, "metadata", "name"))}}
+	case nested(b, "metadata", "name") != nested(a, "metadata", "name"):
+		return []Finding{{Level: DataAtRisk, Field: "metadata.name", Message: fmt.Sprintf("the PVC %s is replaced by an empty %s", nested(b, "metadata", "name"), nested(a, "metadata", "name"))}}
+	}
+	var findings []Finding
+	bSize, aSize := quantity(nested(b, "spec", "resources", "requests", "storage")), quantity(nested(a, "spec", "resources", "requests", "storage"))
+	if aSize.Cmp(bSize) < 0 {
+		findings = append(findings, Finding{Level: Breaking, Field: "spec.workload.storage.size", Message: fmt.Sprintf("the PVC shrinks "+
+			"from %s to %s, which the API server refuses: the change cannot be applied", bSize.String(), aSize.String())})
+	}
+	if !same(nested(b, "spec", "storageClassName"), nested(a, "spec", "storageClassName")) {
+		findings = append(findings, Finding{Level: Breaking, Field: "spec.workload.storage.storageClassName", Message: "the PVC's " +
+			"storage class changes, which the API server refuses on a bound claim: the change cannot be applied without a new PVC"})
+	}
+	return findings
+}
+
+// models: the models callers may name.
+func models(before, after *Stack) []Finding {
+	b, a := ids(before.Config, "model_id"), ids(after.Config, "model_id")
+	var findings []Finding
+	if gone := missing(b, a); len(gone) > 0 {
+		findings = append(findings, Finding{Level: Breaking, Field: "spec.resources.models", Message: "models are removed: " + list(gone) +
+			"; their callers get 404"})
+	}
+	if added := missing(a, b); len(added) > 0 {
+		findings = append(findings, Finding{Level: Info, Field: "spec.resources.models", Message: "models are added: " + list(added)})
+	}
+	return findings
+}
+
+// providers: the providers the server loads.
+func providers(before, after *Stack) []Finding {
+	b, a := providerIDs(before.Config), providerIDs(after.Config)
+	var findings []Finding
+	if gone := missing(b, a); len(gone) > 0 {
+		findings = append(findings, Finding{Level: Breaking, Field: "spec.providers", Message: "providers are removed: " + list(gone) +
+			"; what they served is gone"})
+	}
+	if added := missing(a, b); len(added) > 0 {
+		findings = append(findings, Finding{Level: Info, Field: "spec.providers", Message: "providers are added: " + list(added)})
+	}
+	return findings
+}
+
+// ids are the registered resources' ids of a config (registered_resources.models, or models).
+func ids(config map[string]any, key string) []string {
+	entries, _ := nested(config, "registered_resources", "models").([]any)
+	if entries == nil {
+		entries, _ = config["models"].([]any)
+	}
+	var out []string
+	for _, e := range entries {
+		if m, ok := e.(map[string]any); ok {
+			if id, ok := m[key].(string); ok {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// providerIDs are api/provider_id of every provider of a config.
+func providerIDs(config map[string]any) []string {
+	apis, _ := config["providers"].(map[string]any)
+	var out []string
+	for _, api := range slices.Sorted(maps.Keys(apis)) {
+		list, _ := apis[api].([]any)
+		for _, p := range list {
+			if id, ok := nested(p.(map[string]any), "provider_id").(string); ok {
+				out = append(out, api+"/"+id)
+			}
+		}
+	}
+	return out
+}
+
+// missing are the names of from that to does not have.
+func missing(from, to []string) []string {
+	var out []string
+	for _, n := range from {
+		if !slices.Contains(to, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
