@@ -43,7 +43,7 @@ func restart(before, after *Stack) []Finding {
 
 // authentication: who may call the server, as config.yaml says it.
 func authentication(before, after *Stack) []Finding {
-	b, a := nested(before.Config, "server", "auth", "provider_config", "type"), nested(after.Config, "server", "auth", "provider_config", "type")
+	b, a := nested(before.Config(), "server", "auth", "provider_config", "type"), nested(after.Config(), "server", "auth", "provider_config", "type")
 	switch {
 	case b != nil && a == nil:
 		return []Finding{{Level: Security, Field: "spec.authentication", Message: fmt.Sprintf("authentication is off (it was %s): "+
@@ -54,8 +54,8 @@ func authentication(before, after *Stack) []Finding {
 	case !same(b, a):
 		return []Finding{{Level: Security, Field: "spec.authentication", Message: fmt.Sprintf("callers authenticate with %s instead of %s", a, b)}}
 	}
-	if !same(nested(before.Config, "server", "auth", "access_policy"), nested(after.Config, "server", "auth", "access_policy")) ||
-		!same(nested(before.Config, "server", "auth", "route_policy"), nested(after.Config, "server", "auth", "route_policy")) {
+	if !same(nested(before.Config(), "server", "auth", "access_policy"), nested(after.Config(), "server", "auth", "access_policy")) ||
+		!same(nested(before.Config(), "server", "auth", "route_policy"), nested(after.Config(), "server", "auth", "route_policy")) {
 		return []Finding{{Level: Security, Field: "spec.authentication.accessPolicy", Message: "the access rules change: review who may now read, " +
 			"change or delete what"}}
 	}
@@ -126,8 +126,8 @@ func networkPolicy(before, after *Stack) []Finding {
 
 // storage: where the server keeps its state; a backend of another kind starts empty.
 func storage(before, after *Stack) []Finding {
-	b, _ := nested(before.Config, "storage", "backends").(map[string]any)
-	a, _ := nested(after.Config, "storage", "backends").(map[string]any)
+	b, _ := nested(before.Config(), "storage", "backends").(map[string]any)
+	a, _ := nested(after.Config(), "storage", "backends").(map[string]any)
 	var findings []Finding
 	for _, name := range slices.Sorted(maps.Keys(b)) {
 		was, now := nested(b, name, "type"), nested(a, name, "type")
@@ -173,7 +173,7 @@ func volume(before, after *Stack) []Finding {
 
 // models: the models callers may name.
 func models(before, after *Stack) []Finding {
-	b, a := ids(before.Config, "model_id"), ids(after.Config, "model_id")
+	b, a := ids(before.Config(), "model_id"), ids(after.Config(), "model_id")
 	var findings []Finding
 	if gone := missing(b, a); len(gone) > 0 {
 		findings = append(findings, Finding{Level: Breaking, Field: "spec.resources.models", Message: "models are removed: " + list(gone) +
@@ -187,7 +187,7 @@ func models(before, after *Stack) []Finding {
 
 // providers: the providers the server loads.
 func providers(before, after *Stack) []Finding {
-	b, a := providerIDs(before.Config), providerIDs(after.Config)
+	b, a := providerIDs(before.Config()), providerIDs(after.Config())
 	var findings []Finding
 	if gone := missing(b, a); len(gone) > 0 {
 		findings = append(findings, Finding{Level: Breaking, Field: "spec.providers", Message: "providers are removed: " + list(gone) +

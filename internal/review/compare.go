@@ -18,8 +18,20 @@ import (
 // check compares one concern of a stack before and after.
 type check func(before, after *Stack) []Finding
 
-// checks are the concerns a review looks at, each in checks.go.
-var checks = []check{serverVersion, restart, authentication, exposure, networkPolicy, storage, volume, models, providers}
+// The concerns a review looks at, each in checks.go: those of the objects, and those of
+// config.yaml, which run only when its hash changed (an unchanged config is never parsed).
+var (
+	objectChecks = []check{serverVersion, restart, exposure, networkPolicy, volume}
+	configChecks = []check{authentication, storage, models, providers}
+)
+
+// checksOf are the checks a pair of stacks needs.
+func checksOf(before, after *Stack) []check {
+	if before.receipt(api.AnnotationConfigHash) != after.receipt(api.AnnotationConfigHash) {
+		return slices.Concat(objectChecks, configChecks)
+	}
+	return objectChecks
+}
 
 // Compare is what changes for each server from the render before to the render after: servers
 // added and removed, and per server every check's findings, highest level first.
@@ -38,7 +50,7 @@ func Compare(before, after map[string]*Stack) []Finding {
 			findings = append(findings, Finding{Stack: key, Level: Info, Message: "a new server: " + describe(a)})
 		default:
 			var own []Finding
-			for _, c := range checks {
+			for _, c := range checksOf(b, a) {
 				for _, f := range c(b, a) {
 					f.Stack = key
 					own = append(own, f)

@@ -5,10 +5,11 @@ package review
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
-	"sigs.k8s.io/yaml"
 
+	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
 )
@@ -21,9 +22,25 @@ type Object map[string]any
 type Stack struct {
 	Key     string
 	LLSD    Object
-	Config  map[string]any
 	Objects map[string]Object
+	// config is config.yaml as the ConfigMap holds it, parsed on first use (Config): a stack
+	// whose config hash did not change is never parsed.
+	config string
+	parsed map[string]any
+	err    error
 }
+
+// Config is the config.yaml the stack runs, as a tree (nil when it runs its own).
+func (s *Stack) Config() map[string]any {
+	if s.parsed == nil && s.config != "" && s.err == nil {
+		s.parsed, s.err = configyaml.UnmarshalMap([]byte(s.config))
+	}
+	return s.parsed
+}
+
+// compared are the kinds of generated objects a review reads; the others (ServiceAccounts, RBAC,
+// monitoring) are not read, which keeps a review of 1,000 stacks fast.
+var compared = []string{"Deployment", "Ingress", "Route", "NetworkPolicy", "PersistentVolumeClaim"}
 
 // Stacks groups a render's output by the server each object was generated for.
 func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
@@ -38,26 +55,44 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 		}
 		return stacks[key]
 	}
+	configs := map[string]*fn.KubeObject{}
 	for _, item := range items {
-		var o Object
-		if err := yaml.Unmarshal([]byte(item.String()), &o); err != nil {
-			return nil, err
-		}
-		if item.GetKind() == "LlamaStackDistribution" {
-			stack(item.GetNamespace(), item.GetName()).LLSD = o
+		kind := item.GetKind()
+		if kind == "LlamaStackDistribution" {
+			annotations := map[string]any{}
+			for k, v := range item.GetAnnotations() {
+				annotations[k] = v
+			}
+			stack(item.GetNamespace(), item.GetName()).LLSD = Object{"metadata": map[string]any{"annotations": annotations}}
 			continue
 		}
-		if from := item.GetAnnotation(api.AnnotationGeneratedFrom); from != "" { // else the package's own
-			stack(item.GetNamespace(), from).Objects[item.GetKind()+"/"+item.GetName()] = o
+		from := item.GetAnnotation(api.AnnotationGeneratedFrom)
+		switch {
+		case from == "": // the package's own
+		case kind == "ConfigMap":
+			configs[item.GetNamespace()+"/"+item.GetName()] = item
+		case slices.Contains(compared, kind):
+			o, err := configyaml.UnmarshalMap([]byte(item.String()))
+			if err != nil {
+				return nil, err
+			}
+			stack(item.GetNamespace(), from).Objects[kind+"/"+item.GetName()] = o
 		}
 	}
 	for _, s := range stacks {
-		cm := s.Objects["ConfigMap/"+s.receipt(api.AnnotationConfigMap)]
-		if text, ok := nested(cm, "data", render.ConfigKey).(string); ok {
-			if err := yaml.Unmarshal([]byte(text), &s.Config); err != nil {
-				return nil, err
-			}
+		namespace, _, _ := strings.Cut(s.Key, "/")
+		if !strings.Contains(s.Key, "/") {
+			namespace = ""
 		}
+		cm := configs[namespace+"/"+s.receipt(api.AnnotationConfigMap)]
+		if cm == nil {
+			continue
+		}
+		text, _, err := cm.NestedString("data", render.ConfigKey)
+		if err != nil {
+			return nil, err
+		}
+		s.config = text
 	}
 	return stacks, nil
 }
