@@ -35,12 +35,16 @@ func shellcheck(t *testing.T) string {
 	return path
 }
 
-// Every workflow passes actionlint: its syntax, expressions, contexts, permissions, the inputs of
+// Every workflow, ours and the examples users copy, passes actionlint: its syntax, expressions, contexts, permissions, the inputs of
 // the actions it uses, and shellcheck over its scripts.
 func TestWorkflowsPassActionlint(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yaml"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
+	examples, err := filepath.Glob(filepath.Join(root, "examples", "ci", "*.yaml")) // the workflows users copy
+	require.NoError(t, err)
+	require.NotEmpty(t, examples)
+	files = append(files, examples...)
 	linter, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{Shellcheck: shellcheck(t)})
 	require.NoError(t, err)
 	problems, err := linter.LintFiles(files, nil)

@@ -59,6 +59,7 @@ var references = []*regexp.Regexp{
 	regexp.MustCompile(`(ghcr\.io/llamastack/(?:llsd-controller|llsd-argocd-cmp|llsd-bundle|llsd-catalog|llsd))([:@])([A-Za-z0-9_.*<>:-]+)`),
 	regexp.MustCompile(`(github\.com/llamastack/llsd/releases/download)(/)([A-Za-z0-9_.<>-]+)`),
 	regexp.MustCompile(`(oci://ghcr\.io/llamastack/charts/llsd-controller)( --version )([A-Za-z0-9_.<>-]+)`),
+	regexp.MustCompile(`(/llsd(?:-controller)?_)()(v[0-9][0-9A-Za-z.-]*|<release>)`), // a release's archive
 }
 
 // chartVersion is the separator of a chart's version, which has no v: 0.2.0 of release v0.2.0.

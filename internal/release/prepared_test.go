@@ -58,7 +58,8 @@ func TestPrepare(t *testing.T) {
 	write(t, root, release.ChartFile, "apiVersion: v2\nname: llsd-controller\nversion: 0.1.0\nappVersion: v0.1.0\n")
 	write(t, root, "examples/install/controller.yaml", "image: ghcr.io/llamastack/llsd-controller:v0.1.0\n# not ghcr.io/llamastack/llsd:v1\n")
 	write(t, root, "docs/install.md", "kubectl apply -f https://github.com/llamastack/llsd/releases/download/v0.1.0/install.yaml # ghcr.io/llamastack/llsd:<release>\n"+
-		"helm install llsd oci://ghcr.io/llamastack/charts/llsd-controller --version 0.1.0 # not v0.1.0 of another project\n")
+		"helm install llsd oci://ghcr.io/llamastack/charts/llsd-controller --version 0.1.0 # not v0.1.0 of another project\n"+
+		"curl https://github.com/llamastack/llsd/releases/download/v0.1.0/llsd_v0.1.0_linux_amd64.tar.gz\n")
 	require.NoError(t, release.Prepare(root, "v0.2.0"))
 	prepared, err := release.Prepared(root)
 	require.NoError(t, err)
@@ -66,7 +67,8 @@ func TestPrepare(t *testing.T) {
 	assert.Equal(t, "apiVersion: v2\nname: llsd-controller\nversion: 0.2.0\nappVersion: v0.2.0\n", read(t, root, release.ChartFile))
 	assert.Equal(t, "image: ghcr.io/llamastack/llsd-controller:v0.2.0\n# not ghcr.io/llamastack/llsd:v1\n", read(t, root, "examples/install/controller.yaml"))
 	assert.Equal(t, "kubectl apply -f https://github.com/llamastack/llsd/releases/download/v0.2.0/install.yaml # ghcr.io/llamastack/llsd:<release>\n"+
-		"helm install llsd oci://ghcr.io/llamastack/charts/llsd-controller --version 0.2.0 # not v0.1.0 of another project\n", read(t, root, "docs/install.md"),
+		"helm install llsd oci://ghcr.io/llamastack/charts/llsd-controller --version 0.2.0 # not v0.1.0 of another project\n"+
+		"curl https://github.com/llamastack/llsd/releases/download/v0.2.0/llsd_v0.2.0_linux_amd64.tar.gz\n", read(t, root, "docs/install.md"),
 		"the release's files and chart too, and nothing else")
 	assert.ErrorContains(t, release.Prepare(root, "0.3"), "vX.Y.Z")
 }
