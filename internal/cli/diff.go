@@ -23,8 +23,8 @@ empty, PVCs lost, models and providers removed or added. Each finding has a leve
 restart, security, data-at-risk, breaking) and the field of the spec that caused it. It compares
 the rendered objects and configs, not the YAML's text, and prints no Secret value.
 
-  --format    text (the default), markdown (a table per server, for a pull request's comment)
-              or json (for bots)
+  --format    text (the default), markdown (a table per server and a Mermaid diagram of it
+              before and after, for a pull request's comment) or json (for bots)
   --fail-on   exit 3 when a finding is at this level or above (CI gating)
 
 Either render failing is an error (exit 1): a change that does not render is refused by llsd
@@ -57,7 +57,7 @@ func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	findings := review.Compare(sides[0], sides[1])
-	if err := writeFindings(stdout, format, findings); err != nil {
+	if err := writeFindings(stdout, format, findings, sides); err != nil {
 		fmt.Fprintln(stderr, "llsd diff:", err)
 		return 1
 	}
@@ -115,7 +115,7 @@ func diffArgs(args []string, stdout, stderr io.Writer) (format string, failOn *r
 }
 
 // writeFindings prints the review in format.
-func writeFindings(w io.Writer, format string, findings []review.Finding) error {
+func writeFindings(w io.Writer, format string, findings []review.Finding, sides [2]map[string]*review.Stack) error {
 	switch format {
 	case "json":
 		enc := json.NewEncoder(w)
@@ -124,7 +124,7 @@ func writeFindings(w io.Writer, format string, findings []review.Finding) error 
 			Findings []review.Finding `json:"findings"`
 		}{Findings: append([]review.Finding{}, findings...)})
 	case "markdown":
-		_, err := io.WriteString(w, review.Markdown(findings))
+		_, err := io.WriteString(w, review.Markdown(findings, sides[0], sides[1]))
 		return err
 	}
 	if len(findings) == 0 {

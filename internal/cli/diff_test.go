@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/llamastack/llsd/internal/testsupport/golden"
 )
 
 // stackFile is a LlamaStackDistribution ai/chat with spec.
@@ -127,14 +129,15 @@ func TestDiffFailOn(t *testing.T) {
 	assert.Contains(t, stderr.String(), `"urgent" is no level`)
 }
 
-// The Markdown for a pull request's comment: a table per server.
+// The Markdown for a pull request's comment: a table per server and the server before and after
+// as a Mermaid diagram (golden: testdata/diff/review.md, reviewed).
 func TestDiffMarkdown(t *testing.T) {
 	dirs := [2]string{t.TempDir(), t.TempDir()}
 	require.NoError(t, os.WriteFile(filepath.Join(dirs[0], "llsd.yaml"), []byte(stackFile(reviewBase+"  authentication: {kubernetes: {}}\n")), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(dirs[1], "llsd.yaml"), []byte(stackFile(reviewBase)), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dirs[1], "llsd.yaml"), []byte(stackFile(strings.Replace(reviewBase, "[granite, llama]", "[granite]", 1)+
+		"  networking:\n    expose: {hostname: chat.example.com}\n  authentication: {kubernetes: {}}\n  storage:\n    sql:\n      type: postgres\n"+
+		"      connectionString:\n        secretKeyRef: {name: pg, key: url}\n")), 0o600))
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, Main([]string{"diff", "--format", "markdown", dirs[0], dirs[1]}, nil, &stdout, &stderr), stderr.String())
-	assert.Equal(t, "### llsd: what this change does to the servers\n\n**ai/chat**\n\n| level | field | what happens |\n|---|---|---|\n"+
-		"| security | `spec.authentication` | authentication is off (it was kubernetes): the server answers every caller that reaches it |\n"+
-		"| restart |  | the pods restart: config.yaml changed |\n", stdout.String())
+	golden.Check(t, filepath.Join("testdata", "diff", "review.md"), stdout.Bytes())
 }

@@ -10,8 +10,9 @@ import (
 const heading = "### llsd: what this change does to the servers\n\n"
 
 // Markdown is the review as a pull request's comment: a table per server, in the order of the
-// findings, highest level first within each server.
-func Markdown(findings []Finding) string {
+// findings, highest level first within each server, and the server before and after as a
+// diagram (Diagram) of the renders before and after.
+func Markdown(findings []Finding, before, after map[string]*Stack) string {
 	var b strings.Builder
 	b.WriteString(heading)
 	if len(findings) == 0 {
@@ -19,7 +20,7 @@ func Markdown(findings []Finding) string {
 		return b.String()
 	}
 	stack := ""
-	for _, f := range findings {
+	for i, f := range findings {
 		if f.Stack != stack {
 			stack = f.Stack
 			if b.Len() > len(heading) {
@@ -28,6 +29,9 @@ func Markdown(findings []Finding) string {
 			fmt.Fprintf(&b, "**%s**\n\n| level | field | what happens |\n|---|---|---|\n", cell(stack))
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", f.Level, code(f.Field), cell(f.Message))
+		if i+1 == len(findings) || findings[i+1].Stack != stack {
+			b.WriteString("\n" + Diagram(before[stack], after[stack]))
+		}
 	}
 	return b.String()
 }
