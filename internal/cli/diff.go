@@ -15,6 +15,7 @@ import (
 )
 
 const diffUsage = `Usage: llsd diff [--format text|markdown|json] [--fail-on LEVEL] BEFORE AFTER
+       llsd diff [--format ...] [--fail-on LEVEL] --since-receipt PACKAGE
 
 Renders BEFORE and AFTER (files or directories of a package, as llsd render reads them) and says
 what the change does to each server: servers added and removed, the pods restarting, the server
@@ -26,6 +27,10 @@ the rendered objects and configs, not the YAML's text, and prints no Secret valu
   --format    text (the default), markdown (a table per server and a Mermaid diagram of it
               before and after, for a pull request's comment) or json (for bots)
   --fail-on   exit 3 when a finding is at this level or above (CI gating)
+  --since-receipt
+              compare a rendered package (kpt fn render writes the objects and each
+              LlamaStackDistribution's render receipt into it) with what this llsd renders of it
+              now: a new llsd, a new base config or a moved default reviewed like any change
 
 Either render failing is an error (exit 1): a change that does not render is refused by llsd
 render, kustomize and kpt alike.
@@ -33,12 +38,32 @@ render, kustomize and kpt alike.
 
 // diffCommand is llsd diff.
 func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	format, failOn, paths, code := diffArgs(args, stdout, stderr)
+	format, failOn, sinceReceipt, paths, code := diffArgs(args, stdout, stderr)
 	if paths == nil {
 		return code
 	}
 	var sides [2]map[string]*review.Stack
+	if sinceReceipt {
+		in, code := readInputs("diff", paths, stdin, stderr)
+		if code != 0 || in.unread > 0 {
+			return max(code, 1)
+		}
+		stacks, err := review.Stacks(in.items)
+		if err != nil {
+			fmt.Fprintf(stderr, "llsd diff: %s: %v\n", paths[0], err)
+			return 1
+		}
+		if !review.HaveReceipts(stacks) {
+			fmt.Fprintf(stderr, "llsd diff: %s holds no render receipt (the llamastack.io/config-hash of a rendered "+
+				"LlamaStackDistribution): render it first (kpt fn render), or compare two packages: llsd diff BEFORE AFTER\n", paths[0])
+			return 1
+		}
+		sides[0], paths = stacks, []string{"", paths[0]}
+	}
 	for i, path := range paths {
+		if sides[i] != nil {
+			continue
+		}
 		r, code := renderPaths("diff", []string{path}, stdin, stderr)
 		if code != 0 {
 			return code
@@ -68,7 +93,7 @@ func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // diffArgs reads llsd diff's flags and its two paths, or returns nil paths and the exit code.
-func diffArgs(args []string, stdout, stderr io.Writer) (format string, failOn *review.Level, paths []string, code int) {
+func diffArgs(args []string, stdout, stderr io.Writer) (format string, failOn *review.Level, sinceReceipt bool, paths []string, code int) {
 	format = "text"
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -76,12 +101,14 @@ func diffArgs(args []string, stdout, stderr io.Writer) (format string, failOn *r
 		switch {
 		case a == "-h" || a == "--help" || a == "help":
 			fmt.Fprint(stdout, diffUsage)
-			return "", nil, nil, 0
+			return "", nil, false, nil, 0
+		case a == "--since-receipt":
+			sinceReceipt = true
 		case name == "--format" || name == "--fail-on":
 			if !inline {
 				if i+1 == len(args) {
 					fmt.Fprintf(stderr, "llsd diff: %s needs a value\n\n%s", name, diffUsage)
-					return "", nil, nil, 2
+					return "", nil, false, nil, 2
 				}
 				i++
 				value = args[i]
@@ -89,7 +116,7 @@ func diffArgs(args []string, stdout, stderr io.Writer) (format string, failOn *r
 			if name == "--format" {
 				if !slices.Contains([]string{"text", "markdown", "json"}, value) {
 					fmt.Fprintf(stderr, "llsd diff: --format %s: use text, markdown or json\n", value)
-					return "", nil, nil, 2
+					return "", nil, false, nil, 2
 				}
 				format = value
 				continue
@@ -97,21 +124,25 @@ func diffArgs(args []string, stdout, stderr io.Writer) (format string, failOn *r
 			level, err := review.ParseLevel(value)
 			if err != nil {
 				fmt.Fprintf(stderr, "llsd diff: --fail-on: %v\n", err)
-				return "", nil, nil, 2
+				return "", nil, false, nil, 2
 			}
 			failOn = &level
 		case strings.HasPrefix(a, "-") && a != "-":
 			fmt.Fprintf(stderr, "llsd diff: unknown flag %s\n\n%s", a, diffUsage)
-			return "", nil, nil, 2
+			return "", nil, false, nil, 2
 		default:
 			paths = append(paths, a)
 		}
 	}
-	if len(paths) != 2 {
+	switch {
+	case sinceReceipt && len(paths) != 1:
+		fmt.Fprintf(stderr, "llsd diff: --since-receipt compares one rendered package with its render now: name it\n\n%s", diffUsage)
+		return "", nil, false, nil, 2
+	case !sinceReceipt && len(paths) != 2:
 		fmt.Fprintf(stderr, "llsd diff: name the package before and after the change\n\n%s", diffUsage)
-		return "", nil, nil, 2
+		return "", nil, false, nil, 2
 	}
-	return format, failOn, paths, 0
+	return format, failOn, sinceReceipt, paths, 0
 }
 
 // writeFindings prints the review in format.

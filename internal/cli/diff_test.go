@@ -141,3 +141,50 @@ func TestDiffMarkdown(t *testing.T) {
 	require.Equal(t, 0, Main([]string{"diff", "--format", "markdown", dirs[0], dirs[1]}, nil, &stdout, &stderr), stderr.String())
 	golden.Check(t, filepath.Join("testdata", "diff", "review.md"), stdout.Bytes())
 }
+
+// --since-receipt: a rendered package (as kpt fn render leaves it) against what this llsd
+// renders of it now. Freshly rendered, nothing moves; rendered by an older llsd (here: its
+// receipt says server 1.2, its config registered one model less), the review says what an
+// llsd upgrade would do to the running server.
+func TestDiffSinceReceipt(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "llsd.yaml"), []byte(stackFile(reviewBase)), 0o600))
+	var rendered, stderr bytes.Buffer
+	require.Equal(t, 0, Main([]string{"render", dir}, nil, &rendered, &stderr), stderr.String())
+	pkg := t.TempDir()
+	write := func(content string) {
+		require.NoError(t, os.WriteFile(filepath.Join(pkg, "rendered.yaml"), []byte(content), 0o600))
+	}
+	since := func() ([]finding, int) {
+		var stdout, stderr bytes.Buffer
+		code := Main([]string{"diff", "--format", "json", "--since-receipt", pkg}, nil, &stdout, &stderr)
+		var out struct{ Findings []finding }
+		if code == 0 {
+			require.NoError(t, json.Unmarshal(stdout.Bytes(), &out), "%s", stderr.String())
+		}
+		return out.Findings, code
+	}
+	write(rendered.String())
+	got, code := since()
+	require.Equal(t, 0, code)
+	assert.Empty(t, got, "a package this llsd rendered does not move")
+
+	older := strings.Replace(rendered.String(), `llamastack.io/server-version: "1.3"`, `llamastack.io/server-version: "1.2"`, 1)
+	older = strings.Replace(older, "llamastack.io/config-hash: ", "llamastack.io/config-hash: 0", 1)
+	older = strings.Replace(older, "model_id: llama", "model_id: llama-old", 1)
+	require.NotEqual(t, rendered.String(), older)
+	write(older)
+	got, code = since()
+	require.Equal(t, 0, code)
+	var levels []string
+	for _, f := range got {
+		levels = append(levels, f.Level+": "+f.Message)
+	}
+	assert.Contains(t, strings.Join(levels, "\n"), "breaking: the server moves from 1.2 to 1.3")
+	assert.Contains(t, strings.Join(levels, "\n"), "breaking: models are removed: llama-old")
+	assert.Contains(t, strings.Join(levels, "\n"), "info: models are added: llama")
+
+	write(stackFile(reviewBase))
+	_, code = since()
+	assert.Equal(t, 1, code, "an author's package holds no receipt")
+}

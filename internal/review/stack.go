@@ -97,6 +97,17 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 	return stacks, nil
 }
 
+// HaveReceipts reports whether some stack's LlamaStackDistribution carries a render receipt:
+// the package holds what llsd rendered, not only what its author wrote.
+func HaveReceipts(stacks map[string]*Stack) bool {
+	for _, s := range stacks {
+		if s.receipt(api.AnnotationConfigHash) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // receipt is an annotation of the stack's render receipt.
 func (s *Stack) receipt(key string) string {
 	if s == nil {
