@@ -17,7 +17,9 @@ import (
 const diffUsage = `Usage: llsd diff [--format text|markdown|json] [--fail-on LEVEL] BEFORE AFTER
        llsd diff [--format ...] [--fail-on LEVEL] --since-receipt PACKAGE
 
-Renders BEFORE and AFTER (files or directories of a package, as llsd render reads them) and says
+Renders BEFORE and AFTER (files or directories of a package, as llsd render reads them, or
+REV:PATH for PATH at a git revision of the working directory's repository: origin/main:stacks)
+and says
 what the change does to each server: servers added and removed, the pods restarting, the server
 version moving, authentication, exposure and network policy widening, storage that starts
 empty, PVCs lost, models and providers removed or added. Each finding has a level (info,
@@ -63,6 +65,13 @@ func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, path := range paths {
 		if sides[i] != nil {
 			continue
+		}
+		if dir, cleanup, ok, err := gitRevision(path); err != nil {
+			fmt.Fprintln(stderr, "llsd diff:", err)
+			return 1
+		} else if ok {
+			defer cleanup()
+			path = dir
 		}
 		r, code := renderPaths("diff", []string{path}, stdin, stderr)
 		if code != 0 {

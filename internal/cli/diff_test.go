@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -187,4 +188,26 @@ func TestDiffSinceReceipt(t *testing.T) {
 	write(stackFile(reviewBase))
 	_, code = since()
 	assert.Equal(t, 1, code, "an author's package holds no receipt")
+}
+
+// REV:PATH reads a directory at a git revision: the pull request's base against the working tree.
+func TestDiffGitRevision(t *testing.T) {
+	repo := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = repo
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git("init", "-q")
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "stacks"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "stacks", "llsd.yaml"), []byte(stackFile(reviewBase)), 0o600))
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "stacks", "llsd.yaml"), []byte(stackFile(strings.Replace(reviewBase, "[granite, llama]", "[granite]", 1))), 0o600))
+	t.Chdir(repo)
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, Main([]string{"diff", "HEAD:stacks", "stacks"}, nil, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "ai/chat: breaking spec.resources.models: models are removed: llama")
+	assert.Equal(t, 1, Main([]string{"diff", "HEAD:nothing-here", "stacks"}, nil, &stdout, &stderr))
 }

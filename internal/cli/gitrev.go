@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package cli
+
+import (
+	"archive/tar"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// gitRevision reads a path of llsd diff written REV:PATH (origin/main:stacks) from the git
+// repository of the working directory: the tree of PATH at REV, written into a new directory
+// whose path it returns with a function that removes it. ok is false when path is a file or
+// directory that exists, or no git revision: it is read as it is.
+func gitRevision(path string) (dir string, cleanup func(), ok bool, err error) {
+	rev, sub, found := strings.Cut(path, ":")
+	if _, statErr := os.Stat(path); statErr == nil || !found || rev == "" {
+		return "", nil, false, nil
+	}
+	if out, err := exec.Command("git", "rev-parse", "--verify", "--quiet", rev+"^{commit}").Output(); err != nil || len(out) == 0 {
+		return "", nil, false, nil // not a revision: the path is reported missing as any other
+	}
+	sub = strings.TrimPrefix(filepath.Clean("/"+sub), "/")
+	prefix, err := exec.Command("git", "rev-parse", "--show-prefix").Output() // the working directory in the repository
+	if err != nil {
+		return "", nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	treePath := filepath.ToSlash(filepath.Join(strings.TrimSpace(string(prefix)), sub))
+	args := []string{"archive", "--format=tar", rev}
+	if treePath != "." {
+		args = append(args, "--", treePath)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command("git", args...)
+	cmd.Stderr = &stderr
+	archive, err := cmd.Output()
+	if err != nil {
+		return "", nil, false, fmt.Errorf("%s: git archive: %s", path, strings.TrimSpace(stderr.String()))
+	}
+	root, err := os.MkdirTemp("", "llsd-diff-")
+	if err != nil {
+		return "", nil, false, err
+	}
+	cleanup = func() { _ = os.RemoveAll(root) }
+	if err := untar(archive, root); err != nil {
+		cleanup()
+		return "", nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	return filepath.Join(root, filepath.FromSlash(treePath)), cleanup, true, nil
+}
+
+// untar writes the regular files and directories of a tar archive under root (git archive's:
+// no path leaves it).
+func untar(data []byte, root string) error {
+	dir, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	files := tar.NewReader(bytes.NewReader(data))
+	for {
+		h, err := files.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		name := strings.TrimSuffix(h.Name, "/")
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := dir.MkdirAll(name, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if err := dir.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				return err
+			}
+			content, err := io.ReadAll(files)
+			if err != nil {
+				return err
+			}
+			if err := dir.WriteFile(name, content, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+}
