@@ -20,11 +20,8 @@ import (
 // directory that exists, or no git revision: it is read as it is.
 func gitRevision(path string) (dir string, cleanup func(), ok bool, err error) {
 	rev, sub, found := strings.Cut(path, ":")
-	if _, statErr := os.Stat(path); statErr == nil || !found || rev == "" {
-		return "", nil, false, nil
-	}
-	if out, err := exec.Command("git", "rev-parse", "--verify", "--quiet", rev+"^{commit}").Output(); err != nil || len(out) == 0 {
-		return "", nil, false, nil // not a revision: the path is reported missing as any other
+	if _, statErr := os.Stat(path); statErr == nil || !found || !isCommit(rev) {
+		return "", nil, false, nil // a path, read as it is (or reported missing as any other)
 	}
 	sub = strings.TrimPrefix(filepath.Clean("/"+sub), "/")
 	prefix, err := exec.Command("git", "rev-parse", "--show-prefix").Output() // the working directory in the repository
@@ -37,7 +34,7 @@ func gitRevision(path string) (dir string, cleanup func(), ok bool, err error) {
 		args = append(args, "--", treePath)
 	}
 	var stderr bytes.Buffer
-	cmd := exec.Command("git", args...)
+	cmd := exec.Command("git", args...) //nolint:gosec // the user's revision and path, an option refused by isCommit
 	cmd.Stderr = &stderr
 	archive, err := cmd.Output()
 	if err != nil {
@@ -53,6 +50,16 @@ func gitRevision(path string) (dir string, cleanup func(), ok bool, err error) {
 		return "", nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	return filepath.Join(root, filepath.FromSlash(treePath)), cleanup, true, nil
+}
+
+// isCommit reports whether rev names a commit of the working directory's repository; a word git
+// would read as an option never does.
+func isCommit(rev string) bool {
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return false
+	}
+	out, err := exec.Command("git", "rev-parse", "--verify", "--quiet", rev+"^{commit}").Output() //nolint:gosec // see above
+	return err == nil && len(out) > 0
 }
 
 // untar writes the regular files and directories of a tar archive under root (git archive's:
