@@ -173,28 +173,22 @@ func volume(before, after *Stack) []Finding {
 
 // models: the models callers may name.
 func models(before, after *Stack) []Finding {
-	b, a := ids(before.Config(), "model_id"), ids(after.Config(), "model_id")
-	var findings []Finding
-	if gone := missing(b, a); len(gone) > 0 {
-		findings = append(findings, Finding{Level: Breaking, Field: "spec.resources.models", Message: "models are removed: " + list(gone) +
-			"; their callers get 404"})
-	}
-	if added := missing(a, b); len(added) > 0 {
-		findings = append(findings, Finding{Level: Info, Field: "spec.resources.models", Message: "models are added: " + list(added)})
-	}
-	return findings
+	return addedRemoved("spec.resources.models", "models", "their callers get 404", ids(before.Config(), "model_id"), ids(after.Config(), "model_id"))
 }
 
 // providers: the providers the server loads.
 func providers(before, after *Stack) []Finding {
-	b, a := providerIDs(before.Config()), providerIDs(after.Config())
+	return addedRemoved("spec.providers", "providers", "what they served is gone", providerIDs(before.Config()), providerIDs(after.Config()))
+}
+
+// addedRemoved says which of what were removed (breaking: why) and added.
+func addedRemoved(field, what, why string, before, after []string) []Finding {
 	var findings []Finding
-	if gone := missing(b, a); len(gone) > 0 {
-		findings = append(findings, Finding{Level: Breaking, Field: "spec.providers", Message: "providers are removed: " + list(gone) +
-			"; what they served is gone"})
+	if gone := missing(before, after); len(gone) > 0 {
+		findings = append(findings, Finding{Level: Breaking, Field: field, Message: what + " are removed: " + list(gone) + "; " + why})
 	}
-	if added := missing(a, b); len(added) > 0 {
-		findings = append(findings, Finding{Level: Info, Field: "spec.providers", Message: "providers are added: " + list(added)})
+	if added := missing(after, before); len(added) > 0 {
+		findings = append(findings, Finding{Level: Info, Field: field, Message: what + " are added: " + list(added)})
 	}
 	return findings
 }
