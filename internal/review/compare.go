@@ -48,6 +48,7 @@ func Compare(before, after map[string]*Stack) []Finding {
 		case a.LLSD == nil:
 		case b == nil || b.LLSD == nil:
 			findings = append(findings, Finding{Stack: key, Level: Info, Message: "a new server: " + describe(a)})
+		case unchanged(b, a):
 		default:
 			var own []Finding
 			for _, c := range checksOf(b, a) {

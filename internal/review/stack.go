@@ -20,9 +20,13 @@ type Object map[string]any
 // Stack is one server as a render wrote it: its LlamaStackDistribution with the receipt, the
 // config.yaml it runs, and the objects generated for it by kind/name.
 type Stack struct {
-	Key     string
-	LLSD    Object
-	Objects map[string]Object
+	Key  string
+	LLSD Object
+	// texts are the compared objects as the render wrote them, by kind/name: a render writes
+	// the same object as the same text, so equal texts need no parsing; objects are those
+	// parsed, on first use (object).
+	texts   map[string]string
+	objects map[string]Object
 	// config is config.yaml as the ConfigMap holds it, parsed on first use (Config): a stack
 	// whose config hash did not change is never parsed.
 	config string
@@ -51,7 +55,7 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 			key = namespace + "/" + name
 		}
 		if stacks[key] == nil {
-			stacks[key] = &Stack{Key: key, Objects: map[string]Object{}}
+			stacks[key] = &Stack{Key: key, texts: map[string]string{}, objects: map[string]Object{}}
 		}
 		return stacks[key]
 	}
@@ -72,11 +76,7 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 		case kind == "ConfigMap":
 			configs[item.GetNamespace()+"/"+item.GetName()] = item
 		case slices.Contains(compared, kind):
-			o, err := configyaml.UnmarshalMap([]byte(item.String()))
-			if err != nil {
-				return nil, err
-			}
-			stack(item.GetNamespace(), from).Objects[kind+"/"+item.GetName()] = o
+			stack(item.GetNamespace(), from).texts[kind+"/"+item.GetName()] = item.String()
 		}
 	}
 	for _, s := range stacks {
@@ -117,12 +117,23 @@ func (s *Stack) receipt(key string) string {
 	return v
 }
 
-// object is the stack's object of kind (the first by name when there are several), nil when none.
+// object is the stack's object of kind (the first by name when there are several), nil when
+// none (or unreadable, which a render's own output never is).
 func (s *Stack) object(kind string) Object {
-	for _, key := range slices.Sorted(maps.Keys(s.Objects)) {
-		if s.Objects[key]["kind"] == kind {
-			return s.Objects[key]
+	for _, key := range slices.Sorted(maps.Keys(s.texts)) {
+		if !strings.HasPrefix(key, kind+"/") {
+			continue
 		}
+		if s.objects[key] == nil {
+			s.objects[key], _ = configyaml.UnmarshalMap([]byte(s.texts[key]))
+		}
+		return s.objects[key]
 	}
 	return nil
+}
+
+// unchanged reports whether a stack rendered the same before and after: the same receipt and the
+// same text of every compared object.
+func unchanged(before, after *Stack) bool {
+	return same(before.LLSD, after.LLSD) && maps.Equal(before.texts, after.texts)
 }
