@@ -7,19 +7,43 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/pkg/api"
 )
 
 // serverVersion: the server version the stack runs moved, which an unpinned distribution does
-// whenever llsd's catalog does.
+// whenever llsd's catalog does: forward, the steps of the upgrade guide to read; back, a
+// server reading stores a newer one wrote.
 func serverVersion(before, after *Stack) []Finding {
-	b, a := before.receipt(api.AnnotationServerVersion), after.receipt(api.AnnotationServerVersion)
+	b, a := profile.Version(before.receipt(api.AnnotationServerVersion)), profile.Version(after.receipt(api.AnnotationServerVersion))
 	if b == a {
 		return nil
 	}
+	if a.Compare(b) < 0 {
+		return []Finding{{Level: DataAtRisk, Field: "spec.distribution", Message: fmt.Sprintf("the server moves back from %s to %s "+
+			"(%s): it reads stores and files %s wrote, which no release promises an older server can; back them up first", b, a,
+			after.receipt(api.AnnotationImage), b)}}
+	}
 	return []Finding{{Level: Breaking, Field: "spec.distribution", Message: fmt.Sprintf("the server moves from %s to %s (%s): read "+
-		"llsd's upgrade guide on the versions between; to stay, name the image of %s in distribution.image",
-		b, a, after.receipt(api.AnnotationImage), b)}}
+		"llsd's upgrade guide, %s; to stay, name the image of %s in distribution.image", b, a, after.receipt(api.AnnotationImage),
+		list(UpgradeSteps(b, a)), b)}}
+}
+
+// UpgradeSteps are the upgrade guide's steps from server version from to to ("1.1 to 1.2"),
+// one per supported version between.
+func UpgradeSteps(from, to profile.Version) []string {
+	var steps []string
+	last := from
+	for _, v := range profile.Supported() {
+		if v.Compare(from) > 0 && v.Compare(to) <= 0 {
+			steps = append(steps, string(last)+" to "+string(v))
+			last = v
+		}
+	}
+	if len(steps) == 0 {
+		return []string{string(from) + " to " + string(to)}
+	}
+	return steps
 }
 
 // restart: the pods are replaced, and why: the config, the image, or the rest of the pod.
