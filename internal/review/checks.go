@@ -29,7 +29,7 @@ func serverVersion(before, after *Stack) []Finding {
 		list(UpgradeSteps(b, a)), b)}}
 }
 
-// UpgradeSteps are the upgrade guide's steps from server version from to to ("1.1 to 1.2"),
+// UpgradeSteps are the upgrade guide's steps between two server versions ("1.1 to 1.2"),
 // one per supported version between.
 func UpgradeSteps(from, to profile.Version) []string {
 	var steps []string
