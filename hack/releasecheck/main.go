@@ -194,7 +194,7 @@ func checksums(dist string) (map[string]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("SHA256SUMS: not <sum>  <file>: %q", lines.Text())
 		}
-		got, err := fileSum(filepath.Join(dist, name))
+		got, err := release.FileSHA256(filepath.Join(dist, name))
 		if err != nil {
 			return nil, err
 		}
@@ -713,17 +713,4 @@ func layersOf(dist string, img release.Image, tag string) ([]layer, error) {
 		out[i] = layer{data: data, annotations: m.Layers[i].Annotations}
 	}
 	return out, nil
-}
-
-func fileSum(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -12,10 +12,12 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -371,6 +373,20 @@ func VerifyEnvelope(key *ecdsa.PublicKey, data []byte) (Statement, error) {
 		return st, fmt.Errorf("the envelope holds %s, not an in-toto statement", env.PayloadType)
 	}
 	return st, json.Unmarshal(payload, &st)
+}
+
+// FileSHA256 is the hex SHA-256 of a file's content, as SHA256SUMS writes it.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Tags are the tags a release's images carry: its version and, for a release vX.Y.Z (no

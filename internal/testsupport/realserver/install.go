@@ -3,14 +3,12 @@
 package realserver
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/llamastack/llsd/internal/release"
 	"github.com/llamastack/llsd/internal/testsupport/testenv"
 )
 
@@ -45,7 +43,7 @@ func Archive(t testing.TB, version string) string {
 func Install(t testing.TB, root, version string) Server {
 	t.Helper()
 	archive := Archive(t, version)
-	sum, err := fileDigest(archive)
+	sum, err := release.FileSHA256(archive)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,17 +80,4 @@ func installServer(root, archive, version, prefix string) error {
 		"%s/bin/python3 -m pip install -q --no-deps --no-index --no-build-isolation --no-compile . ./%s",
 		version, prefix, prefix, prefix, api)
 	return run("chroot", root, "/bin/sh", "-c", script)
-}
-
-func fileDigest(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
