@@ -35,6 +35,16 @@ const (
 
 var praxisPath = field.NewPath("spec", "praxisMode")
 
+// praxisAuthentication is who the server behind Praxis lets in: the caller the gateway names in
+// its headers, with the operator's ownership rules and one tenant per caller.
+func praxisAuthentication() *v1alpha2.AuthenticationSpec {
+	return &v1alpha2.AuthenticationSpec{
+		UpstreamHeader: &v1alpha2.UpstreamHeaderAuthSpec{PrincipalHeader: praxisPrincipalHeader, TenantHeader: praxisTenantHeader},
+		AccessPolicy:   &v1alpha2.AccessPolicySpec{Owners: true, SharedRead: true},
+		Tenancy:        &v1alpha2.TenancySpec{Mode: "multi"},
+	}
+}
+
 // praxis puts the converted spec behind the Praxis gateway when praxisMode is enabled.
 func (c *ogxConversion) praxis(s *ogx.OGXServerSpec, spec *v1alpha2.LlamaStackDistributionSpec) {
 	p := s.PraxisMode
@@ -55,11 +65,7 @@ func (c *ogxConversion) praxis(s *ogx.OGXServerSpec, spec *v1alpha2.LlamaStackDi
 			"which no server release llsd knows has (OGX 1.3.0's command has letsgo, run, stack and connect): migrate the data with "+
 			"the successor operator, then set migrationJob.enabled: false"))
 	}
-	spec.Authentication = &v1alpha2.AuthenticationSpec{
-		UpstreamHeader: &v1alpha2.UpstreamHeaderAuthSpec{PrincipalHeader: praxisPrincipalHeader, TenantHeader: praxisTenantHeader},
-		AccessPolicy:   &v1alpha2.AccessPolicySpec{Owners: true, SharedRead: true},
-		Tenancy:        &v1alpha2.TenancySpec{Mode: "multi"},
-	}
+	spec.Authentication = praxisAuthentication()
 	c.paths.add(field.NewPath("spec", "authentication"), praxisPath)
 	if spec.Providers != nil && len(spec.Providers.Responses) > 0 {
 		spec.Providers.Responses = nil
@@ -121,12 +127,7 @@ func migrationJobEnabled(job map[string]any) bool {
 // praxisMode.
 func BehindPraxis(s *v1alpha2.LlamaStackDistributionSpec) (v1alpha2.PodsPeer, bool) {
 	a := s.Authentication
-	praxis := &v1alpha2.AuthenticationSpec{
-		UpstreamHeader: &v1alpha2.UpstreamHeaderAuthSpec{PrincipalHeader: praxisPrincipalHeader, TenantHeader: praxisTenantHeader},
-		AccessPolicy:   &v1alpha2.AccessPolicySpec{Owners: true, SharedRead: true},
-		Tenancy:        &v1alpha2.TenancySpec{Mode: "multi"},
-	}
-	if a == nil || !equality.Semantic.DeepEqual(a, praxis) || !slices.Contains(s.Disabled, v1alpha2.APINameOf("responses")) ||
+	if a == nil || !equality.Semantic.DeepEqual(a, praxisAuthentication()) || !slices.Contains(s.Disabled, v1alpha2.APINameOf("responses")) ||
 		s.Networking == nil || s.Networking.AllowedFrom == nil || len(s.Networking.AllowedFrom.Pods) == 0 {
 		return v1alpha2.PodsPeer{}, false
 	}
