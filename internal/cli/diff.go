@@ -45,12 +45,13 @@ func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	var sides [2]map[string]*review.Stack
+	var read [2]*inputs // what a side was read as, when it was read before its render
 	if sinceReceipt {
 		in, code := readInputs("diff", paths, stdin, stderr)
 		if code != 0 || in.unread > 0 {
 			return max(code, 1)
 		}
-		stacks, err := review.Stacks(in.items)
+		stacks, err := review.Stacks(in.items) // what was rendered, before the render replaces it
 		if err != nil {
 			fmt.Fprintf(stderr, "llsd diff: %s: %v\n", paths[0], err)
 			return 1
@@ -60,20 +61,26 @@ func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				"LlamaStackDistribution): render it first (kpt fn render), or compare two packages: llsd diff BEFORE AFTER\n", paths[0])
 			return 1
 		}
-		sides[0], paths = stacks, []string{"", paths[0]}
+		sides[0], read[1], paths = stacks, &in, []string{"", paths[0]} // the same documents, rendered now
 	}
 	for i, path := range paths {
 		if sides[i] != nil {
 			continue
 		}
-		if dir, cleanup, ok, err := gitRevision(path); err != nil {
-			fmt.Fprintln(stderr, "llsd diff:", err)
-			return 1
-		} else if ok {
-			defer cleanup()
-			path = dir
+		var r *rendered
+		var code int
+		if read[i] != nil {
+			r, code = renderInputs("diff", *read[i], stderr)
+		} else {
+			if dir, cleanup, ok, err := gitRevision(path); err != nil {
+				fmt.Fprintln(stderr, "llsd diff:", err)
+				return 1
+			} else if ok {
+				defer cleanup()
+				path = dir
+			}
+			r, code = renderPaths("diff", []string{path}, stdin, stderr)
 		}
-		r, code := renderPaths("diff", []string{path}, stdin, stderr)
 		if code != 0 {
 			return code
 		}

@@ -70,6 +70,11 @@ func renderPaths(command string, paths []string, stdin io.Reader, stderr io.Writ
 	if code != 0 {
 		return nil, code
 	}
+	return renderInputs(command, in, stderr)
+}
+
+// renderInputs renders documents already read (renderPaths).
+func renderInputs(command string, in inputs, stderr io.Writer) (*rendered, int) {
 	r := &rendered{failed: in.unread, unread: in.unread}
 	// LLSD_CACHE and LLSD_SHARED_DIR are the Makefile's and the tests', read by no llsd command
 	for _, w := range krm.MisspeltVariables(os.Environ(), envMaxInputBytes, oci.CacheDirEnv, "LLSD_CACHE", "LLSD_SHARED_DIR") {
