@@ -174,6 +174,10 @@ func TestDiffSinceReceipt(t *testing.T) {
 	got, code := since()
 	require.Equal(t, 0, code)
 	assert.Empty(t, got, "a package this llsd rendered does not move")
+	var stdout bytes.Buffer
+	stderr.Reset()
+	require.Equal(t, 0, Main([]string{"diff", "--since-receipt", "-"}, strings.NewReader(rendered.String()), &stdout, &stderr), stderr.String())
+	assert.Equal(t, "no change to any server\n", stdout.String(), "standard input is read once, for both sides")
 
 	older := strings.Replace(rendered.String(), `llamastack.io/server-version: "1.3"`, `llamastack.io/server-version: "1.2"`, 1)
 	older = strings.Replace(older, "llamastack.io/config-hash: ", "llamastack.io/config-hash: 0", 1)
