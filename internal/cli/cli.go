@@ -83,6 +83,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return krmFunction(stdin, stdout, stderr)
 	}
+	args = externalDiffArgs(args)
 	switch args[0] {
 	case "validate", "render", "migrate":
 		paths, code := pathArgs(args, stdout, stderr)

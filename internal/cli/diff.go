@@ -16,6 +16,7 @@ import (
 
 const diffUsage = `Usage: llsd diff [--format text|markdown|json] [--fail-on LEVEL] BEFORE AFTER
        llsd diff [--format ...] [--fail-on LEVEL] --since-receipt PACKAGE
+       llsd diff [--format ...] [--fail-on LEVEL] --objects LIVE TARGET
 
 Renders BEFORE and AFTER (files or directories of a package, as llsd render reads them, or
 REV:PATH for PATH at a git revision of the working directory's repository: origin/main:stacks)
@@ -33,20 +34,66 @@ the rendered objects and configs, not the YAML's text, and prints no Secret valu
               compare a rendered package (kpt fn render writes the objects and each
               LlamaStackDistribution's render receipt into it) with what this llsd renders of it
               now: a new llsd, a new base config or a moved default reviewed like any change
+  --objects   compare objects as they are, without rendering: LIVE as the API server returns
+              them, TARGET as they will be applied (a file of objects, an empty one for none, or
+              a directory of such files). The external diff of kubectl diff and argocd app diff:
+                KUBECTL_EXTERNAL_DIFF="llsd diff --objects" kubectl diff -k overlays/prod
+                KUBECTL_EXTERNAL_DIFF="llsd diff --objects" argocd app diff chat
+              or every object of an Argo CD application, live and at a revision:
+                llsd diff --objects <(argocd app manifests chat --source live) \
+                  <(argocd app manifests chat --revision "$SHA")
+              Exit codes follow kubectl's convention: 0 no finding (at --fail-on's level or
+              above, when set), 1 findings, 2 an error.
 
 Either render failing is an error (exit 1): a change that does not render is refused by llsd
 render, kustomize and kpt alike.
 `
 
+// diffFlags are llsd diff's flags and its paths.
+type diffFlags struct {
+	format       string
+	failOn       *review.Level
+	sinceReceipt bool
+	objects      bool
+	paths        []string
+}
+
 // diffCommand is llsd diff.
 func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	format, failOn, sinceReceipt, paths, code := diffArgs(args, stdout, stderr)
-	if paths == nil {
+	flags, code := diffArgs(args, stdout, stderr)
+	if flags.paths == nil {
 		return code
 	}
 	var sides [2]map[string]*review.Stack
+	if flags.objects {
+		var err error
+		if sides, err = readObjectSides(flags.paths); err != nil {
+			fmt.Fprintln(stderr, "llsd diff:", err)
+			return 2
+		}
+	} else if code := renderSides(&sides, flags, stdin, stderr); code != 0 {
+		return code
+	}
+	findings := review.Compare(sides[0], sides[1])
+	if err := writeFindings(stdout, flags.format, findings, sides); err != nil {
+		fmt.Fprintln(stderr, "llsd diff:", err)
+		return 1
+	}
+	top, found := review.Highest(findings)
+	switch {
+	case flags.objects && found && (flags.failOn == nil || top >= *flags.failOn):
+		return 1 // kubectl's and Argo CD's "differences found"
+	case !flags.objects && found && flags.failOn != nil && top >= *flags.failOn:
+		return 3
+	}
+	return 0
+}
+
+// renderSides renders both sides of llsd diff into stacks, or returns the exit code.
+func renderSides(sides *[2]map[string]*review.Stack, flags diffFlags, stdin io.Reader, stderr io.Writer) int {
+	paths := flags.paths
 	var read [2]*inputs // what a side was read as, when it was read before its render
-	if sinceReceipt {
+	if flags.sinceReceipt {
 		in, code := readInputs("diff", paths, stdin, stderr)
 		if code != 0 || in.unread > 0 {
 			return max(code, 1)
@@ -97,68 +144,64 @@ func diffCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	findings := review.Compare(sides[0], sides[1])
-	if err := writeFindings(stdout, format, findings, sides); err != nil {
-		fmt.Fprintln(stderr, "llsd diff:", err)
-		return 1
-	}
-	if top, ok := review.Highest(findings); ok && failOn != nil && top >= *failOn {
-		return 3
-	}
 	return 0
 }
 
-// diffArgs reads llsd diff's flags and its two paths, or returns nil paths and the exit code.
-func diffArgs(args []string, stdout, stderr io.Writer) (format string, failOn *review.Level, sinceReceipt bool, paths []string, code int) {
-	format = "text"
+// diffArgs reads llsd diff's flags and its paths, or returns nil paths and the exit code.
+func diffArgs(args []string, stdout, stderr io.Writer) (diffFlags, int) {
+	flags := diffFlags{format: "text"}
+	usage := func(format string, a ...any) (diffFlags, int) {
+		fmt.Fprintf(stderr, "llsd diff: "+format, a...)
+		return diffFlags{}, 2
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, value, inline := strings.Cut(a, "=")
 		switch {
 		case a == "-h" || a == "--help" || a == "help":
 			fmt.Fprint(stdout, diffUsage)
-			return "", nil, false, nil, 0
+			return diffFlags{}, 0
 		case a == "--since-receipt":
-			sinceReceipt = true
+			flags.sinceReceipt = true
+		case a == "--objects":
+			flags.objects = true
 		case name == "--format" || name == "--fail-on":
 			if !inline {
 				if i+1 == len(args) {
-					fmt.Fprintf(stderr, "llsd diff: %s needs a value\n\n%s", name, diffUsage)
-					return "", nil, false, nil, 2
+					return usage("%s needs a value\n\n%s", name, diffUsage)
 				}
 				i++
 				value = args[i]
 			}
 			if name == "--format" {
 				if !slices.Contains([]string{"text", "markdown", "json"}, value) {
-					fmt.Fprintf(stderr, "llsd diff: --format %s: use text, markdown or json\n", value)
-					return "", nil, false, nil, 2
+					return usage("--format %s: use text, markdown or json\n", value)
 				}
-				format = value
+				flags.format = value
 				continue
 			}
 			level, err := review.ParseLevel(value)
 			if err != nil {
-				fmt.Fprintf(stderr, "llsd diff: --fail-on: %v\n", err)
-				return "", nil, false, nil, 2
+				return usage("--fail-on: %v\n", err)
 			}
-			failOn = &level
+			flags.failOn = &level
 		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(stderr, "llsd diff: unknown flag %s\n\n%s", a, diffUsage)
-			return "", nil, false, nil, 2
+			return usage("unknown flag %s\n\n%s", a, diffUsage)
 		default:
-			paths = append(paths, a)
+			flags.paths = append(flags.paths, a)
 		}
 	}
 	switch {
-	case sinceReceipt && len(paths) != 1:
-		fmt.Fprintf(stderr, "llsd diff: --since-receipt compares one rendered package with its render now: name it\n\n%s", diffUsage)
-		return "", nil, false, nil, 2
-	case !sinceReceipt && len(paths) != 2:
-		fmt.Fprintf(stderr, "llsd diff: name the package before and after the change\n\n%s", diffUsage)
-		return "", nil, false, nil, 2
+	case flags.sinceReceipt && flags.objects:
+		return usage("--since-receipt renders a package, --objects compares objects without rendering: choose one\n\n%s", diffUsage)
+	case flags.sinceReceipt && len(flags.paths) != 1:
+		return usage("--since-receipt compares one rendered package with its render now: name it\n\n%s", diffUsage)
+	case flags.objects && len(flags.paths) != 2:
+		return usage("--objects compares the live objects with the target's: name both\n\n%s", diffUsage)
+	case !flags.sinceReceipt && !flags.objects && len(flags.paths) != 2:
+		return usage("name the package before and after the change\n\n%s", diffUsage)
 	}
-	return format, failOn, sinceReceipt, paths, 0
+	return flags, 0
 }
 
 // writeFindings prints the review in format.

@@ -220,3 +220,57 @@ func TestDiffGitRevision(t *testing.T) {
 	assert.Contains(t, stdout.String(), "ai/chat: breaking spec.resources.models: models are removed: llama")
 	assert.Equal(t, 1, Main([]string{"diff", "HEAD:nothing-here", "stacks"}, nil, &stdout, &stderr))
 }
+
+// --objects compares objects as they are, as kubectl diff and argocd app diff hand them to their
+// external diff: kubectl's order (its two directories, then the variable's words) is taken; the
+// exit codes are theirs (1 for findings, 2 for an error); a side that is not YAML names its file.
+func TestDiffObjects(t *testing.T) {
+	dir := t.TempDir()
+	var rendered, stderr bytes.Buffer
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "llsd.yaml"), []byte(stackFile(reviewBase)), 0o600))
+	require.Equal(t, 0, Main([]string{"render", filepath.Join(dir, "llsd.yaml")}, nil, &rendered, &stderr), stderr.String())
+	live, target := filepath.Join(dir, "LIVE"), filepath.Join(dir, "MERGED")
+	require.NoError(t, os.Mkdir(live, 0o700))
+	require.NoError(t, os.Mkdir(target, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(target, "llamastack.io.v1alpha2.LlamaStackDistribution.ai.chat"), rendered.Bytes(), 0o600))
+	empty := filepath.Join(dir, "empty")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+
+	for _, tc := range []struct {
+		reason string
+		args   []string
+		code   int
+		out    string
+	}{
+		{reason: "the same objects", args: []string{"diff", "--objects", target, target}, code: 0, out: "no change to any server\n"},
+		{reason: "a new server, as Argo CD orders the words", args: []string{"diff", "--objects", live, target}, code: 1,
+			out: "ai/chat: info: a new server: docker.io/ogxai/distribution-starter:1.3.0 (server 1.3)\n"},
+		{reason: "as kubectl diff orders them", args: []string{live, target, "diff", "--objects"}, code: 1, out: "a new server"},
+		{reason: "below --fail-on: no difference that counts", args: []string{"diff", "--objects", "--fail-on", "restart", live, target}, code: 0, out: "a new server"},
+		{reason: "an empty file is no object", args: []string{"diff", "--objects", empty, empty}, code: 0, out: "no change to any server\n"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, tc.code, Main(tc.args, nil, &stdout, &stderr), stderr.String())
+			assert.Contains(t, stdout.String(), tc.out)
+		})
+	}
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken"), []byte("kind: [\n"), 0o600))
+	for _, tc := range []struct {
+		reason, want string
+		args         []string
+	}{
+		{reason: "not YAML", args: []string{"diff", "--objects", empty, filepath.Join(dir, "broken")}, want: "broken: not YAML"},
+		{reason: "no such file", args: []string{"diff", "--objects", empty, filepath.Join(dir, "absent")}, want: "absent: no such file"},
+		{reason: "with --since-receipt", args: []string{"diff", "--objects", "--since-receipt", empty, empty}, want: "choose one"},
+		{reason: "one side", args: []string{"diff", "--objects", empty}, want: "name both"},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			assert.Equal(t, 2, Main(tc.args, nil, &stdout, &stderr))
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Empty(t, stdout.String())
+		})
+	}
+}

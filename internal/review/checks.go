@@ -46,23 +46,39 @@ func UpgradeSteps(from, to profile.Version) []string {
 	return steps
 }
 
-// restart: the pods are replaced, and why: the config, the image, or the rest of the pod.
+// restart: the pods are replaced, and why: the config (its hash on the pod), the image, or the
+// rest of the pod.
 func restart(before, after *Stack) []Finding {
-	b, a := nested(before.object("Deployment"), "spec", "template"), nested(after.object("Deployment"), "spec", "template")
-	if b == nil || a == nil || same(b, a) {
+	b, _ := nested(before.object("Deployment"), "spec", "template").(map[string]any)
+	a, _ := nested(after.object("Deployment"), "spec", "template").(map[string]any)
+	if b == nil || a == nil || !changed(before, b, a) {
 		return nil
 	}
 	var why []string
-	if before.receipt(api.AnnotationConfigHash) != after.receipt(api.AnnotationConfigHash) {
+	if !same(nested(b, "metadata", "annotations", api.AnnotationConfigHash), nested(a, "metadata", "annotations", api.AnnotationConfigHash)) {
 		why = append(why, "config.yaml changed")
 	}
-	if before.receipt(api.AnnotationImage) != after.receipt(api.AnnotationImage) {
+	if !same(images(b), images(a)) {
 		why = append(why, "the image changed")
 	}
 	if len(why) == 0 {
 		why = append(why, "the pod's settings changed")
 	}
 	return []Finding{{Level: Restart, Message: "the pods restart: " + list(why)}}
+}
+
+// images are the images of a pod template's containers.
+func images(template map[string]any) []any {
+	var out []any
+	for _, key := range []string{"initContainers", "containers"} {
+		containers, _ := nested(template, "spec", key).([]any)
+		for _, c := range containers {
+			if m, ok := c.(map[string]any); ok {
+				out = append(out, m["image"])
+			}
+		}
+	}
+	return out
 }
 
 // authentication: who may call the server, as config.yaml says it.
@@ -132,7 +148,7 @@ func networkPolicy(before, after *Stack) []Finding {
 		return nil
 	}
 	var findings []Finding
-	if !same(nested(b, "spec", "ingress"), nested(a, "spec", "ingress")) {
+	if changed(before, nested(b, "spec", "ingress"), nested(a, "spec", "ingress")) {
 		findings = append(findings, Finding{Level: Security, Field: "spec.networking.allowedFrom", Message: "who may call the server " +
 			"changes: review the NetworkPolicy's new peers"})
 	}
@@ -141,7 +157,7 @@ func networkPolicy(before, after *Stack) []Finding {
 	case bEgress != nil && aEgress == nil:
 		findings = append(findings, Finding{Level: Security, Field: "spec.networking.egress", Message: "egress is no longer restricted: " +
 			"the server may connect anywhere"})
-	case !same(bEgress, aEgress):
+	case changed(before, bEgress, aEgress):
 		findings = append(findings, Finding{Level: Security, Field: "spec.networking.egress", Message: "where the server may connect " +
 			"changes: review the NetworkPolicy's new destinations"})
 	}
@@ -188,7 +204,7 @@ func volume(before, after *Stack) []Finding {
 		findings = append(findings, Finding{Level: Breaking, Field: "spec.workload.storage.size", Message: fmt.Sprintf("the PVC shrinks "+
 			"from %s to %s, which the API server refuses: the change cannot be applied", bSize.String(), aSize.String())})
 	}
-	if !same(nested(b, "spec", "storageClassName"), nested(a, "spec", "storageClassName")) {
+	if changed(before, nested(b, "spec", "storageClassName"), nested(a, "spec", "storageClassName")) {
 		findings = append(findings, Finding{Level: Breaking, Field: "spec.workload.storage.storageClassName", Message: "the PVC's " +
 			"storage class changes, which the API server refuses on a bound claim: the change cannot be applied without a new PVC"})
 	}

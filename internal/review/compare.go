@@ -25,12 +25,29 @@ var (
 	configChecks = []check{authentication, storage, models, providers}
 )
 
-// checksOf are the checks a pair of stacks needs.
+// checksOf are the checks a pair of stacks needs: the config's only when config.yaml changed and
+// both are at hand.
 func checksOf(before, after *Stack) []check {
-	if before.receipt(api.AnnotationConfigHash) != after.receipt(api.AnnotationConfigHash) {
-		return slices.Concat(objectChecks, configChecks)
+	switch {
+	case before.config == after.config && before.configAbsent == "" && after.configAbsent == "":
+		return objectChecks
+	case before.LLSD == nil && after.LLSD == nil && (before.config == "" || after.config == ""):
+		return objectChecks // a ConfigMap alone, added or pruned: there is nothing to compare it with
+	case before.configAbsent != "" || after.configAbsent != "":
+		return append(slices.Clone(objectChecks), configNotCompared)
 	}
-	return objectChecks
+	return slices.Concat(objectChecks, configChecks)
+}
+
+// configNotCompared: config.yaml changed, but the objects compared lack the ConfigMap of one side.
+func configNotCompared(before, after *Stack) []Finding {
+	absent := cmp.Or(before.configAbsent, after.configAbsent)
+	if before.receipt(api.AnnotationConfigHash) == after.receipt(api.AnnotationConfigHash) {
+		return nil
+	}
+	return []Finding{{Level: Info, Message: fmt.Sprintf("config.yaml changes, but the ConfigMap %s is not among the objects "+
+		"compared, so what changes in it is not reviewed: compare every object of both sides (argocd app manifests, or llsd "+
+		"diff of the two packages)", absent)}}
 }
 
 // Compare is what changes for each server from the render before to the render after: servers
@@ -42,26 +59,42 @@ func Compare(before, after map[string]*Stack) []Finding {
 			findings = append(findings, removed(before[key]))
 		}
 	}
-	for _, key := range slices.Sorted(maps.Keys(after)) {
-		a, b := after[key], before[key]
+	for _, key := range slices.Sorted(maps.Keys(union(before, after))) {
+		b, a := before[key], after[key]
 		switch {
-		case a.LLSD == nil:
-		case b == nil || b.LLSD == nil:
+		case a != nil && a.LLSD != nil && (b == nil || b.LLSD == nil):
 			findings = append(findings, Finding{Stack: key, Level: Info, Message: "a new server: " + describe(a)})
-		case unchanged(b, a):
-		default:
-			var own []Finding
-			for _, c := range checksOf(b, a) {
-				for _, f := range c(b, a) {
-					f.Stack = key
-					own = append(own, f)
-				}
-			}
-			slices.SortStableFunc(own, func(x, y Finding) int { return cmp.Compare(y.Level, x.Level) })
-			findings = append(findings, own...)
+		case (a == nil || a.LLSD == nil) && b != nil && b.LLSD != nil: // removed, above
+		case b != nil && a != nil && unchanged(b, a):
+		default: // the same server, or objects of a server whose LlamaStackDistribution is in neither
+			findings = append(findings, changes(key, cmp.Or(b, &Stack{}), cmp.Or(a, &Stack{}))...)
 		}
 	}
 	return findings
+}
+
+// changes are every check's findings for one server, highest level first.
+func changes(key string, b, a *Stack) []Finding {
+	var own []Finding
+	for _, c := range checksOf(b, a) {
+		for _, f := range c(b, a) {
+			f.Stack = key
+			own = append(own, f)
+		}
+	}
+	slices.SortStableFunc(own, func(x, y Finding) int { return cmp.Compare(y.Level, x.Level) })
+	return own
+}
+
+// union is every key of both sides.
+func union(before, after map[string]*Stack) map[string]*Stack {
+	all := maps.Clone(after)
+	for k, v := range before {
+		if all[k] == nil {
+			all[k] = v
+		}
+	}
+	return all
 }
 
 // removed is a server the change removes: with a PVC, its state goes with it where the GitOps
@@ -94,6 +127,54 @@ func nested(tree map[string]any, path ...string) any {
 
 // same reports whether two values of objects or configs are equal as the API server compares them.
 func same(a, b any) bool { return equality.Semantic.DeepEqual(a, b) }
+
+// changed reports whether a field of an object changed from b (before) to a (after). Where the
+// before side is as the API server returns it (LiveStacks), what a leaves out is the server's
+// default, not a change: only a value a sets, to something else, is one.
+func changed(before *Stack, b, a any) bool {
+	if before.defaulted {
+		return !within(a, b)
+	}
+	return !same(b, a)
+}
+
+// within reports whether every value set in a is in b: maps by key, lists item by item, and
+// scalars equal (quantities by value: the API server writes "1" for "1000m").
+func within(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range a {
+			if !within(v, bm[k]) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		bl, ok := b.([]any)
+		if !ok || len(bl) != len(a) {
+			return false
+		}
+		for i := range a {
+			if !within(a[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		if bs, ok := b.(string); ok && bs != a {
+			qa, errA := resource.ParseQuantity(a)
+			qb, errB := resource.ParseQuantity(bs)
+			return errA == nil && errB == nil && qa.Cmp(qb) == 0
+		}
+	}
+	return same(a, b)
+}
 
 // quantity reads a quantity ("10Gi"), zero when absent or unreadable.
 func quantity(v any) resource.Quantity {

@@ -32,6 +32,12 @@ type Stack struct {
 	config string
 	parsed map[string]any
 	err    error
+	// configAbsent names the ConfigMap the receipt names when the objects compared do not hold
+	// it: kubectl diff sends only the objects of the change, not the config they replace.
+	configAbsent string
+	// defaulted: the objects are as the API server returns them, with the fields it defaults
+	// (LiveStacks), so a field the other side leaves out is not a change.
+	defaulted bool
 }
 
 // Config is the config.yaml the stack runs, as a tree (nil when it runs its own).
@@ -46,7 +52,22 @@ func (s *Stack) Config() map[string]any {
 // monitoring) are not read, which keeps a review of 1,000 stacks fast.
 var compared = []string{"Deployment", "Ingress", "Route", "NetworkPolicy", "PersistentVolumeClaim"}
 
-// Stacks groups a render's output by the server each object was generated for.
+// LiveStacks are Stacks of objects as the API server returns them (kubectl get, argocd app
+// manifests --source live, what kubectl diff hands its external diff): their fields the API
+// server defaults (a port's protocol, a claim's storage class) are not changes when the
+// objects compared with them leave them out.
+func LiveStacks(items fn.KubeObjects) (map[string]*Stack, error) {
+	stacks, err := Stacks(items)
+	for _, s := range stacks {
+		s.defaulted = true
+	}
+	return stacks, err
+}
+
+// Stacks groups a render's output by the server each object was generated for. The objects of
+// a server whose LlamaStackDistribution is not among items (argocd app diff hands one object at
+// a time) form a stack without it, whose config is the one generated ConfigMap holding
+// config.yaml.
 func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 	stacks := map[string]*Stack{}
 	stack := func(namespace, name string) *Stack {
@@ -59,7 +80,8 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 		}
 		return stacks[key]
 	}
-	configs := map[string]*fn.KubeObject{}
+	configs := map[string]*fn.KubeObject{} // generated ConfigMaps holding config.yaml, by namespace/name
+	configOf := map[*Stack][]*fn.KubeObject{}
 	for _, item := range items {
 		kind := item.GetKind()
 		if kind == "LlamaStackDistribution" {
@@ -74,7 +96,11 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 		switch {
 		case from == "": // the package's own
 		case kind == "ConfigMap":
-			configs[item.GetNamespace()+"/"+item.GetName()] = item
+			if _, found, _ := item.NestedString("data", render.ConfigKey); found {
+				configs[item.GetNamespace()+"/"+item.GetName()] = item
+				s := stack(item.GetNamespace(), from)
+				configOf[s] = append(configOf[s], item)
+			}
 		case slices.Contains(compared, kind):
 			stack(item.GetNamespace(), from).texts[kind+"/"+item.GetName()] = item.String()
 		}
@@ -85,6 +111,12 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 			namespace = ""
 		}
 		cm := configs[namespace+"/"+s.receipt(api.AnnotationConfigMap)]
+		switch {
+		case s.LLSD == nil && len(configOf[s]) == 1:
+			cm = configOf[s][0]
+		case cm == nil && s.receipt(api.AnnotationConfigMap) != "":
+			s.configAbsent = s.receipt(api.AnnotationConfigMap)
+		}
 		if cm == nil {
 			continue
 		}
