@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,11 @@ func TestDiffFindings(t *testing.T) {
 			before: reviewBase + "  authentication: {kubernetes: {}}\n",
 			after:  reviewBase + "  authentication: {kubernetes: {}}\n  networking:\n    expose: {hostname: chat.example.com}\n",
 			want:   []finding{{Level: "security", Field: "spec.networking.expose", Message: "exposed outside the cluster (Ingress chat.example.com)"}}},
+		{reason: "the vector stores moved from faiss in the pod to a Qdrant service",
+			before: strings.Replace(reviewBase, "  resources:", "    vectorIo: {id: vectors, provider: faiss}\n  resources:", 1),
+			after:  strings.Replace(reviewBase, "  resources:", "    vectorIo: {id: vectors, provider: qdrant, endpoint: 'http://qdrant.data:6333'}\n  resources:", 1),
+			want: []finding{{Level: "data at risk", Field: "spec.providers.vectorIo", Message: "the vector store provider vectors moves from inline::faiss to remote::qdrant, which starts empty"},
+				{Level: "restart", Message: "config.yaml changed"}}},
 		{reason: "the PVC shrunk", before: reviewBase + "  workload:\n    storage: {size: 10Gi}\n", after: reviewBase + "  workload:\n    storage: {size: 5Gi}\n",
 			want: []finding{{Level: "breaking", Field: "spec.workload.storage.size", Message: "the PVC shrinks from 10Gi to 5Gi"}}},
 	} {
@@ -271,6 +277,38 @@ func TestDiffObjects(t *testing.T) {
 			assert.Equal(t, 2, Main(tc.args, nil, &stdout, &stderr))
 			assert.Contains(t, stderr.String(), tc.want)
 			assert.Empty(t, stdout.String())
+		})
+	}
+}
+
+// A server version moved a step, on the upgrade guide's own stack (internal/config/testdata's
+// upgrade cases): the guide's entries that apply to the stack are findings of their own, and the
+// stores the new server keeps elsewhere are data at risk.
+func TestDiffUpgradeNotes(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		want     []finding
+	}{
+		{from: "0.7", to: "0.8", want: []finding{{Level: "breaking", Field: "spec.resources.models",
+			Message: "Model identifiers change for clients: clients name the models all/claude-haiku-4-5-20251001"}}},
+		{from: "0.8", to: "1.0", want: []finding{
+			{Level: "data at risk", Field: "spec.storage", Message: "the prompts store moves from the backend kv_default to sql_default"},
+			{Level: "data at risk", Field: "spec.storage", Message: "the connectors store moves from the backend kv_default to sql_default"},
+			{Level: "restart", Field: "spec.storage.sql", Message: "SQL stores are opened when the server starts: an unreachable Postgres stops the start from 1.0"}}},
+	} {
+		t.Run(tc.from+" to "+tc.to, func(t *testing.T) {
+			read := func(version string) map[string]string {
+				data, err := os.ReadFile(filepath.Join("..", "config", "testdata", "upgrade-"+version, "llsd.yaml"))
+				require.NoError(t, err)
+				return map[string]string{"llsd.yaml": string(data)}
+			}
+			got, code := diffJSON(t, read(tc.from), read(tc.to))
+			require.Equal(t, 0, code)
+			for _, want := range tc.want {
+				assert.True(t, slices.ContainsFunc(got, func(f finding) bool {
+					return f.Level == want.Level && f.Field == want.Field && strings.Contains(f.Message, want.Message)
+				}), "%+v in %+v", want, got)
+			}
 		})
 	}
 }

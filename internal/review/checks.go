@@ -24,9 +24,9 @@ func serverVersion(before, after *Stack) []Finding {
 			"(%s): it reads stores and files %s wrote, which no release promises an older server can; back them up first", b, a,
 			after.receipt(api.AnnotationImage), b)}}
 	}
-	return []Finding{{Level: Breaking, Field: "spec.distribution", Message: fmt.Sprintf("the server moves from %s to %s (%s): read "+
+	return append([]Finding{{Level: Breaking, Field: "spec.distribution", Message: fmt.Sprintf("the server moves from %s to %s (%s): read "+
 		"llsd's upgrade guide, %s; to stay, name the image of %s in distribution.image", b, a, after.receipt(api.AnnotationImage),
-		list(UpgradeSteps(b, a)), b)}}
+		list(UpgradeSteps(b, a)), b)}}, upgradeFindings(b, a, before, after)...)
 }
 
 // UpgradeSteps are the upgrade guide's steps between two server versions ("1.1 to 1.2"),
@@ -184,6 +184,52 @@ func storage(before, after *Stack) []Finding {
 		}
 	}
 	return findings
+}
+
+// stores: a store or a vector store that moves to another backend, or a vector store provider
+// of another type under the same id, starts empty there.
+func stores(before, after *Stack) []Finding {
+	var findings []Finding
+	b, _ := nested(before.Config(), "storage", "stores").(map[string]any)
+	a, _ := nested(after.Config(), "storage", "stores").(map[string]any)
+	for _, name := range slices.Sorted(maps.Keys(b)) {
+		was, now := nested(b, name, "backend"), nested(a, name, "backend")
+		if was != nil && now != nil && !same(was, now) {
+			findings = append(findings, Finding{Level: DataAtRisk, Field: "spec.storage", Message: fmt.Sprintf("the %s store moves "+
+				"from the backend %s to %s: what the server kept there is not carried over", name, was, now)})
+		}
+	}
+	bVector, aVector := vectorProviders(before.Config()), vectorProviders(after.Config())
+	for _, id := range slices.Sorted(maps.Keys(bVector)) {
+		was, now := bVector[id], aVector[id]
+		if now == nil {
+			continue // removed: providers says so
+		}
+		switch {
+		case !same(was["provider_type"], now["provider_type"]):
+			findings = append(findings, Finding{Level: DataAtRisk, Field: "spec.providers.vectorIo", Message: fmt.Sprintf("the vector "+
+				"store provider %s moves from %s to %s, which starts empty: the vector stores stay in the old one; ingest their "+
+				"files again", id, was["provider_type"], now["provider_type"])})
+		case !same(nested(was, "config", "persistence"), nested(now, "config", "persistence")):
+			findings = append(findings, Finding{Level: DataAtRisk, Field: "spec.storage", Message: fmt.Sprintf("the vector "+
+				"store provider %s keeps its registry elsewhere: the vector stores it knew are left behind", id)})
+		}
+	}
+	return findings
+}
+
+// vectorProviders are a config's vector_io providers by provider_id.
+func vectorProviders(config map[string]any) map[string]map[string]any {
+	list, _ := nested(config, "providers", "vector_io").([]any)
+	out := map[string]map[string]any{}
+	for _, p := range list {
+		if m, ok := p.(map[string]any); ok {
+			if id, ok := m["provider_id"].(string); ok {
+				out[id] = m
+			}
+		}
+	}
+	return out
 }
 
 // volume: the PVC the server keeps files on.

@@ -22,7 +22,7 @@ type check func(before, after *Stack) []Finding
 // config.yaml, which run only when its hash changed (an unchanged config is never parsed).
 var (
 	objectChecks = []check{serverVersion, restart, exposure, networkPolicy, volume}
-	configChecks = []check{authentication, storage, models, providers}
+	configChecks = []check{authentication, storage, stores, models, providers}
 )
 
 // checksOf are the checks a pair of stacks needs: the config's only when config.yaml changed and
