@@ -111,15 +111,23 @@ func TestDiffFindings(t *testing.T) {
 	}
 }
 
-// A rename is a server removed and one added: the old one's PVC goes with it.
+// A rename (the same config under a new name) says what happens to the Service and the PVC.
 func TestDiffRename(t *testing.T) {
 	spec := reviewBase + "  workload:\n    storage: {size: 10Gi}\n"
 	got, code := diffJSON(t, map[string]string{"llsd.yaml": stackFile(spec)},
 		map[string]string{"llsd.yaml": strings.Replace(stackFile(spec), "name: chat", "name: assistant", 1)})
 	require.Equal(t, 0, code)
+	require.Len(t, got, 1, "%v", got)
+	assert.Equal(t, finding{Stack: "ai/chat", Level: "data at risk", Field: "metadata.name", Message: got[0].Message}, got[0])
+	assert.Equal(t, "the server is renamed ai/assistant: its Service chat-service becomes assistant-service, so callers of the old address "+
+		"lose it; its PVC chat-pvc goes where the GitOps tool prunes, and assistant-pvc starts empty: keep the old name to keep the files "+
+		"and stores on it", got[0].Message)
+
+	// Renamed and changed: no longer the same server, so a server removed and another added.
+	got, _ = diffJSON(t, map[string]string{"llsd.yaml": stackFile(spec)},
+		map[string]string{"llsd.yaml": strings.Replace(strings.Replace(stackFile(spec), "name: chat", "name: assistant", 1), "granite, ", "", 1)})
 	require.Len(t, got, 2, "%v", got)
-	assert.Equal(t, finding{Stack: "ai/chat", Level: "data at risk", Message: got[0].Message}, got[0])
-	assert.Contains(t, got[0].Message, "its PVC chat-pvc with it")
+	assert.Contains(t, got[0].Message, "the server is removed, and its PVC chat-pvc with it")
 	assert.Equal(t, "ai/assistant", got[1].Stack)
 	assert.Contains(t, got[1].Message, "a new server")
 }
@@ -311,4 +319,13 @@ func TestDiffUpgradeNotes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A side may be a stream (-): a package piped in, as kustomize build prints it.
+func TestDiffStandardInput(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "llsd.yaml"), []byte(stackFile(strings.Replace(reviewBase, "[granite, llama]", "[granite]", 1))), 0o600))
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, Main([]string{"diff", "-", dir}, strings.NewReader(stackFile(reviewBase)), &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "ai/chat: breaking spec.resources.models: models are removed: llama")
 }

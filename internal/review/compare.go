@@ -54,8 +54,12 @@ func configNotCompared(before, after *Stack) []Finding {
 // added and removed, and per server every check's findings, highest level first.
 func Compare(before, after map[string]*Stack) []Finding {
 	var findings []Finding
+	renamed := renames(before, after)
 	for _, key := range slices.Sorted(maps.Keys(before)) {
-		if (after[key] == nil || after[key].LLSD == nil) && before[key].LLSD != nil {
+		switch {
+		case renamed[key] != "":
+			findings = append(findings, rename(before[key], after[renamed[key]]))
+		case (after[key] == nil || after[key].LLSD == nil) && before[key].LLSD != nil:
 			findings = append(findings, removed(before[key]))
 		}
 	}
@@ -63,7 +67,9 @@ func Compare(before, after map[string]*Stack) []Finding {
 		b, a := before[key], after[key]
 		switch {
 		case a != nil && a.LLSD != nil && (b == nil || b.LLSD == nil):
-			findings = append(findings, Finding{Stack: key, Level: Info, Message: "a new server: " + describe(a)})
+			if !slices.Contains(slices.Collect(maps.Values(renamed)), key) {
+				findings = append(findings, Finding{Stack: key, Level: Info, Message: "a new server: " + describe(a)})
+			}
 		case (a == nil || a.LLSD == nil) && b != nil && b.LLSD != nil: // removed, above
 		case b != nil && a != nil && unchanged(b, a):
 		default: // the same server, or objects of a server whose LlamaStackDistribution is in neither
@@ -71,6 +77,48 @@ func Compare(before, after map[string]*Stack) []Finding {
 		}
 	}
 	return findings
+}
+
+// renames pairs each server the change removes with the one it adds in the same namespace that
+// runs the same config on the same image, when there is exactly one: old key to new key.
+func renames(before, after map[string]*Stack) map[string]string {
+	same := func(s *Stack) string {
+		namespace, _, _ := strings.Cut(s.Key, "/")
+		return namespace + " " + s.receipt(api.AnnotationConfigHash) + " " + s.receipt(api.AnnotationImage)
+	}
+	gone, added := map[string][]string{}, map[string][]string{}
+	for key, b := range before {
+		if b.LLSD != nil && (after[key] == nil || after[key].LLSD == nil) && b.receipt(api.AnnotationConfigHash) != "" {
+			gone[same(b)] = append(gone[same(b)], key)
+		}
+	}
+	for key, a := range after {
+		if a.LLSD != nil && (before[key] == nil || before[key].LLSD == nil) {
+			added[same(a)] = append(added[same(a)], key)
+		}
+	}
+	out := map[string]string{}
+	for k, old := range gone {
+		if len(old) == 1 && len(added[k]) == 1 {
+			out[old[0]] = added[k][0]
+		}
+	}
+	return out
+}
+
+// rename is a server renamed: the same config under a new name, with new objects; the old ones
+// go where the GitOps tool prunes.
+func rename(old, renamed *Stack) Finding {
+	f := Finding{Stack: old.Key, Level: Breaking, Field: "metadata.name", Message: fmt.Sprintf("the server is renamed %s: ", renamed.Key)}
+	if b, a := old.object("Service"), renamed.object("Service"); b != nil && a != nil {
+		f.Message += fmt.Sprintf("its Service %s becomes %s, so callers of the old address lose it", nested(b, "metadata", "name"), nested(a, "metadata", "name"))
+	}
+	if pvc := old.object("PersistentVolumeClaim"); pvc != nil {
+		f.Level = DataAtRisk
+		f.Message += fmt.Sprintf("; its PVC %s goes where the GitOps tool prunes, and %s starts empty: keep the old name to keep the files and stores on it",
+			nested(pvc, "metadata", "name"), nested(renamed.object("PersistentVolumeClaim"), "metadata", "name"))
+	}
+	return f
 }
 
 // changes are every check's findings for one server, highest level first.

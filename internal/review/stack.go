@@ -50,7 +50,7 @@ func (s *Stack) Config() map[string]any {
 
 // compared are the kinds of generated objects a review reads; the others (ServiceAccounts, RBAC,
 // monitoring) are not read, which keeps a review of 1,000 stacks fast.
-var compared = []string{"Deployment", "Ingress", "Route", "NetworkPolicy", "PersistentVolumeClaim"}
+var compared = []string{"Deployment", "Service", "Ingress", "Route", "NetworkPolicy", "PersistentVolumeClaim"}
 
 // LiveStacks are Stacks of objects as the API server returns them (kubectl get, argocd app
 // manifests --source live, what kubectl diff hands its external diff): their fields the API
