@@ -133,7 +133,7 @@ func TestDiffRename(t *testing.T) {
 }
 
 // --fail-on gates CI: exit 3 when a finding reaches the level, 0 below it; a change that does
-// not render is an error; no Secret value is printed.
+// not render is an error.
 func TestDiffFailOn(t *testing.T) {
 	before := map[string]string{"llsd.yaml": stackFile(reviewBase + "  authentication: {kubernetes: {}}\n")}
 	after := map[string]string{"llsd.yaml": stackFile(reviewBase)}
@@ -328,4 +328,31 @@ func TestDiffStandardInput(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, Main([]string{"diff", "-", dir}, strings.NewReader(stackFile(reviewBase)), &stdout, &stderr), stderr.String())
 	assert.Contains(t, stdout.String(), "ai/chat: breaking spec.resources.models: models are removed: llama")
+}
+
+// No Secret value reaches a review, in any format: the Secrets beside the stacks (here a
+// connection string changing with the change) are never read.
+func TestDiffPrintsNoSecretValue(t *testing.T) {
+	secret := func(password string) string {
+		return "---\napiVersion: v1\nkind: Secret\nmetadata: {name: pg, namespace: ai}\nstringData:\n  url: postgres://llsd:" + password + "@db.data:5432/llsd\n"
+	}
+	postgres := reviewBase + "  storage:\n    sql:\n      type: postgres\n      connectionString:\n        secretKeyRef: {name: pg, key: url}\n"
+	for _, format := range []string{"text", "markdown", "json"} {
+		for _, flags := range [][]string{nil, {"--objects"}} {
+			dirs := [2]string{t.TempDir(), t.TempDir()}
+			for i, content := range []string{stackFile(reviewBase) + secret("first-hunter2"), stackFile(postgres) + secret("second-hunter2")} {
+				require.NoError(t, os.WriteFile(filepath.Join(dirs[i], "llsd.yaml"), []byte(content), 0o600))
+				if flags != nil { // the objects as rendered
+					var out, stderr bytes.Buffer
+					require.Equal(t, 0, Main([]string{"render", dirs[i]}, nil, &out, &stderr), stderr.String())
+					require.NoError(t, os.WriteFile(filepath.Join(dirs[i], "llsd.yaml"), out.Bytes(), 0o600))
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			code := Main(append(append([]string{"diff", "--format", format}, flags...), dirs[0], dirs[1]), nil, &stdout, &stderr)
+			assert.Contains(t, []int{0, 1}, code, stderr.String())
+			assert.Contains(t, stdout.String(), "sql_postgres", "the change is reviewed")
+			assert.NotContains(t, stdout.String()+stderr.String(), "hunter2", "%s %v", format, flags)
+		}
+	}
 }
