@@ -20,6 +20,7 @@ import (
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/internal/suggest"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
 // Render options are a function config of this group and kind:
@@ -72,15 +73,27 @@ type RenderOptionsSpec struct {
 	// renders for it, and the platform's conventions apply (its trusted CA bundle, its
 	// dashboard let through NetworkPolicies, platform openshift).
 	OpenShiftAI *OpenShiftAIOptions `json:"openshiftAI,omitempty"`
-	Ingress     IngressOptions      `json:"ingress,omitempty"`
-	Registry    RegistryOptions     `json:"registry,omitempty"`
-	Limits      LimitOptions        `json:"limits,omitempty"`
+	// Praxis is the cluster's Praxis gateway, whose headers an OGXServer in Praxis mode
+	// believes when it names no gateway itself (the successor operator's praxis-peer
+	// ConfigMap): unset, openshift-ingress and app=payload-processing.
+	Praxis   PraxisOptions   `json:"praxis,omitempty"`
+	Ingress  IngressOptions  `json:"ingress,omitempty"`
+	Registry RegistryOptions `json:"registry,omitempty"`
+	Limits   LimitOptions    `json:"limits,omitempty"`
 }
 
 // OpenShiftAIOptions are the render options of OpenShift AI and Open Data Hub clusters.
 type OpenShiftAIOptions struct {
 	// Release is a release of distribution.Releases: "3.4", "3.5", "odh-3.5".
 	Release string `json:"release"`
+}
+
+// PraxisOptions name the Praxis gateway's pods.
+type PraxisOptions struct {
+	// Namespace is the gateway's namespace.
+	Namespace string `json:"namespace,omitempty"`
+	// PodLabels are the gateway pods' labels, key=value.
+	PodLabels []string `json:"podLabels,omitempty"`
 }
 
 // LimitOptions bound the work of a render; zero fields take the defaults.
@@ -155,6 +168,15 @@ func nearestOption(name string) string {
 	return ""
 }
 
+// podLabelProblems are what is wrong with a pod label written key=value.
+func podLabelProblems(label string) []string {
+	key, value, ok := strings.Cut(label, "=")
+	if !ok {
+		return []string{"write a label as key=value"}
+	}
+	return append(k8svalidation.IsQualifiedName(key), k8svalidation.IsValidLabelValue(value)...)
+}
+
 // unknownOption finds the field of a strict decoder's error.
 var unknownOption = lazyre.New(`unknown field "([^"]+)"`)
 
@@ -198,6 +220,10 @@ func (o RenderOptions) Validate() error {
 	check("ingress.className", o.Spec.Ingress.ClassName, k8svalidation.IsDNS1123Subdomain)
 	check("ingress.controllerNamespace", o.Spec.Ingress.ControllerNamespace, k8svalidation.IsDNS1123Label)
 	check("controllerNamespace", o.Spec.ControllerNamespace, k8svalidation.IsDNS1123Label)
+	check("praxis.namespace", o.Spec.Praxis.Namespace, k8svalidation.IsDNS1123Label)
+	for _, label := range o.Spec.Praxis.PodLabels {
+		check("praxis.podLabels", label, podLabelProblems)
+	}
 	limits := map[string]int{"llsds": o.Spec.Limits.LLSDs, "settingsBytes": o.Spec.Limits.SettingsBytes,
 		"settingsDepth": o.Spec.Limits.SettingsDepth}
 	for _, name := range slices.Sorted(maps.Keys(limits)) {
@@ -250,6 +276,7 @@ func (o RenderOptions) PipelineOptions(version string) pipeline.Options {
 		},
 		RendererVersion: version,
 		Limits:          o.Spec.Limits.Limits,
+		Praxis:          v1alpha2.PodsPeer{Namespace: o.Spec.Praxis.Namespace, Labels: o.Spec.Praxis.PodLabels},
 	}
 	if ai := o.Spec.OpenShiftAI; ai != nil {
 		opts.Distribution.OpenShiftAIRelease = ai.Release
@@ -276,6 +303,8 @@ const (
 	EnvControllerNamespace = "LLSD_CONTROLLER_NAMESPACE"
 	EnvOpenShiftAIRelease  = "LLSD_OPENSHIFT_AI_RELEASE"
 	EnvRequireAuth         = "LLSD_REQUIRE_AUTHENTICATION"
+	EnvPraxisNamespace     = "LLSD_PRAXIS_NAMESPACE"
+	EnvPraxisPodLabels     = "LLSD_PRAXIS_POD_LABELS"
 )
 
 // Option is one render option as every front end sets it: a field of RenderOptions' spec, an
@@ -313,6 +342,10 @@ var Options = []Option{
 		"refuse to expose a server that authenticates nobody (a warning otherwise)"},
 	{"openshiftAI.release", EnvOpenShiftAIRelease, "openshiftAIRelease", strings.Join(distribution.ReleaseNames(), "|"),
 		"the OpenShift AI or Open Data Hub release of the cluster: rh-dev's image and config, the platform's CA bundle and dashboard (implies platform openshift)"},
+	{"praxis.namespace", EnvPraxisNamespace, "praxisNamespace", "namespace",
+		"the Praxis gateway's namespace, admitted to OGXServers in Praxis mode that name none (openshift-ingress)"},
+	{"praxis.podLabels", EnvPraxisPodLabels, "praxisPodLabels", "key=value,...",
+		"the Praxis gateway pods' labels (app=payload-processing)"},
 }
 
 // OptionsHelp lists the options for a usage text: each field, its variable and ConfigMap key,
@@ -357,7 +390,7 @@ func optionsFromConfigMap(data map[string]string) (RenderOptions, error) {
 // of the renderer's environment pins them (set even to ""), and every source below may only
 // tighten them (precedence.go).
 var platformOptions = []string{EnvPodSecurity, EnvImageOverrides, EnvDistributions, EnvRegistryEnabled, EnvRegistryInsecure,
-	EnvOpenShiftAIRelease, EnvRequireAuth}
+	EnvOpenShiftAIRelease, EnvRequireAuth, EnvPraxisNamespace, EnvPraxisPodLabels}
 
 // MisspeltVariables says which variables of environ (NAME=value) look like a variable of a
 // render option misspelt (LLSD_PLATFOM for LLSD_PLATFORM, also in Argo CD's ARGOCD_ENV_ form),
@@ -444,6 +477,14 @@ func (o RenderOptions) Tighten(child RenderOptions) (RenderOptions, error) {
 		problems = append(problems, fmt.Sprintf("spec.openshiftAI.release %s is not the release the options above name (%s)",
 			child.Spec.OpenShiftAI.Release, releaseOf(o)))
 	}
+	// The gateway whose headers the servers believe is the platform's to name: a tenant's own pods
+	// named here could say who the caller is.
+	if p := child.Spec.Praxis; (p.Namespace != "" && p.Namespace != o.Spec.Praxis.Namespace) ||
+		(p.PodLabels != nil && !slices.Equal(p.PodLabels, o.Spec.Praxis.PodLabels)) {
+		problems = append(problems, "spec.praxis names another gateway than the options above: the gateway whose headers the "+
+			"servers believe is the platform's")
+	}
+	out.Spec.Praxis = o.Spec.Praxis
 	out.Spec.RequireAuthentication = o.Spec.RequireAuthentication || child.Spec.RequireAuthentication // false is unset
 	out.Spec.Limits = tighterLimits(o.Spec.Limits, child.Spec.Limits)
 	if len(problems) > 0 {
@@ -536,10 +577,17 @@ func (o RenderOptions) withSettings(source string, lookup func(env string) (valu
 	if v, _ := get(EnvOpenShiftAIRelease); v != "" {
 		o.Spec.OpenShiftAI = &OpenShiftAIOptions{Release: v}
 	}
+	if v, _ := get(EnvPraxisPodLabels); v != "" {
+		o.Spec.Praxis.PodLabels = nil
+		for _, label := range strings.Split(v, ",") {
+			o.Spec.Praxis.PodLabels = append(o.Spec.Praxis.PodLabels, strings.TrimSpace(label))
+		}
+	}
 	for env, field := range map[string]*string{
 		EnvIngressClass: &o.Spec.Ingress.ClassName, EnvIngressDomain: &o.Spec.Ingress.Domain,
 		EnvIngressControllerNS: &o.Spec.Ingress.ControllerNamespace, EnvPlatform: &o.Spec.Platform,
 		EnvPodSecurity: &o.Spec.PodSecurity, EnvControllerNamespace: &o.Spec.ControllerNamespace,
+		EnvPraxisNamespace: &o.Spec.Praxis.Namespace,
 	} {
 		if v, _ := get(env); v != "" {
 			*field = v

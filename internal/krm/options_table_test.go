@@ -46,6 +46,7 @@ func TestOptionsTableIsEveryOption(t *testing.T) {
 		EnvIngressClass: "nginx", EnvIngressDomain: "apps.example.com", EnvIngressControllerNS: "ingress-nginx",
 		EnvPlatform: "openshift", EnvPodSecurity: "baseline", EnvRegistryEnabled: "true", EnvRegistryInsecure: "registry.lab:5000",
 		EnvControllerNamespace: "ai-platform", EnvOpenShiftAIRelease: "3.5", EnvRequireAuth: "true",
+		EnvPraxisNamespace: "gateway", EnvPraxisPodLabels: "app=praxis,tier=edge",
 	}
 	for _, o := range Options {
 		t.Run(o.Env, func(t *testing.T) {

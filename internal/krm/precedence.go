@@ -204,6 +204,10 @@ func (o RenderOptions) withPlatformOptionOf(env string, from RenderOptions) Rend
 		o.Spec.OpenShiftAI = from.Spec.OpenShiftAI
 	case EnvRequireAuth:
 		o.Spec.RequireAuthentication = from.Spec.RequireAuthentication
+	case EnvPraxisNamespace:
+		o.Spec.Praxis.Namespace = from.Spec.Praxis.Namespace
+	case EnvPraxisPodLabels:
+		o.Spec.Praxis.PodLabels = from.Spec.Praxis.PodLabels
 	}
 	return o
 }

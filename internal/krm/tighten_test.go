@@ -72,6 +72,16 @@ func TestNestedOptionsOnlyTighten(t *testing.T) {
 			above:  &krm.RenderOptions{Spec: krm.RenderOptionsSpec{OpenShiftAI: &krm.OpenShiftAIOptions{Release: "3.4"}}},
 			tenant: krm.RenderOptionsSpec{OpenShiftAI: &krm.OpenShiftAIOptions{Release: "3.6-ea"}},
 			err:    "spec.openshiftAI.release 3.6-ea is not the release the options above name (3.4)"},
+		{reason: "the platform's Praxis gateway stands below it",
+			above:  &krm.RenderOptions{Spec: krm.RenderOptionsSpec{Praxis: krm.PraxisOptions{Namespace: "gateway", PodLabels: []string{"app=praxis"}}}},
+			tenant: krm.RenderOptionsSpec{Praxis: krm.PraxisOptions{Namespace: "gateway"}},
+			want: func(t *testing.T, got krm.RenderOptionsSpec) {
+				assert.Equal(t, krm.PraxisOptions{Namespace: "gateway", PodLabels: []string{"app=praxis"}}, got.Praxis)
+			}},
+		{reason: "a tenant's own pods named as the gateway would say who calls",
+			above:  &krm.RenderOptions{},
+			tenant: krm.RenderOptionsSpec{Praxis: krm.PraxisOptions{Namespace: "tenant", PodLabels: []string{"app=mine"}}},
+			err:    "spec.praxis names another gateway than the options above"},
 		{reason: "a release where the platform names none", above: &krm.RenderOptions{},
 			tenant: krm.RenderOptionsSpec{OpenShiftAI: &krm.OpenShiftAIOptions{Release: "3.6-ea"}},
 			err:    "spec.openshiftAI.release 3.6-ea is not the release the options above name (none)"},

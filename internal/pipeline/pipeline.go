@@ -40,6 +40,10 @@ type Options struct {
 	// Providers reads provider images' lls-provider-spec.yaml: the registry client when the
 	// render may reach registries, else what an earlier render cached (nil: the default cache).
 	Providers oci.ProviderReader
+	// Praxis is the cluster's Praxis gateway, admitted to an OGXServer in Praxis mode that names
+	// none itself (the successor operator's praxis-peer ConfigMap); its empty fields are the
+	// operator's defaults, openshift-ingress and app=payload-processing.
+	Praxis v1alpha2.PodsPeer
 }
 
 // Limits bound the work of a render, so that a hostile or broken input fails with an error
@@ -140,6 +144,7 @@ func Render(obj *v1alpha2.LlamaStackDistribution, opts Options) (*Result, field.
 // author wrote it in; their field paths are the canonical form's (Decoded.WrittenPath).
 func RenderDecoded(d *api.Decoded, opts Options) (*Result, field.ErrorList) {
 	opts.Distribution.OGXServer, opts.Render.OGXServer = d.Consumed, d.Consumed
+	d.SetPraxisPeer(opts.Praxis.Namespace, opts.Praxis.Labels)
 	res, errs := renderMarked(d.Object, opts)
 	return worded(res, errs, d.WrittenText)
 }

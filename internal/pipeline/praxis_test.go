@@ -19,6 +19,7 @@ import (
 	"github.com/llamastack/llsd/internal/pipeline"
 	"github.com/llamastack/llsd/internal/render"
 	"github.com/llamastack/llsd/pkg/api"
+	"github.com/llamastack/llsd/pkg/api/v1alpha2"
 )
 
 // praxisServer is an OGXServer in the successor's Praxis mode, exposed as it was before: the
@@ -64,9 +65,14 @@ type rendered struct {
 
 func renderOne(t *testing.T, doc string) rendered {
 	t.Helper()
+	return renderOneWith(t, doc, pipeline.Options{RendererVersion: "test"})
+}
+
+func renderOneWith(t *testing.T, doc string, opts pipeline.Options) rendered {
+	t.Helper()
 	decoded, errs := api.DecodeObject([]byte(doc))
 	require.Empty(t, errs)
-	res, errs := pipeline.RenderDecoded(decoded, pipeline.Options{RendererVersion: "test"})
+	res, errs := pipeline.RenderDecoded(decoded, opts)
 	require.Empty(t, errs)
 	out := rendered{config2: res.Config}
 	for _, w := range decoded.Warnings {
@@ -142,6 +148,37 @@ func TestPraxisMode(t *testing.T) {
 		got := renderOne(t, strings.Replace(praxisServer, "praxisMode: {}", "praxisMode: {enabled: false}", 1))
 		assert.NotContains(t, got.config2["server"], "auth")
 		assert.Contains(t, got.kinds, "Ingress")
+	})
+}
+
+// The platform names its Praxis gateway once (the render options praxis.namespace and
+// praxis.podLabels, as the operator's praxis-peer ConfigMap does): an OGXServer that names none
+// admits it; what an OGXServer's praxisSelector names stands, the rest is the platform's.
+func TestPraxisGatewayOfThePlatform(t *testing.T) {
+	platform := pipeline.Options{RendererVersion: "test", Praxis: v1alpha2.PodsPeer{Namespace: "gateway", Labels: []string{"app=praxis", "tier=edge"}}}
+	for _, tc := range []struct {
+		reason, selector string
+		namespace        string
+		labels           map[string]string
+	}{
+		{reason: "the OGXServer names no gateway", selector: "praxisMode: {}",
+			namespace: "gateway", labels: map[string]string{"app": "praxis", "tier": "edge"}},
+		{reason: "it names the namespace", selector: "praxisMode: {praxisSelector: {namespace: edge}}",
+			namespace: "edge", labels: map[string]string{"app": "praxis", "tier": "edge"}},
+		{reason: "it names both", selector: "praxisMode: {praxisSelector: {namespace: edge, podSelector: {matchLabels: {app: own}}}}",
+			namespace: "edge", labels: map[string]string{"app": "own"}},
+	} {
+		t.Run(tc.reason, func(t *testing.T) {
+			got := renderOneWith(t, strings.Replace(praxisServer, "praxisMode: {}", tc.selector, 1), platform)
+			gateway := got.policy.Spec.Ingress[0].From[0]
+			assert.Equal(t, map[string]string{"kubernetes.io/metadata.name": tc.namespace}, gateway.NamespaceSelector.MatchLabels)
+			assert.Equal(t, tc.labels, gateway.PodSelector.MatchLabels)
+		})
+	}
+	t.Run("an LLSD's own peers are its author's", func(t *testing.T) {
+		got := renderOneWith(t, praxisRecipe(t), platform)
+		gateway := got.policy.Spec.Ingress[0].From[0]
+		assert.Equal(t, map[string]string{"kubernetes.io/metadata.name": "openshift-ingress"}, gateway.NamespaceSelector.MatchLabels)
 	})
 }
 

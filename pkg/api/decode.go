@@ -62,9 +62,12 @@ type Decoded struct {
 	// Consumed is true for an OGXServer: the render's input, which its output leaves out (the
 	// objects it renders apply where neither the successor's CRD nor llsd's is installed).
 	Consumed bool
-	spoke    bool     // a v1alpha1 object
-	restored bool     // ... with a v1alpha2-fields annotation
-	paths    *pathMap // an OGXServer's
+	// PraxisPeer is what of the Praxis gateway's peer an OGXServer in Praxis mode left to the
+	// defaults (nil: nothing, or no Praxis mode): the platform's options set them (SetPraxisPeer).
+	PraxisPeer *PraxisPeerDefaults
+	spoke      bool     // a v1alpha1 object
+	restored   bool     // ... with a v1alpha2-fields annotation
+	paths      *pathMap // an OGXServer's
 }
 
 // WrittenPath is a field path of Object as its author wrote the object: a v1alpha1 object's
@@ -125,7 +128,7 @@ func decodeDocument(doc map[string]any) (*Decoded, field.ErrorList) {
 		d.restored = hasAnnotation(doc, v1alpha1.V1alpha2FieldsAnnotation)
 	case ogx.GroupVersion.String():
 		d.Consumed = true
-		d.Object, d.paths, d.Warnings, errs = decodeOGX(doc)
+		d.Object, d.paths, d.Warnings, d.PraxisPeer, errs = decodeOGX(doc)
 	default:
 		d.Object, errs = decodeV1alpha2(doc)
 	}
@@ -246,9 +249,9 @@ func RestoresMessage(added []string) string {
 }
 
 // decodeOGX reads an OGXServer strictly, holds it to the successor's own rules, and converts it.
-func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, []Warning, field.ErrorList) {
+func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, []Warning, *PraxisPeerDefaults, field.ErrorList) {
 	if errs := boundOGXLists(doc["spec"], field.NewPath("spec")); len(errs) > 0 {
-		return nil, nil, nil, errs
+		return nil, nil, nil, nil, errs
 	}
 	var shaped field.ErrorList
 	if spec, ok := doc["spec"].(map[string]any); ok {
@@ -256,10 +259,10 @@ func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, 
 	}
 	o := &ogx.OGXServer{}
 	if errs := strictDecode(doc, o); len(errs) > 0 || len(shaped) > 0 {
-		return nil, nil, nil, append(shaped, errs...)
+		return nil, nil, nil, nil, append(shaped, errs...)
 	}
 	if errs := ogx.Validate(o); len(errs) > 0 {
-		return nil, nil, nil, errs
+		return nil, nil, nil, nil, errs
 	}
 	c := ogxToLLSD(o)
 	if len(c.errs) > 0 {
@@ -269,9 +272,9 @@ func decodeOGX(doc map[string]any) (*v1alpha2.LlamaStackDistribution, *pathMap, 
 			written.Field, written.Detail = c.paths.written(e.Field), wording.Format(e.Detail, c.paths)
 			c.errs = append(c.errs, &written)
 		}
-		return nil, nil, nil, c.errs
+		return nil, nil, nil, nil, c.errs
 	}
-	return c.obj, c.paths, c.warnings, nil
+	return c.obj, c.paths, c.warnings, c.praxisPeer, nil
 }
 
 // maxOGXListItems is the most items a list of an OGXServer may have: four times what the

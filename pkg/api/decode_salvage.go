@@ -90,7 +90,7 @@ func salvageOGX(doc map[string]any) (*Decoded, field.ErrorList) {
 		return nil, append(hidden, c.errs...)
 	}
 	v1alpha2.Default(c.obj)
-	return &Decoded{Object: c.obj, paths: c.paths, Warnings: c.warnings, Consumed: true}, hidden
+	return &Decoded{Object: c.obj, paths: c.paths, Warnings: c.warnings, Consumed: true, PraxisPeer: c.praxisPeer}, hidden
 }
 
 // salvageV1alpha1 decodes and converts what is left of a v1alpha1 object; what its

@@ -125,6 +125,8 @@ type ogxConversion struct {
 	scrapers    []string
 	// env are the pod's variables the OGXServer sets itself (spec.workload.overrides.env).
 	env []corev1.EnvVar
+	// praxisPeer is what of the Praxis gateway's peer the OGXServer left to the defaults.
+	praxisPeer *PraxisPeerDefaults
 }
 
 func (c *ogxConversion) distribution(s *ogx.OGXServerSpec) v1alpha2.DistributionSpec {

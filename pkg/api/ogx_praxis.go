@@ -95,24 +95,56 @@ func (c *ogxConversion) praxisNetworking(p *ogx.PraxisModeSpec, n *v1alpha2.Netw
 		}
 	}
 	peer := v1alpha2.PodsPeer{Namespace: ogx.DefaultPraxisNamespace, Labels: []string{ogx.DefaultPraxisPodLabel}}
+	defaults := &PraxisPeerDefaults{Index: len(n.AllowedFrom.Pods), Namespace: true, Labels: true}
 	if sel := p.PraxisSelector; sel != nil {
 		if sel.Namespace != "" {
-			peer.Namespace = sel.Namespace
+			peer.Namespace, defaults.Namespace = sel.Namespace, false
 		}
 		if ps := sel.PodSelector; ps != nil {
 			if len(ps.MatchExpressions) > 0 || len(ps.MatchLabels) == 0 {
 				c.errs = append(c.errs, field.Forbidden(praxisPath.Child("praxisSelector", "podSelector"),
 					"llsd admits the gateway's pods by their labels: write podSelector.matchLabels"))
 			} else {
-				peer.Labels = podLabels(ps.MatchLabels)
+				peer.Labels, defaults.Labels = podLabels(ps.MatchLabels), false
 			}
 		}
+	}
+	if defaults.Namespace || defaults.Labels {
+		c.praxisPeer = defaults
 	}
 	// (the server's own namespace, the legacy default peer, is not admitted: with upstreamHeader
 	// llsd admits only the named peers and llsd-controller, as the operator admits only Praxis and itself)
 	allowed := n.AllowedFrom
 	c.paths.add(field.NewPath("spec", "networking", "allowedFrom", "pods").Index(len(allowed.Pods)), praxisPath.Child("praxisSelector"))
 	allowed.Pods = append(allowed.Pods, peer)
+}
+
+// PraxisPeerDefaults says what of the Praxis gateway's peer an OGXServer left to the operator's
+// defaults (openshift-ingress, app=payload-processing): no praxisSelector, or one without a
+// namespace or without pod labels. The operator takes them from its praxis-peer ConfigMap where
+// a cluster has one; llsd from the platform's render options (SetPraxisPeer).
+type PraxisPeerDefaults struct {
+	// Index is the peer's in spec.networking.allowedFrom.pods.
+	Index     int
+	Namespace bool
+	Labels    bool
+}
+
+// SetPraxisPeer puts the platform's Praxis gateway (its namespace, its pods' labels; either
+// empty: the operator's default) where the OGXServer left the defaults.
+func (d *Decoded) SetPraxisPeer(namespace string, labels []string) {
+	p := d.PraxisPeer
+	if p == nil || d.Object.Spec.Networking == nil || d.Object.Spec.Networking.AllowedFrom == nil ||
+		p.Index >= len(d.Object.Spec.Networking.AllowedFrom.Pods) {
+		return
+	}
+	peer := &d.Object.Spec.Networking.AllowedFrom.Pods[p.Index]
+	if p.Namespace && namespace != "" && peer.Namespace == ogx.DefaultPraxisNamespace {
+		peer.Namespace = namespace
+	}
+	if p.Labels && len(labels) > 0 && slices.Equal(peer.Labels, []string{ogx.DefaultPraxisPodLabel}) {
+		peer.Labels = slices.Clone(labels)
+	}
 }
 
 // migrationJobEnabled reads migrationJob.enabled: the Job is opt-in.
