@@ -19,7 +19,7 @@ import (
 type check func(before, after *Stack) []Finding
 
 // The concerns a review looks at, each in checks.go: those of the objects, and those of
-// config.yaml, which run only when its hash changed (an unchanged config is never parsed).
+// config.yaml, which run only when it changed (an unchanged config is never parsed).
 var (
 	objectChecks = []check{serverVersion, restart, exposure, networkPolicy, volume}
 	configChecks = []check{authentication, storage, stores, models, providers}
@@ -55,6 +55,10 @@ func configNotCompared(before, after *Stack) []Finding {
 func Compare(before, after map[string]*Stack) []Finding {
 	var findings []Finding
 	renamed := renames(before, after)
+	renamedTo := map[string]bool{}
+	for _, to := range renamed {
+		renamedTo[to] = true
+	}
 	for _, key := range slices.Sorted(maps.Keys(before)) {
 		switch {
 		case renamed[key] != "":
@@ -67,7 +71,7 @@ func Compare(before, after map[string]*Stack) []Finding {
 		b, a := before[key], after[key]
 		switch {
 		case a != nil && a.LLSD != nil && (b == nil || b.LLSD == nil):
-			if !slices.Contains(slices.Collect(maps.Values(renamed)), key) {
+			if !renamedTo[key] {
 				findings = append(findings, Finding{Stack: key, Level: Info, Message: "a new server: " + describe(a)})
 			}
 		case (a == nil || a.LLSD == nil) && b != nil && b.LLSD != nil: // removed, above
@@ -109,15 +113,17 @@ func renames(before, after map[string]*Stack) map[string]string {
 // rename is a server renamed: the same config under a new name, with new objects; the old ones
 // go where the GitOps tool prunes.
 func rename(old, renamed *Stack) Finding {
-	f := Finding{Stack: old.Key, Level: Breaking, Field: "metadata.name", Message: fmt.Sprintf("the server is renamed %s: ", renamed.Key)}
+	f := Finding{Stack: old.Key, Level: Breaking, Field: "metadata.name"}
+	what := []string{"its objects are replaced by new ones"}
 	if b, a := old.object("Service"), renamed.object("Service"); b != nil && a != nil {
-		f.Message += fmt.Sprintf("its Service %s becomes %s, so callers of the old address lose it", nested(b, "metadata", "name"), nested(a, "metadata", "name"))
+		what = []string{fmt.Sprintf("its Service %s becomes %s, so callers of the old address lose it", nested(b, "metadata", "name"), nested(a, "metadata", "name"))}
 	}
 	if pvc := old.object("PersistentVolumeClaim"); pvc != nil {
 		f.Level = DataAtRisk
-		f.Message += fmt.Sprintf("; its PVC %s goes where the GitOps tool prunes, and %s starts empty: keep the old name to keep the files and stores on it",
-			nested(pvc, "metadata", "name"), nested(renamed.object("PersistentVolumeClaim"), "metadata", "name"))
+		what = append(what, fmt.Sprintf("its PVC %s goes where the GitOps tool prunes, and %s starts empty: keep the old name to keep "+
+			"the files and stores on it", nested(pvc, "metadata", "name"), nested(renamed.object("PersistentVolumeClaim"), "metadata", "name")))
 	}
+	f.Message = fmt.Sprintf("the server is renamed %s: %s", renamed.Key, strings.Join(what, "; "))
 	return f
 }
 
