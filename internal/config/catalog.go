@@ -125,6 +125,19 @@ func fieldMapFor(p *profile.Profile, api, providerType string) fieldMap {
 	return fm
 }
 
+// EndpointKey is the config key where a provider of an API keeps the address it connects to
+// ("" when it has none, or llsd's catalog does not know the provider).
+func EndpointKey(api, providerType string) string {
+	fm, ok := fieldMaps[providerType+"#"+api]
+	if !ok && (api == "vector_io" || api == "inference" || api == "tool_runtime") {
+		fm = fieldMaps[providerType]
+	}
+	if fm.PostgresEndpoint {
+		return "host"
+	}
+	return fm.Endpoint
+}
+
 // keys lists the config keys the field map writes.
 func (fm fieldMap) keys() []string {
 	var keys []string

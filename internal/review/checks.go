@@ -5,8 +5,11 @@ package review
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
+	"strings"
 
+	"github.com/llamastack/llsd/internal/config"
 	"github.com/llamastack/llsd/internal/profile"
 	"github.com/llamastack/llsd/pkg/api"
 )
@@ -259,21 +262,68 @@ func volume(before, after *Stack) []Finding {
 
 // models: the models callers may name.
 func models(before, after *Stack) []Finding {
-	return addedRemoved("spec.resources.models", "models", "their callers get 404", ids(before.Config(), "model_id"), ids(after.Config(), "model_id"))
+	return addedRemoved("spec.resources.models", "models", "their callers get 404", ids(before.Config(), "model_id"), ids(after.Config(), "model_id"), nil)
 }
 
-// providers: the providers the server loads.
+// providers: the providers the server loads, and where they connect: a provider added names
+// its host; one that connects elsewhere sends its requests, and its credential, there.
 func providers(before, after *Stack) []Finding {
-	return addedRemoved("spec.providers", "providers", "what they served is gone", providerIDs(before.Config()), providerIDs(after.Config()))
+	bAddr, aAddr := providerAddresses(before.Config()), providerAddresses(after.Config())
+	withHost := func(id string) string {
+		if addr := aAddr[id]; addr != "" {
+			return id + " (" + addr + ")"
+		}
+		return id
+	}
+	findings := addedRemoved("spec.providers", "providers", "what they served is gone", providerIDs(before.Config()), providerIDs(after.Config()), withHost)
+	for _, id := range slices.Sorted(maps.Keys(bAddr)) {
+		if now, ok := aAddr[id]; ok && now != bAddr[id] {
+			findings = append(findings, Finding{Level: Security, Field: "spec.providers", Message: fmt.Sprintf("%s connects to %s "+
+				"instead of %s: its requests, and its credential, go there", id, now, bAddr[id])})
+		}
+	}
+	return findings
 }
 
-// addedRemoved says which of what were removed (breaking: why) and added.
-func addedRemoved(field, what, why string, before, after []string) []Finding {
+// providerAddresses are the hosts the providers of a config connect to, by api/provider_id:
+// the host of the endpoint written in the config (an address the server resolves from a
+// variable is not known here, and left out).
+func providerAddresses(cfg map[string]any) map[string]string {
+	out := map[string]string{}
+	apis, _ := cfg["providers"].(map[string]any)
+	for _, api := range slices.Sorted(maps.Keys(apis)) {
+		list, _ := apis[api].([]any)
+		for _, p := range list {
+			m, _ := p.(map[string]any)
+			id, _ := m["provider_id"].(string)
+			providerType, _ := m["provider_type"].(string)
+			key := config.EndpointKey(api, providerType)
+			value, _ := nested(m, "config", key).(string)
+			if key == "" || value == "" || strings.Contains(value, "${") {
+				continue
+			}
+			if u, err := url.Parse(value); err == nil && u.Host != "" {
+				value = u.Host
+			}
+			out[api+"/"+id] = value
+		}
+	}
+	return out
+}
+
+// addedRemoved says which of what were removed (breaking: why) and added, each added one as
+// label says it (nil: its name).
+func addedRemoved(field, what, why string, before, after []string, label func(string) string) []Finding {
 	var findings []Finding
 	if gone := missing(before, after); len(gone) > 0 {
 		findings = append(findings, Finding{Level: Breaking, Field: field, Message: what + " are removed: " + list(gone) + "; " + why})
 	}
 	if added := missing(after, before); len(added) > 0 {
+		if label != nil {
+			for i, name := range added {
+				added[i] = label(name)
+			}
+		}
 		findings = append(findings, Finding{Level: Info, Field: field, Message: what + " are added: " + list(added)})
 	}
 	return findings
