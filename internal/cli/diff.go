@@ -18,18 +18,18 @@ const diffUsage = `Usage: llsd diff [--format text|markdown|json] [--fail-on LEV
        llsd diff [--format ...] [--fail-on LEVEL] --since-receipt PACKAGE
        llsd diff [--format ...] [--fail-on LEVEL] --objects LIVE TARGET
 
-Renders BEFORE and AFTER (files or directories of a package, as llsd render reads them, or
-REV:PATH for PATH at a git revision of the working directory's repository: origin/main:stacks)
-and says
-what the change does to each server: servers added and removed, the pods restarting, the server
-version moving, authentication, exposure and network policy widening, storage that starts
-empty, PVCs lost, models and providers removed or added. Each finding has a level (info,
-restart, security, data-at-risk, breaking) and the field of the spec that caused it. It compares
-the rendered objects and configs, not the YAML's text, and prints no Secret value.
+Renders BEFORE and AFTER (files or directories of a package, as llsd render reads them, - for
+standard input, or REV:PATH for PATH at a git revision of the working directory's repository:
+origin/main:stacks) and says what the change does to each server: servers added, removed and
+renamed, the pods restarting, the server version moving (with the upgrade guide's entries that
+apply), authentication, exposure, network policy and providers' hosts, stores that start empty,
+PVCs lost, models and providers removed or added. Each finding has a level (info, restart,
+security, data-at-risk, breaking) and the field of the spec that caused it. It compares the
+rendered objects and configs, not the YAML's text, and prints no Secret value.
 
   --format    text (the default), markdown (a table per server and a Mermaid diagram of it
               before and after, for a pull request's comment) or json (for bots)
-  --fail-on   exit 3 when a finding is at this level or above (CI gating)
+  --fail-on   exit 3 when a finding is at this level or above (CI gating; 1 with --objects)
   --since-receipt
               compare a rendered package (kpt fn render writes the objects and each
               LlamaStackDistribution's render receipt into it) with what this llsd renders of it
