@@ -46,6 +46,7 @@ func one(item *fn.KubeObject, opts pipeline.Options) (*fn.KubeObject, fn.Results
 	var migrated any
 	var warnings []config.Warning
 	if decoded.Consumed { // an OGXServer: its LLSD is what it converts to
+		decoded.SetPraxisPeer(opts.Praxis.Namespace, opts.Praxis.Labels) // the cluster's gateway, as the render admits it
 		migrated = decoded.Object
 		if decoded.Object.Spec.Distribution.Name == distribution.RHDev && opts.Distribution.OpenShiftAIRelease == "" {
 			warnings = append(warnings, config.Warning{Field: "spec.distribution.name", Message: fmt.Sprintf(

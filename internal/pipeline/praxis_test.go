@@ -219,4 +219,12 @@ func TestPraxisMigratesBothWays(t *testing.T) {
 	require.Len(t, out, 1, "%v", results)
 	back := renderOne(t, out[0].String())
 	assert.Equal(t, renderOne(t, praxisRecipe(t)).config, back.config, "the LLSD renders the recipe's config")
+
+	// Where the platform names its gateway, the LLSD migrated there admits the gateway the
+	// OGXServer rendered with, and renders the same NetworkPolicy.
+	platform := pipeline.Options{RendererVersion: "test", Praxis: v1alpha2.PodsPeer{Namespace: "gateway", Labels: []string{"app=praxis"}}}
+	out, results = migrate.Items(items, platform)
+	require.Len(t, out, 1, "%v", results)
+	assert.Contains(t, out[0].String(), "namespace: gateway")
+	assert.Equal(t, renderOneWith(t, praxisServer, platform).policy.Spec, renderOneWith(t, out[0].String(), platform).policy.Spec)
 }
