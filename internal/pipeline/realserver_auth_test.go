@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
-	"io"
 	"maps"
 	"net"
 	"net/http"
@@ -242,12 +241,7 @@ func request(t *testing.T, p *realserver.Process, method, route, token, body str
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := p.Client().Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return resp.StatusCode, string(out)
+	return do(t, p, req)
 }
 
 func warningsOf(res *pipeline.Result) []string {
