@@ -304,6 +304,8 @@ func providerAddresses(cfg map[string]any) map[string]string {
 			}
 			if u, err := url.Parse(value); err == nil && u.Host != "" {
 				value = u.Host
+			} else if at := strings.LastIndex(value, "@"); at >= 0 {
+				value = value[at+1:] // never user information, even of an address that is no URL
 			}
 			out[api+"/"+id] = value
 		}
