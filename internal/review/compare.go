@@ -87,8 +87,7 @@ func Compare(before, after map[string]*Stack) []Finding {
 // runs the same config on the same image, when there is exactly one: old key to new key.
 func renames(before, after map[string]*Stack) map[string]string {
 	same := func(s *Stack) string {
-		namespace, _, _ := strings.Cut(s.Key, "/")
-		return namespace + " " + s.receipt(api.AnnotationConfigHash) + " " + s.receipt(api.AnnotationImage)
+		return s.namespace() + " " + s.receipt(api.AnnotationConfigHash) + " " + s.receipt(api.AnnotationImage)
 	}
 	gone, added := map[string][]string{}, map[string][]string{}
 	for key, b := range before {

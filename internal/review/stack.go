@@ -80,8 +80,8 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 		}
 		return stacks[key]
 	}
-	configs := map[string]*fn.KubeObject{} // generated ConfigMaps holding config.yaml, by namespace/name
-	configOf := map[*Stack][]*fn.KubeObject{}
+	configs := map[string]string{} // config.yaml of the generated ConfigMaps that hold one, by namespace/name
+	configOf := map[*Stack][]string{}
 	for _, item := range items {
 		kind := item.GetKind()
 		if kind == "LlamaStackDistribution" {
@@ -96,37 +96,41 @@ func Stacks(items fn.KubeObjects) (map[string]*Stack, error) {
 		switch {
 		case from == "": // the package's own
 		case kind == "ConfigMap":
-			if _, found, _ := item.NestedString("data", render.ConfigKey); found {
-				configs[item.GetNamespace()+"/"+item.GetName()] = item
+			text, found, err := item.NestedString("data", render.ConfigKey)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				configs[item.GetNamespace()+"/"+item.GetName()] = text
 				s := stack(item.GetNamespace(), from)
-				configOf[s] = append(configOf[s], item)
+				configOf[s] = append(configOf[s], text)
 			}
 		case slices.Contains(compared, kind):
 			stack(item.GetNamespace(), from).texts[kind+"/"+item.GetName()] = item.String()
 		}
 	}
 	for _, s := range stacks {
-		namespace, _, _ := strings.Cut(s.Key, "/")
-		if !strings.Contains(s.Key, "/") {
-			namespace = ""
-		}
-		cm := configs[namespace+"/"+s.receipt(api.AnnotationConfigMap)]
+		name := s.receipt(api.AnnotationConfigMap)
+		text, found := configs[s.namespace()+"/"+name]
 		switch {
 		case s.LLSD == nil && len(configOf[s]) == 1:
-			cm = configOf[s][0]
-		case cm == nil && s.receipt(api.AnnotationConfigMap) != "":
-			s.configAbsent = s.receipt(api.AnnotationConfigMap)
+			s.config = configOf[s][0]
+		case found:
+			s.config = text
+		case name != "":
+			s.configAbsent = name
 		}
-		if cm == nil {
-			continue
-		}
-		text, _, err := cm.NestedString("data", render.ConfigKey)
-		if err != nil {
-			return nil, err
-		}
-		s.config = text
 	}
 	return stacks, nil
+}
+
+// namespace is the stack's namespace, "" for a stack that names none.
+func (s *Stack) namespace() string {
+	namespace, _, found := strings.Cut(s.Key, "/")
+	if !found {
+		return ""
+	}
+	return namespace
 }
 
 // HaveReceipts reports whether some stack's LlamaStackDistribution carries a render receipt:
