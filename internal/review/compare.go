@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/llamastack/llsd/pkg/api"
 )
@@ -167,15 +168,8 @@ func describe(s *Stack) string {
 
 // nested reads a value of a tree (a config, an object), nil when absent.
 func nested(tree map[string]any, path ...string) any {
-	var cur any = tree
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[p]
-	}
-	return cur
+	v, _, _ := unstructured.NestedFieldNoCopy(tree, path...)
+	return v
 }
 
 // same reports whether two values of objects or configs are equal as the API server compares them.
