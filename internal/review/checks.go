@@ -223,13 +223,10 @@ func stores(before, after *Stack) []Finding {
 
 // vectorProviders are a config's vector_io providers by provider_id.
 func vectorProviders(config map[string]any) map[string]map[string]any {
-	list, _ := nested(config, "providers", "vector_io").([]any)
 	out := map[string]map[string]any{}
-	for _, p := range list {
-		if m, ok := p.(map[string]any); ok {
-			if id, ok := m["provider_id"].(string); ok {
-				out[id] = m
-			}
+	for _, p := range providerEntries(config) {
+		if p.api == "vector_io" {
+			out[p.id] = p.entry
 		}
 	}
 	return out
@@ -262,7 +259,7 @@ func volume(before, after *Stack) []Finding {
 
 // models: the models callers may name.
 func models(before, after *Stack) []Finding {
-	return addedRemoved("spec.resources.models", "models", "their callers get 404", ids(before.Config(), "model_id"), ids(after.Config(), "model_id"), nil)
+	return addedRemoved("spec.resources.models", "models", "their callers get 404", ids(before.Config()), ids(after.Config()), nil)
 }
 
 // providers: the providers the server loads, and where they connect: a provider added names
@@ -290,25 +287,19 @@ func providers(before, after *Stack) []Finding {
 // variable is not known here, and left out).
 func providerAddresses(cfg map[string]any) map[string]string {
 	out := map[string]string{}
-	apis, _ := cfg["providers"].(map[string]any)
-	for _, api := range slices.Sorted(maps.Keys(apis)) {
-		list, _ := apis[api].([]any)
-		for _, p := range list {
-			m, _ := p.(map[string]any)
-			id, _ := m["provider_id"].(string)
-			providerType, _ := m["provider_type"].(string)
-			key := config.EndpointKey(api, providerType)
-			value, _ := nested(m, "config", key).(string)
-			if key == "" || value == "" || strings.Contains(value, "${") {
-				continue
-			}
-			if u, err := url.Parse(value); err == nil && u.Host != "" {
-				value = u.Host
-			} else if at := strings.LastIndex(value, "@"); at >= 0 {
-				value = value[at+1:] // never user information, even of an address that is no URL
-			}
-			out[api+"/"+id] = value
+	for _, p := range providerEntries(cfg) {
+		providerType, _ := p.entry["provider_type"].(string)
+		key := config.EndpointKey(p.api, providerType)
+		value, _ := nested(p.entry, "config", key).(string)
+		if key == "" || value == "" || strings.Contains(value, "${") {
+			continue
 		}
+		if u, err := url.Parse(value); err == nil && u.Host != "" {
+			value = u.Host
+		} else if at := strings.LastIndex(value, "@"); at >= 0 {
+			value = value[at+1:] // never user information, even of an address that is no URL
+		}
+		out[p.name()] = value
 	}
 	return out
 }
@@ -331,17 +322,53 @@ func addedRemoved(field, what, why string, before, after []string, label func(st
 	return findings
 }
 
-// ids are the registered resources' ids of a config (registered_resources.models, or models).
-func ids(config map[string]any, key string) []string {
+// registeredModels are the models a config registers (registered_resources.models, or models
+// before OGX 0.8), those written as objects.
+func registeredModels(config map[string]any) []map[string]any {
 	entries, _ := nested(config, "registered_resources", "models").([]any)
 	if entries == nil {
 		entries, _ = config["models"].([]any)
 	}
-	var out []string
+	var out []map[string]any
 	for _, e := range entries {
 		if m, ok := e.(map[string]any); ok {
-			if id, ok := m[key].(string); ok {
-				out = append(out, id)
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ids are the model_id of a config's registered models.
+func ids(config map[string]any) []string {
+	var out []string
+	for _, m := range registeredModels(config) {
+		if id, ok := m["model_id"].(string); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// providerEntry is a provider of a config: its API, its provider_id, and its entry.
+type providerEntry struct {
+	api, id string
+	entry   map[string]any
+}
+
+// name is api/provider_id, as a review names a provider.
+func (p providerEntry) name() string { return p.api + "/" + p.id }
+
+// providerEntries are the providers of a config with a provider_id, by API in order (an entry
+// that is not an object, in a config llsd did not write, is passed over).
+func providerEntries(config map[string]any) []providerEntry {
+	apis, _ := config["providers"].(map[string]any)
+	var out []providerEntry
+	for _, api := range slices.Sorted(maps.Keys(apis)) {
+		list, _ := apis[api].([]any)
+		for _, p := range list {
+			m, _ := p.(map[string]any)
+			if id, ok := m["provider_id"].(string); ok {
+				out = append(out, providerEntry{api: api, id: id, entry: m})
 			}
 		}
 	}
@@ -350,15 +377,10 @@ func ids(config map[string]any, key string) []string {
 
 // providerIDs are api/provider_id of every provider of a config.
 func providerIDs(config map[string]any) []string {
-	apis, _ := config["providers"].(map[string]any)
-	var out []string
-	for _, api := range slices.Sorted(maps.Keys(apis)) {
-		list, _ := apis[api].([]any)
-		for _, p := range list {
-			if id, ok := nested(p.(map[string]any), "provider_id").(string); ok {
-				out = append(out, api+"/"+id)
-			}
-		}
+	entries := providerEntries(config)
+	out := make([]string, 0, len(entries))
+	for _, p := range entries {
+		out = append(out, p.name())
 	}
 	return out
 }

@@ -18,3 +18,15 @@ func TestProviderAddressesCarryNoCredential(t *testing.T) {
 	}}}
 	assert.Equal(t, map[string]string{"inference/url": "vllm.models:8000", "inference/bare": "vllm.other:8000"}, providerAddresses(config))
 }
+
+// A config llsd did not write (a live ConfigMap, compared as objects) may hold anything where a
+// provider or a model is: what is not an object is passed over, never a panic.
+func TestConfigEntriesThatAreNoObjects(t *testing.T) {
+	config := map[string]any{
+		"providers":            map[string]any{"inference": []any{"vllm", map[string]any{"provider_id": "openai"}}, "files": "none"},
+		"registered_resources": map[string]any{"models": []any{"granite", map[string]any{"model_id": "llama", "provider_id": "openai"}}},
+	}
+	assert.Equal(t, []string{"inference/openai"}, providerIDs(config))
+	assert.Equal(t, []string{"llama"}, ids(config))
+	assert.Equal(t, []string{"openai/llama"}, qualifiedModels(config))
+}

@@ -61,13 +61,13 @@ func picture(b *strings.Builder, id string, s *Stack) {
 		}
 	}
 	others := 0
-	for i, p := range providerIDs(s.Config()) {
-		ms := models[p[strings.Index(p, "/")+1:]]
+	for i, p := range providerEntries(s.Config()) {
+		ms := models[p.id]
 		if len(ms) == 0 {
 			others++
 			continue
 		}
-		fmt.Fprintf(b, "    %s_server --> %s\n", id, node(fmt.Sprintf("p%d", i), p+": "+list(ms)))
+		fmt.Fprintf(b, "    %s_server --> %s\n", id, node(fmt.Sprintf("p%d", i), p.name()+": "+list(ms)))
 	}
 	if others > 0 {
 		fmt.Fprintf(b, "    %s_server --> %s\n", id, node("others", fmt.Sprintf("%d providers without models", others)))

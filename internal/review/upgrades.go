@@ -60,10 +60,8 @@ func upgradeFindings(from, to profile.Version, before, after *Stack) []Finding {
 
 // qualifiedModels are a config's registered models as clients name them from 0.8 on.
 func qualifiedModels(config map[string]any) []string {
-	entries, _ := nested(config, "registered_resources", "models").([]any)
 	var out []string
-	for _, e := range entries {
-		m, _ := e.(map[string]any)
+	for _, m := range registeredModels(config) {
 		provider, _ := m["provider_id"].(string)
 		model, _ := m["model_id"].(string)
 		if provider != "" && model != "" {
