@@ -563,9 +563,7 @@ func (o RenderOptions) withSettings(source string, lookup func(env string) (valu
 		o.Spec.Registry.Enabled = enabled
 	}
 	if v, _ := get(EnvRegistryInsecure); v != "" {
-		for _, host := range strings.Split(v, ",") {
-			o.Spec.Registry.InsecureHosts = append(o.Spec.Registry.InsecureHosts, strings.TrimSpace(host))
-		}
+		o.Spec.Registry.InsecureHosts = append(o.Spec.Registry.InsecureHosts, commaList(v)...)
 	}
 	if v, as := get(EnvRequireAuth); v != "" {
 		required, err := strconv.ParseBool(v)
@@ -578,10 +576,7 @@ func (o RenderOptions) withSettings(source string, lookup func(env string) (valu
 		o.Spec.OpenShiftAI = &OpenShiftAIOptions{Release: v}
 	}
 	if v, _ := get(EnvPraxisPodLabels); v != "" {
-		o.Spec.Praxis.PodLabels = nil
-		for _, label := range strings.Split(v, ",") {
-			o.Spec.Praxis.PodLabels = append(o.Spec.Praxis.PodLabels, strings.TrimSpace(label))
-		}
+		o.Spec.Praxis.PodLabels = commaList(v) // a selector: the one on top replaces the one below
 	}
 	for env, field := range map[string]*string{
 		EnvIngressClass: &o.Spec.Ingress.ClassName, EnvIngressDomain: &o.Spec.Ingress.Domain,
@@ -600,4 +595,13 @@ func (o RenderOptions) withSettings(source string, lookup func(env string) (valu
 		return o, err
 	}
 	return o, nil
+}
+
+// commaList reads the list a variable writes as "a, b".
+func commaList(v string) []string {
+	items := strings.Split(v, ",")
+	for i, item := range items {
+		items[i] = strings.TrimSpace(item)
+	}
+	return items
 }
