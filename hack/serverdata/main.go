@@ -22,21 +22,19 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/llamastack/llsd/internal/configyaml"
 	"github.com/llamastack/llsd/internal/fastcodec"
+	"github.com/llamastack/llsd/internal/gitarchive"
 )
 
 // release is one server source tree the tests read data of.
@@ -120,7 +118,7 @@ func write(repo string, r release) error {
 	if err != nil {
 		return err
 	}
-	if err := untar(archive, tree); err != nil {
+	if err := gitarchive.Untar(archive, tree); err != nil {
 		return err
 	}
 	dir := filepath.Join(outDir, r.Label)
@@ -214,35 +212,6 @@ func git(repo string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
-}
-
-// untar writes the regular files of a tar stream under dir.
-func untar(data []byte, dir string) error {
-	tr := tar.NewReader(bytes.NewReader(data))
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		name := path.Clean(h.Name)
-		if h.Typeflag != tar.TypeReg || strings.HasPrefix(name, "..") || path.IsAbs(name) {
-			continue
-		}
-		target := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		body, err := io.ReadAll(tr)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(target, body, 0o644); err != nil {
-			return err
-		}
-	}
 }
 
 func provenance(origin string, commits map[string]string) []byte {

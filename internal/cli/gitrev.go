@@ -3,15 +3,14 @@
 package cli
 
 import (
-	"archive/tar"
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/llamastack/llsd/internal/gitarchive"
 )
 
 // gitRevision reads a path of llsd diff written REV:PATH (origin/main:stacks) from the git
@@ -45,7 +44,7 @@ func gitRevision(path string) (dir string, cleanup func(), ok bool, err error) {
 		return "", nil, false, err
 	}
 	cleanup = func() { _ = os.RemoveAll(root) }
-	if err := untar(archive, root); err != nil {
+	if err := gitarchive.Untar(archive, root); err != nil {
 		cleanup()
 		return "", nil, false, fmt.Errorf("%s: %w", path, err)
 	}
@@ -60,42 +59,4 @@ func isCommit(rev string) bool {
 	}
 	out, err := exec.Command("git", "rev-parse", "--verify", "--quiet", rev+"^{commit}").Output() //nolint:gosec // see above
 	return err == nil && len(out) > 0
-}
-
-// untar writes the regular files and directories of a tar archive under root (git archive's:
-// no path leaves it).
-func untar(data []byte, root string) error {
-	dir, err := os.OpenRoot(root)
-	if err != nil {
-		return err
-	}
-	defer dir.Close()
-	files := tar.NewReader(bytes.NewReader(data))
-	for {
-		h, err := files.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		name := strings.TrimSuffix(h.Name, "/")
-		switch h.Typeflag {
-		case tar.TypeDir:
-			if err := dir.MkdirAll(name, 0o755); err != nil {
-				return err
-			}
-		case tar.TypeReg:
-			if err := dir.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-				return err
-			}
-			content, err := io.ReadAll(files)
-			if err != nil {
-				return err
-			}
-			if err := dir.WriteFile(name, content, 0o644); err != nil {
-				return err
-			}
-		}
-	}
 }
